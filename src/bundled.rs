@@ -1,0 +1,17 @@
+//! The rulesets bundled into the binary, so `umpire eval little_wars ...` needs no files.
+
+/// `(name, source)` of every bundled ruleset.
+pub const BUNDLED: &[(&str, &str)] = &[
+    ("little_wars", include_str!("../rulesets/little_wars.rules")),
+    ("kriegspiel", include_str!("../rulesets/kriegspiel.rules")),
+];
+
+/// The source of a bundled ruleset.
+pub fn source(name: &str) -> Option<&'static str> {
+    BUNDLED.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+}
+
+/// Names of the bundled rulesets.
+pub fn names() -> Vec<&'static str> {
+    BUNDLED.iter().map(|(n, _)| *n).collect()
+}

@@ -1,0 +1,241 @@
+//! The command-line face: argument parsing (clap), rendering, exit codes. No
+//! adjudication logic lives here.
+//!
+//! Exit codes: 0 done (a refusal or a "not given" result is a result); 1 an error in a
+//! ruleset, expression or scenario, or a failed expectation; 2 a usage error.
+
+use crate::adjudication::{adjudication_json, explain, headline};
+use crate::diagnostic::{Diag, Diags};
+use crate::dice::{DiceSource, Given, Seeded};
+use crate::eval::Options;
+use crate::{bundled, scenario, Ruleset};
+use clap::{Parser, Subcommand, ValueEnum};
+use miette::{GraphicalReportHandler, GraphicalTheme};
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+/// umpire: adjudicate wargame rules written as text rulesets, with the reasons shown.
+#[derive(Parser, Debug)]
+#[command(name = "umpire", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Output format.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Format {
+    /// Text for people.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Adjudicate one expression against a ruleset.
+    Eval {
+        /// A bundled ruleset name (little_wars, kriegspiel) or a path to a .rules file.
+        ruleset: String,
+        /// The expression, e.g. 'melee(attackers: 11, defenders: 9, attacker_support: 0, defender_support: 0)'.
+        #[arg(allow_hyphen_values = true)]
+        expr: String,
+        /// Roll seeded dice (the same seed gives the same rolls everywhere).
+        #[arg(long, conflicts_with = "roll")]
+        seed: Option<u64>,
+        /// Use these rolls, in order, as the players rolled them: --roll 7,3.
+        #[arg(long, value_delimiter = ',', allow_hyphen_values = true, num_args = 1..)]
+        roll: Option<Vec<i64>>,
+        /// Show the explanation.
+        #[arg(long)]
+        explain: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Parse and check rulesets; print every problem.
+    Check {
+        /// Bundled names or paths.
+        #[arg(required = true)]
+        rulesets: Vec<String>,
+    },
+    /// Run the `example` blocks of rulesets.
+    Test {
+        /// Bundled names or paths.
+        #[arg(required = true)]
+        rulesets: Vec<String>,
+    },
+    /// Print a bundled ruleset's source, to copy and edit as a house rule.
+    Show {
+        /// A bundled ruleset name.
+        name: String,
+    },
+    /// Run a scenario file: a ruleset and a list of adjudications.
+    Run {
+        /// The scenario (TOML).
+        scenario: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Leave out the explanations.
+        #[arg(long)]
+        brief: bool,
+    },
+}
+
+/// Renders a diagnostic as miette does, without colour when stderr is not a terminal.
+pub fn render(d: &dyn miette::Diagnostic) -> String {
+    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let theme = if colour { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+    let mut out = String::new();
+    if handler.render_report(&mut out, d).is_err() {
+        out = format!("error: {d}\n");
+    }
+    out
+}
+
+fn report(ds: &Diags) {
+    for d in &ds.0 {
+        eprint!("{}", render(d));
+    }
+}
+
+/// Runs the CLI on `std::env::args`.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(ds) => {
+            report(&ds);
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cmd: Command) -> Result<ExitCode, Diags> {
+    match cmd {
+        Command::Eval { ruleset, expr, seed, roll, explain: want, format } => {
+            let mut rules = Ruleset::load(&ruleset)?;
+            for w in &rules.program.warnings {
+                eprint!("{}", render(w));
+            }
+            let q = rules.compile("<expression>", &expr)?;
+            let fresh = seed.is_none() && roll.is_none();
+            let seed = seed.unwrap_or_else(rand::random::<u64>);
+            let mut seeded = Seeded::new(seed);
+            let mut given = Given::new(roll.clone().unwrap_or_default());
+            let dice: &mut dyn DiceSource = if roll.is_some() { &mut given } else { &mut seeded };
+            let mut a = rules.adjudicate(&q, dice, Options { trace: want, ..Options::default() })?;
+            if roll.is_none() && !a.rolls.is_empty() {
+                a.seed = Some(seed);
+            }
+            match format {
+                Format::Json => println!("{}", adjudication_json(&rules.program, &a)),
+                Format::Text => {
+                    println!("{}", headline(&rules.program, &a.outcome));
+                    if !a.rolls.is_empty() && !want {
+                        let rolls: Vec<String> = a.rolls.iter().map(|r| format!("{} → {}", r.dice, r.total)).collect();
+                        println!("rolls: {}", rolls.join(", "));
+                    }
+                    if let Some(t) = &a.trace {
+                        print!("{}", explain(t));
+                    }
+                    if fresh && !a.rolls.is_empty() {
+                        eprintln!("seed: {seed} (replay with --seed {seed})");
+                    }
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check { rulesets } => {
+            let mut failed = false;
+            for name in &rulesets {
+                match Ruleset::load(name) {
+                    Ok(r) => {
+                        for w in &r.program.warnings {
+                            eprint!("{}", render(w));
+                        }
+                        let p = &r.program;
+                        println!(
+                            "{name}: ok ({} rules, {} tables, {} modifier lists, {} examples)",
+                            p.rules.len(),
+                            p.tables.len(),
+                            p.modifiers.len(),
+                            p.examples.len()
+                        );
+                    }
+                    Err(ds) => {
+                        report(&ds);
+                        let n = ds.0.iter().filter(|d| !d.warning).count();
+                        println!("{name}: {n} error(s)");
+                        failed = true;
+                    }
+                }
+            }
+            Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+        }
+        Command::Test { rulesets } => {
+            let (mut passed, mut failed) = (0usize, 0usize);
+            for name in &rulesets {
+                let r = match Ruleset::load(name) {
+                    Ok(r) => r,
+                    Err(ds) => {
+                        report(&ds);
+                        println!("{name}: does not load");
+                        failed += 1;
+                        continue;
+                    }
+                };
+                for res in r.run_examples() {
+                    match &res.failure {
+                        None => {
+                            passed += 1;
+                            println!("ok     {name}: {} — {}", res.example, one_line(&res.check));
+                        }
+                        Some(d) => {
+                            failed += 1;
+                            println!("FAILED {name}: {} — {}", res.example, one_line(&res.check));
+                            eprint!("{}", render(d));
+                        }
+                    }
+                }
+            }
+            println!("{passed} passed, {failed} failed");
+            Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+        }
+        Command::Show { name } => match bundled::source(&name) {
+            Some(text) => {
+                print!("{text}");
+                Ok(ExitCode::SUCCESS)
+            }
+            None => Err(Diag::error("umpire::cli::unknown_ruleset", format!("no bundled ruleset `{name}`"))
+                .suggest(&name, bundled::names())
+                .help(format!("bundled rulesets: {}", bundled::names().join(", ")))
+                .into()),
+        },
+        Command::Run { scenario: path, format, brief } => {
+            let r = scenario::run(&path, !brief)?;
+            for d in r.done.iter() {
+                if let Err(e) = &d.result {
+                    eprint!("{}", render(e));
+                }
+            }
+            match format {
+                Format::Json => println!("{}", scenario::render_json(&r)),
+                Format::Text => print!("{}", scenario::render_text(&r, !brief)),
+            }
+            Ok(if scenario::all_ok(&r) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,173 @@
+//! Diagnostics: every error a user can cause, in one miette family.
+//!
+//! A [`Diag`] carries a stable code (`umpire::check::unknown_name`), a message, labelled
+//! spans, help, and a severity. The library returns them with bare [`Span`]s; the faces
+//! (CLI, REPL) attach the source text with [`Diag::with_sources`] before rendering, so the
+//! caret lands in the ruleset file, the state file or the typed line.
+
+use crate::span::{SourceMap, Span};
+use miette::{LabeledSpan, NamedSource, Severity, SourceSpan};
+use std::fmt;
+
+/// One diagnostic: code, message, labels, help.
+#[derive(Debug, Clone)]
+pub struct Diag {
+    /// Stable code, e.g. `umpire::parse::syntax`.
+    pub code: &'static str,
+    /// The one-line message.
+    pub message: String,
+    /// Labelled spans; the first is the primary one.
+    pub labels: Vec<(Span, String)>,
+    /// How to fix it, where known.
+    pub help: Option<String>,
+    /// Error or warning.
+    pub warning: bool,
+    source: Option<Attached>,
+}
+
+#[derive(Debug, Clone)]
+struct Attached {
+    named: NamedSource<String>,
+    labels: Vec<LabeledSpan>,
+}
+
+impl Diag {
+    /// An error with a code and message and no span (e.g. a missing file).
+    pub fn error(code: &'static str, message: impl Into<String>) -> Diag {
+        Diag {
+            code,
+            message: message.into(),
+            labels: Vec::new(),
+            help: None,
+            warning: false,
+            source: None,
+        }
+    }
+
+    /// An error at `span`, labelled `label`.
+    pub fn at(code: &'static str, message: impl Into<String>, span: Span, label: impl Into<String>) -> Diag {
+        Diag::error(code, message).label(span, label)
+    }
+
+    /// Adds a labelled span.
+    pub fn label(mut self, span: Span, label: impl Into<String>) -> Diag {
+        self.labels.push((span, label.into()));
+        self
+    }
+
+    /// Sets the help line.
+    pub fn help(mut self, help: impl Into<String>) -> Diag {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Makes this a warning.
+    pub fn warning(mut self) -> Diag {
+        self.warning = true;
+        self
+    }
+
+    /// The primary span, if any.
+    pub fn span(&self) -> Option<Span> {
+        self.labels.first().map(|(s, _)| *s)
+    }
+
+    /// Attaches the source text of the primary span's file, mapping spans onto the text
+    /// as the user wrote it. Labels in other files are dropped from the rendering.
+    pub fn with_sources(mut self, sources: &SourceMap) -> Diag {
+        let Some(primary) = self.span() else { return self };
+        let Some(file) = sources.get(primary.file) else { return self };
+        let labels = self
+            .labels
+            .iter()
+            .filter(|(s, _)| s.file == primary.file)
+            .map(|(s, l)| {
+                let (off, len) = file.original_span(*s);
+                LabeledSpan::new_with_span(Some(l.clone()), SourceSpan::new(off.into(), len))
+            })
+            .collect();
+        self.source = Some(Attached {
+            named: NamedSource::new(file.name.clone(), file.original.to_string()),
+            labels,
+        });
+        self
+    }
+
+    /// "Did you mean" help from the closest of `candidates` to `name`, if one is close.
+    pub fn suggest<'a>(self, name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Diag {
+        match closest(name, candidates) {
+            Some(best) => self.help(format!("did you mean `{best}`?")),
+            None => self,
+        }
+    }
+}
+
+/// The candidate closest to `name` (Jaro-Winkler ≥ 0.8, or a one- or two-letter slip).
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut best: Option<(f64, &str)> = None;
+    for c in candidates {
+        let score = strsim::jaro_winkler(name, c);
+        let close = score >= 0.8 || strsim::levenshtein(name, c) <= 2.min(name.len() / 2);
+        if close && best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+impl fmt::Display for Diag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Diag {}
+
+impl miette::Diagnostic for Diag {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code))
+    }
+    fn severity(&self) -> Option<Severity> {
+        Some(if self.warning { Severity::Warning } else { Severity::Error })
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|a| &a.named as &dyn miette::SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.source.as_ref().map(|a| Box::new(a.labels.iter().cloned()) as Box<dyn Iterator<Item = LabeledSpan>>)
+    }
+}
+
+/// Several diagnostics from one phase (all the errors of a check, not just the first).
+#[derive(Debug, Clone, Default)]
+pub struct Diags(pub Vec<Diag>);
+
+impl Diags {
+    /// True when any diagnostic is an error (not a warning).
+    pub fn has_errors(&self) -> bool {
+        self.0.iter().any(|d| !d.warning)
+    }
+}
+
+impl From<Diag> for Diags {
+    fn from(d: Diag) -> Diags {
+        Diags(vec![d])
+    }
+}
+
+impl fmt::Display for Diags {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diags {}

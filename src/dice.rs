@@ -1,0 +1,183 @@
+//! Dice sources: one interface the evaluator asks for every dice term.
+//!
+//! - [`Seeded`]: a ChaCha8 RNG from a seed, so a seed gives the same rolls on every
+//!   machine and every version that pins `rand`/`rand_chacha`;
+//! - [`Given`]: the players rolled real dice and typed the faces, used in order;
+//! - the exact enumerating source of the probability engine comes in a later issue.
+
+use crate::diagnostic::Diag;
+use crate::span::Span;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// One dice term to roll: `count` dice of `sides` faces, written as `text` at `span`.
+#[derive(Debug, Clone, Copy)]
+pub struct DiceRequest<'a> {
+    /// How many dice.
+    pub count: u32,
+    /// Faces per die.
+    pub sides: u32,
+    /// Where the term is written.
+    pub span: Span,
+    /// The term as written (`2d6`, `1 die`, `D10`).
+    pub text: &'a str,
+}
+
+/// Where dice come from.
+pub trait DiceSource {
+    /// Rolls every die of `req`, pushing each face to `faces`; returns their sum.
+    ///
+    /// Errors: given rolls exhausted (naming the die still needed) or a face the die
+    /// does not have.
+    fn roll(&mut self, req: &DiceRequest<'_>, faces: &mut Vec<u32>) -> Result<i64, Diag>;
+
+    /// Called when an adjudication ends: given rolls left over are an error.
+    fn finish(&mut self) -> Result<(), Diag> {
+        Ok(())
+    }
+}
+
+/// Seeded dice: ChaCha8 from a 64-bit seed, faces by `gen_range(1..=sides)` (unbiased).
+#[derive(Debug, Clone)]
+pub struct Seeded {
+    rng: ChaCha8Rng,
+    /// The seed, for reporting.
+    pub seed: u64,
+}
+
+impl Seeded {
+    /// Dice from `seed`.
+    pub fn new(seed: u64) -> Seeded {
+        Seeded { rng: ChaCha8Rng::seed_from_u64(seed), seed }
+    }
+
+    /// Dice from a fresh seed drawn from the operating system.
+    pub fn fresh() -> Seeded {
+        Seeded::new(rand::random::<u64>())
+    }
+}
+
+impl DiceSource for Seeded {
+    fn roll(&mut self, req: &DiceRequest<'_>, faces: &mut Vec<u32>) -> Result<i64, Diag> {
+        let mut sum = 0i64;
+        for _ in 0..req.count {
+            let f = self.rng.gen_range(1..=req.sides);
+            faces.push(f);
+            sum += i64::from(f);
+        }
+        Ok(sum)
+    }
+}
+
+/// Rolls given by the players, used in order.
+#[derive(Debug, Clone)]
+pub struct Given {
+    rolls: Vec<i64>,
+    next: usize,
+    /// Where the rolls were typed (for errors), if anywhere.
+    pub span: Option<Span>,
+}
+
+impl Given {
+    /// These rolls, in order.
+    pub fn new(rolls: Vec<i64>) -> Given {
+        Given { rolls, next: 0, span: None }
+    }
+
+    /// How many have been used.
+    pub fn used(&self) -> usize {
+        self.next
+    }
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+impl DiceSource for Given {
+    fn roll(&mut self, req: &DiceRequest<'_>, faces: &mut Vec<u32>) -> Result<i64, Diag> {
+        let mut sum = 0i64;
+        for i in 0..req.count {
+            let Some(&r) = self.rolls.get(self.next) else {
+                let which = if req.count == 1 { String::new() } else { format!("die {} of ", i + 1) };
+                return Err(Diag::at(
+                    "umpire::dice::too_few_rolls",
+                    format!("too few rolls given: {} given, and {which}`{}` (a d{}) still needs one", self.rolls.len(), req.text, req.sides),
+                    req.span,
+                    format!("needs the {} roll", ordinal(self.next + 1)),
+                )
+                .help("give one more roll per die, in the order the dice are rolled"));
+            };
+            if r < 1 || r > i64::from(req.sides) {
+                let mut d = Diag::at(
+                    "umpire::dice::bad_face",
+                    format!("the {} roll given, {r}, is not a face of a d{}", ordinal(self.next + 1), req.sides),
+                    req.span,
+                    format!("a d{} shows 1 to {}", req.sides, req.sides),
+                );
+                if let Some(s) = self.span {
+                    d = d.label(s, "given here");
+                }
+                return Err(d);
+            }
+            self.next += 1;
+            faces.push(u32::try_from(r).unwrap_or(0));
+            sum += r;
+        }
+        Ok(sum)
+    }
+
+    fn finish(&mut self) -> Result<(), Diag> {
+        if self.next < self.rolls.len() {
+            let left: Vec<String> = self.rolls[self.next..].iter().map(|r| r.to_string()).collect();
+            let d = Diag::error(
+                "umpire::dice::too_many_rolls",
+                format!("too many rolls given: {} given, {} used; not used: {}", self.rolls.len(), self.next, left.join(", ")),
+            )
+            .help("give exactly one roll per die the adjudication rolls");
+            return Err(match self.span {
+                Some(s) => d.label(s, "given here"),
+                None => d,
+            });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seed_gives_the_same_rolls_every_time() {
+        let req = DiceRequest { count: 5, sides: 6, span: Span::default(), text: "5d6" };
+        let mut a = Vec::new();
+        let mut b = Vec::new();
+        Seeded::new(42).roll(&req, &mut a).ok();
+        Seeded::new(42).roll(&req, &mut b).ok();
+        assert_eq!(a, b);
+        assert!(a.iter().all(|f| (1..=6).contains(f)));
+    }
+
+    #[test]
+    fn given_rolls_are_used_in_order_and_checked() {
+        let req = DiceRequest { count: 2, sides: 6, span: Span::default(), text: "2d6" };
+        let mut g = Given::new(vec![3, 5, 6]);
+        let mut faces = Vec::new();
+        assert_eq!(g.roll(&req, &mut faces).ok(), Some(8));
+        assert_eq!(faces, vec![3, 5]);
+        assert_eq!(g.finish().err().map(|d| d.code), Some("umpire::dice::too_many_rolls"));
+        let mut g = Given::new(vec![7]);
+        let one = DiceRequest { count: 1, sides: 6, span: Span::default(), text: "d6" };
+        assert_eq!(g.roll(&one, &mut faces).err().map(|d| d.code), Some("umpire::dice::bad_face"));
+        let mut g = Given::new(vec![]);
+        assert_eq!(g.roll(&one, &mut faces).err().map(|d| d.code), Some("umpire::dice::too_few_rolls"));
+    }
+}

@@ -1,0 +1,536 @@
+//! The evaluator: one checked expression, a dice source → an [`Adjudication`].
+//!
+//! A refusal and a gap in the source are results, carried out of any depth as
+//! [`Flow`]; errors (overflow, a limit hit, too few given rolls) are diagnostics at the
+//! span that caused them. The trace is built only when asked for.
+
+use crate::adjudication::{Adjudication, Applied, Outcome, Roll, Shown, TraceNode};
+use crate::diagnostic::Diag;
+use crate::dice::{DiceRequest, DiceSource};
+use crate::program::*;
+use crate::span::Span;
+use crate::syntax::ast::BinOp;
+use crate::value::{arith, ArithError, Length, Rational, Value};
+use std::rc::Rc;
+
+/// Limits on one adjudication; each, when hit, is a diagnostic.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Evaluation steps (expressions evaluated).
+    pub steps: u64,
+    /// Depth of rule, table and modifier calls.
+    pub depth: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { steps: 1_000_000, depth: 100 }
+    }
+}
+
+/// Options for one adjudication.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Build the explanation.
+    pub trace: bool,
+    /// Limits.
+    pub limits: Limits,
+}
+
+/// How evaluation leaves an expression early.
+#[derive(Debug)]
+pub enum Flow {
+    /// A refusal: a result.
+    Refused(Rc<str>, Option<Rc<str>>),
+    /// A gap in the source: a result.
+    NotGiven(Rc<str>, Option<Rc<str>>),
+    /// An error.
+    Error(Box<Diag>),
+}
+
+impl From<Diag> for Flow {
+    fn from(d: Diag) -> Flow {
+        Flow::Error(Box::new(d))
+    }
+}
+
+type Ev = Result<Value, Flow>;
+
+/// Adjudicates `query` against `program`, rolling with `dice`.
+///
+/// Errors: arithmetic overflow, division by zero, a limit hit, a dice-source error
+/// (too few or too many given rolls, a face the die does not have).
+pub fn adjudicate(program: &Program, query: &Query, dice: &mut dyn DiceSource, opts: Options) -> Result<Adjudication, Diag> {
+    let mut ev = Evaluator::new(program, dice, opts);
+    let mut frame = vec![Value::Bool(false); query.slots as usize];
+    let result = ev.eval(&query.expr, &mut frame);
+    let outcome = ev.outcome(result)?;
+    ev.dice.finish()?;
+    Ok(Adjudication { outcome, rolls: ev.rolls, trace: ev.trace.map(|mut t| t.pop().unwrap_or_default()), seed: None })
+}
+
+/// The evaluator's state for one adjudication.
+pub struct Evaluator<'a> {
+    prog: &'a Program,
+    /// The dice source.
+    pub dice: &'a mut dyn DiceSource,
+    /// Every roll so far.
+    pub rolls: Vec<Roll>,
+    /// Open trace levels (innermost last), when tracing.
+    pub trace: Option<Vec<Vec<TraceNode>>>,
+    steps: u64,
+    depth: u32,
+    limits: Limits,
+    faces: Vec<u32>,
+}
+
+fn arith_err(e: ArithError, span: Span) -> Flow {
+    let code = match e {
+        ArithError::Overflow => "umpire::eval::overflow",
+        ArithError::DivisionByZero => "umpire::eval::division_by_zero",
+    };
+    Flow::from(Diag::at(code, e.to_string(), span, "here"))
+}
+
+fn internal(span: Span, what: &str) -> Flow {
+    Flow::from(Diag::at("umpire::eval::type", format!("a value of the wrong kind reached {what}"), span, "here")
+        .help("this is a bug in umpire's checker: please report it with the ruleset"))
+}
+
+impl<'a> Evaluator<'a> {
+    /// A fresh evaluator.
+    pub fn new(prog: &'a Program, dice: &'a mut dyn DiceSource, opts: Options) -> Self {
+        Evaluator {
+            prog,
+            dice,
+            rolls: Vec::new(),
+            trace: opts.trace.then(|| vec![Vec::new()]),
+            steps: 0,
+            depth: 0,
+            limits: opts.limits,
+            faces: Vec::new(),
+        }
+    }
+
+    /// Turns the flow of a finished evaluation into an outcome.
+    pub fn outcome(&mut self, r: Ev) -> Result<Outcome, Diag> {
+        match r {
+            Ok(v) => Ok(Outcome::Value(v)),
+            Err(Flow::Refused(reason, cite)) => Ok(Outcome::Refused { reason: reason.to_string(), cite: cite.map(|c| c.to_string()) }),
+            Err(Flow::NotGiven(what, cite)) => Ok(Outcome::NotGiven { what: what.to_string(), cite: cite.map(|c| c.to_string()) }),
+            Err(Flow::Error(d)) => Err(*d),
+        }
+    }
+
+    fn push(&mut self, n: TraceNode) {
+        if let Some(t) = &mut self.trace {
+            if let Some(level) = t.last_mut() {
+                level.push(n);
+            }
+        }
+    }
+
+    fn open(&mut self) {
+        if let Some(t) = &mut self.trace {
+            t.push(Vec::new());
+        }
+    }
+
+    fn close(&mut self) -> Vec<TraceNode> {
+        self.trace.as_mut().and_then(|t| t.pop()).unwrap_or_default()
+    }
+
+    fn step(&mut self, span: Span) -> Result<(), Flow> {
+        self.steps += 1;
+        if self.steps > self.limits.steps {
+            return Err(Flow::from(Diag::at("umpire::limit::steps", format!("the adjudication took more than {} steps", self.limits.steps), span, "still working here")
+                .help("a rule may be calling itself without end")));
+        }
+        Ok(())
+    }
+
+    fn show(&self, v: &Value) -> String {
+        crate::adjudication::show(self.prog, v)
+    }
+
+    fn flow_text(&self, r: &Ev) -> String {
+        match r {
+            Ok(v) => self.show(v),
+            Err(Flow::Refused(reason, _)) => format!("refused: {reason}"),
+            Err(Flow::NotGiven(what, _)) => format!("not given in the source: {what}"),
+            Err(Flow::Error(_)) => "error".into(),
+        }
+    }
+
+    /// Evaluates `e` with locals in `frame`.
+    pub fn eval(&mut self, e: &Expr, frame: &mut [Value]) -> Ev {
+        self.step(e.span)?;
+        match &e.kind {
+            ExprKind::Value(v) => Ok(v.clone()),
+            ExprKind::Local(s) => frame.get(*s as usize).cloned().ok_or_else(|| internal(e.span, "a local")),
+            ExprKind::Const(id) => {
+                let c = self.prog.consts.get(*id as usize).ok_or_else(|| internal(e.span, "a constant"))?;
+                let mut f = vec![Value::Bool(false); c.slots as usize];
+                self.eval(&c.value, &mut f)
+            }
+            ExprKind::Field(base, name) => {
+                let b = self.eval(base, frame)?;
+                b.field(name).cloned().ok_or_else(|| {
+                    Flow::from(Diag::at("umpire::eval::field", format!("{} has no field `{name}`", self.show(&b)), e.span, "no such field"))
+                })
+            }
+            ExprKind::Neg(x) => match self.eval(x, frame)? {
+                Value::Num(r) => arith::neg(r).map(Value::Num).map_err(|er| arith_err(er, e.span)),
+                Value::Length(l) => arith::neg(l.inches).map(|i| Value::Length(Length { inches: i, unit: l.unit })).map_err(|er| arith_err(er, e.span)),
+                Value::Time(t) => arith::neg(t).map(Value::Time).map_err(|er| arith_err(er, e.span)),
+                _ => Err(internal(e.span, "`-`")),
+            },
+            ExprKind::Not(x) => match self.eval(x, frame)? {
+                Value::Bool(b) => Ok(Value::Bool(!b)),
+                _ => Err(internal(e.span, "`not`")),
+            },
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span, frame),
+            ExprKind::Dice { count, sides } => self.roll(*count, *sides, e.span),
+            ExprKind::Call(callee, args) => self.call(*callee, args, e.span, frame),
+            ExprKind::If(arms, otherwise) => {
+                for (c, body) in arms {
+                    if self.truth(c, frame)? {
+                        return self.eval(body, frame);
+                    }
+                }
+                match otherwise {
+                    Some(o) => self.eval(o, frame),
+                    None => Ok(Value::Bool(false)),
+                }
+            }
+            ExprKind::Match(scrutinee, arms) => {
+                let v = self.eval(scrutinee, frame)?;
+                for (pat, body, _) in arms {
+                    if matches(pat, &v) {
+                        return self.eval(body, frame);
+                    }
+                }
+                Err(Flow::from(Diag::at("umpire::eval::no_match", format!("no arm of this `match` covers {}", self.show(&v)), scrutinee.span, "matched nothing")
+                    .help("add an arm for it, or `otherwise => ...`")))
+            }
+            ExprKind::Record(fields) => {
+                let mut out = Vec::with_capacity(fields.len());
+                for (n, fe) in fields {
+                    out.push((n.clone(), self.eval(fe, frame)?));
+                }
+                Ok(Value::Record(Rc::new(out)))
+            }
+            ExprKind::Pair(a, b) => {
+                let a = self.eval(a, frame)?;
+                let b = self.eval(b, frame)?;
+                Ok(Value::Pair(Rc::new((a, b))))
+            }
+            ExprKind::Refuse { reason, cite } => {
+                self.push(TraceNode::Refused { reason: reason.to_string(), cite: cite.as_ref().map(|c| c.to_string()) });
+                Err(Flow::Refused(reason.clone(), cite.clone()))
+            }
+            ExprKind::NotGiven { what, cite } => {
+                self.push(TraceNode::NotGiven { what: what.to_string(), cite: cite.as_ref().map(|c| c.to_string()) });
+                Err(Flow::NotGiven(what.clone(), cite.clone()))
+            }
+            ExprKind::Block(stmts, value) => {
+                for s in stmts {
+                    match s {
+                        Stmt::Let(slot, x) => {
+                            let v = self.eval(x, frame)?;
+                            match frame.get_mut(*slot as usize) {
+                                Some(place) => *place = v,
+                                None => return Err(internal(x.span, "a `let`")),
+                            }
+                        }
+                        Stmt::Note(text) => self.push(TraceNode::Note { text: text.to_string() }),
+                        Stmt::Guard(x) => {
+                            self.eval(x, frame)?;
+                        }
+                    }
+                }
+                self.eval(value, frame)
+            }
+        }
+    }
+
+    fn truth(&mut self, c: &Expr, frame: &mut [Value]) -> Result<bool, Flow> {
+        match self.eval(c, frame)? {
+            Value::Bool(b) => Ok(b),
+            _ => Err(internal(c.span, "a condition")),
+        }
+    }
+
+    fn num(&mut self, e: &Expr, frame: &mut [Value]) -> Result<Rational, Flow> {
+        match self.eval(e, frame)? {
+            Value::Num(r) => Ok(r),
+            _ => Err(internal(e.span, "a number")),
+        }
+    }
+
+    fn roll(&mut self, count: u32, sides: u32, span: Span) -> Ev {
+        if sides == 0 {
+            return Err(Flow::from(Diag::at("umpire::limit::dice", "a die must have at least one side", span, "no such die")));
+        }
+        let text = self.prog.sources.snippet(span).to_string();
+        let req = DiceRequest { count, sides, span, text: &text };
+        self.faces.clear();
+        let total = self.dice.roll(&req, &mut self.faces)?;
+        let roll = Roll { dice: text.clone(), sides, faces: self.faces.clone(), total };
+        if self.trace.is_some() {
+            self.push(TraceNode::Roll(roll.clone()));
+        }
+        self.rolls.push(roll);
+        Ok(Value::int(total))
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Span, frame: &mut [Value]) -> Ev {
+        // `and` / `or` short-circuit.
+        match op {
+            BinOp::And => return Ok(Value::Bool(self.truth(a, frame)? && self.truth(b, frame)?)),
+            BinOp::Or => return Ok(Value::Bool(self.truth(a, frame)? || self.truth(b, frame)?)),
+            _ => {}
+        }
+        let x = self.eval(a, frame)?;
+        let y = self.eval(b, frame)?;
+        let ar = |r: Result<Rational, ArithError>| r.map_err(|er| arith_err(er, span));
+        use Value::*;
+        Ok(match (op, &x, &y) {
+            (BinOp::Eq, _, _) => Bool(x.same(&y)),
+            (BinOp::Ne, _, _) => Bool(!x.same(&y)),
+            (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, _, _) => {
+                let (p, q) = match (&x, &y) {
+                    (Num(p), Num(q)) | (Time(p), Time(q)) => (*p, *q),
+                    (Length(p), Length(q)) => (p.inches, q.inches),
+                    _ => return Err(internal(span, "a comparison")),
+                };
+                Bool(match op {
+                    BinOp::Lt => p < q,
+                    BinOp::Le => p <= q,
+                    BinOp::Gt => p > q,
+                    _ => p >= q,
+                })
+            }
+            (BinOp::Add, Num(p), Num(q)) => Num(ar(arith::add(*p, *q))?),
+            (BinOp::Sub, Num(p), Num(q)) => Num(ar(arith::sub(*p, *q))?),
+            (BinOp::Mul, Num(p), Num(q)) => Num(ar(arith::mul(*p, *q))?),
+            (BinOp::Div, Num(p), Num(q)) => Num(ar(arith::div(*p, *q))?),
+            (BinOp::Rem, Num(p), Num(q)) if p.is_integer() && q.is_integer() => {
+                Value::int(arith::rem(*p.numer(), *q.numer()).map_err(|er| arith_err(er, span))?)
+            }
+            (BinOp::Add, Length(p), Length(q)) => Length(crate::value::Length { inches: ar(arith::add(p.inches, q.inches))?, unit: crate::value::Length::unit_of(p.unit, q.unit) }),
+            (BinOp::Sub, Length(p), Length(q)) => Length(crate::value::Length { inches: ar(arith::sub(p.inches, q.inches))?, unit: crate::value::Length::unit_of(p.unit, q.unit) }),
+            (BinOp::Mul, Length(p), Num(q)) | (BinOp::Mul, Num(q), Length(p)) => Length(crate::value::Length { inches: ar(arith::mul(p.inches, *q))?, unit: p.unit }),
+            (BinOp::Div, Length(p), Num(q)) => Length(crate::value::Length { inches: ar(arith::div(p.inches, *q))?, unit: p.unit }),
+            (BinOp::Div, Length(p), Length(q)) => Num(ar(arith::div(p.inches, q.inches))?),
+            (BinOp::Add, Time(p), Time(q)) => Time(ar(arith::add(*p, *q))?),
+            (BinOp::Sub, Time(p), Time(q)) => Time(ar(arith::sub(*p, *q))?),
+            (BinOp::Mul, Time(p), Num(q)) | (BinOp::Mul, Num(q), Time(p)) => Time(ar(arith::mul(*p, *q))?),
+            (BinOp::Div, Time(p), Num(q)) => Time(ar(arith::div(*p, *q))?),
+            (BinOp::Div, Time(p), Time(q)) => Num(ar(arith::div(*p, *q))?),
+            _ => {
+                return Err(Flow::from(Diag::at(
+                    "umpire::eval::units",
+                    format!("cannot compute {} {} {}", self.show(&x), op.symbol(), self.show(&y)),
+                    span,
+                    "mixed units",
+                )))
+            }
+        })
+    }
+
+    fn args(&mut self, params: &[ParamInfo], args: &[Expr], slots: u32, frame: &mut [Value]) -> Result<Vec<Value>, Flow> {
+        let mut f = Vec::with_capacity(slots as usize);
+        for (p, a) in params.iter().zip(args) {
+            let v = self.eval(a, frame)?;
+            check_arg(p, &v, a.span)?;
+            f.push(v);
+        }
+        f.resize(slots as usize, Value::Bool(false));
+        Ok(f)
+    }
+
+    fn shown(&self, params: &[ParamInfo], f: &[Value]) -> Vec<Shown> {
+        params.iter().zip(f).map(|(p, v)| Shown { name: p.name.to_string(), value: self.show(v) }).collect()
+    }
+
+    fn enter(&mut self, span: Span) -> Result<(), Flow> {
+        self.depth += 1;
+        if self.depth > self.limits.depth {
+            return Err(Flow::from(Diag::at("umpire::limit::depth", format!("calls nested more than {} deep", self.limits.depth), span, "one call too many")
+                .help("a rule may be calling itself without end")));
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, callee: Callee, args: &[Expr], span: Span, frame: &mut [Value]) -> Ev {
+        match callee {
+            Callee::Builtin(b) => self.builtin(b, args, span, frame),
+            Callee::Rule(id) => {
+                let prog = self.prog;
+                let r = prog.rules.get(id as usize).ok_or_else(|| internal(span, "a rule"))?;
+                let mut f = self.args(&r.params, args, r.slots, frame)?;
+                self.enter(span)?;
+                self.open();
+                let out = self.eval(&r.body, &mut f);
+                self.depth -= 1;
+                let steps = self.close();
+                if self.trace.is_some() {
+                    let result = self.flow_text(&out);
+                    let args = self.shown(&r.params, &f);
+                    self.push(TraceNode::Rule { name: r.name.to_string(), args, cite: r.cite.as_ref().map(|c| c.to_string()), result, steps });
+                }
+                out
+            }
+            Callee::Table(id) => {
+                let prog = self.prog;
+                let t = prog.tables.get(id as usize).ok_or_else(|| internal(span, "a table"))?;
+                let mut f = self.args(&t.params, args, t.slots, frame)?;
+                let Some(row) = t.rows.iter().find(|row| row.patterns.iter().zip(f.iter()).all(|(p, v)| matches(p, v))) else {
+                    let keys: Vec<String> = t.params.iter().zip(&f).take(t.keys).map(|(p, v)| format!("{}: {}", p.name, self.show(v))).collect();
+                    return Err(Flow::from(Diag::at("umpire::eval::no_row", format!("no row of table `{}` matches {}", t.name, keys.join(", ")), span, "matched no row")
+                        .help("add a row for these keys, or `otherwise => ...`")));
+                };
+                self.enter(span)?;
+                self.open();
+                let out = self.eval(&row.cell, &mut f);
+                self.depth -= 1;
+                let steps = self.close();
+                if self.trace.is_some() {
+                    let result = self.flow_text(&out);
+                    let args = self.shown(&t.params, &f);
+                    self.push(TraceNode::Table { name: t.name.to_string(), args, row: row.text.to_string(), cite: t.cite.as_ref().map(|c| c.to_string()), result, steps });
+                }
+                out
+            }
+            Callee::Modifiers(id) => {
+                let prog = self.prog;
+                let m = prog.modifiers.get(id as usize).ok_or_else(|| internal(span, "a modifier list"))?;
+                let mut f = self.args(&m.params, args, m.slots, frame)?;
+                self.enter(span)?;
+                let mut total = Rational::from_integer(0);
+                let mut applied = Vec::new();
+                for md in &m.modifiers {
+                    if let Some(c) = &md.condition {
+                        if !self.truth(c, &mut f)? {
+                            continue;
+                        }
+                    }
+                    let amount = self.num(&md.amount, &mut f)?;
+                    let times = match &md.per {
+                        Some(p) => self.num(p, &mut f)?,
+                        None => Rational::from_integer(1),
+                    };
+                    let each = arith::mul(amount, times).map_err(|er| arith_err(er, md.amount.span))?;
+                    if times == Rational::from_integer(0) {
+                        continue;
+                    }
+                    total = arith::add(total, each).map_err(|er| arith_err(er, md.amount.span))?;
+                    if self.trace.is_some() {
+                        let sign = if each >= Rational::from_integer(0) { "+" } else { "" };
+                        let label = if md.per.is_some() && times != Rational::from_integer(1) {
+                            format!("{} (x{})", md.label, crate::value::Mixed(times))
+                        } else {
+                            md.label.to_string()
+                        };
+                        applied.push(Applied { label, amount: format!("{sign}{}", crate::value::Mixed(each)) });
+                    }
+                }
+                self.depth -= 1;
+                if self.trace.is_some() {
+                    let sign = if total > Rational::from_integer(0) { "+" } else { "" };
+                    self.push(TraceNode::Modifiers { name: m.name.to_string(), cite: m.cite.as_ref().map(|c| c.to_string()), applied, total: format!("{sign}{}", crate::value::Mixed(total)) });
+                }
+                Ok(Value::Num(total))
+            }
+        }
+    }
+
+    fn builtin(&mut self, b: Builtin, args: &[Expr], span: Span, frame: &mut [Value]) -> Ev {
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            vals.push(self.eval(a, frame)?);
+        }
+        let first = vals.first().cloned().ok_or_else(|| internal(span, "a builtin"))?;
+        let num = |v: &Value| match v {
+            Value::Num(r) => Ok(*r),
+            _ => Err(internal(span, b.name())),
+        };
+        Ok(match b {
+            Builtin::Floor => Value::Num(arith::floor(num(&first)?)),
+            Builtin::Ceil => Value::Num(arith::ceil(num(&first)?)),
+            Builtin::Round => Value::Num(arith::round(num(&first)?).map_err(|e| arith_err(e, span))?),
+            Builtin::Trunc => Value::Num(arith::trunc(num(&first)?)),
+            Builtin::Abs => match first {
+                Value::Num(r) if r < Rational::from_integer(0) => Value::Num(arith::neg(r).map_err(|e| arith_err(e, span))?),
+                Value::Length(l) if l.inches < Rational::from_integer(0) => Value::Length(Length { inches: arith::neg(l.inches).map_err(|e| arith_err(e, span))?, unit: l.unit }),
+                Value::Time(t) if t < Rational::from_integer(0) => Value::Time(arith::neg(t).map_err(|e| arith_err(e, span))?),
+                other => other,
+            },
+            Builtin::Min | Builtin::Max => {
+                let key = |v: &Value| match v {
+                    Value::Num(r) | Value::Time(r) => Ok(*r),
+                    Value::Length(l) => Ok(l.inches),
+                    _ => Err(internal(span, b.name())),
+                };
+                let mut best = first.clone();
+                for v in &vals[1..] {
+                    let better = if b == Builtin::Min { key(v)? < key(&best)? } else { key(v)? > key(&best)? };
+                    if better {
+                        best = v.clone();
+                    }
+                }
+                best
+            }
+            Builtin::Inches => Value::Length(Length { inches: num(&first)?, unit: crate::syntax::ast::LengthUnit::Inches }),
+            Builtin::Feet => Value::Length(Length {
+                inches: arith::mul(num(&first)?, Rational::from_integer(12)).map_err(|e| arith_err(e, span))?,
+                unit: crate::syntax::ast::LengthUnit::Feet,
+            }),
+            Builtin::Moves => Value::Time(num(&first)?),
+            Builtin::Dice => {
+                let count = vals.first().and_then(Value::as_int).ok_or_else(|| internal(span, "dice"))?;
+                let sides = vals.get(1).and_then(Value::as_int).ok_or_else(|| internal(span, "dice"))?;
+                let max_d = i64::from(crate::check::MAX_DICE);
+                let max_s = i64::from(crate::check::MAX_SIDES);
+                if !(0..=max_d).contains(&count) {
+                    return Err(Flow::from(Diag::at("umpire::limit::dice", format!("cannot roll {count} dice: the count must be 0 to {max_d}"), span, "bad dice count")));
+                }
+                if !(1..=max_s).contains(&sides) {
+                    return Err(Flow::from(Diag::at("umpire::limit::dice", format!("there is no die with {sides} sides: a die has 1 to {max_s}"), span, "bad die")));
+                }
+                self.roll(u32::try_from(count).unwrap_or(0), u32::try_from(sides).unwrap_or(1), span)?
+            }
+        })
+    }
+}
+
+/// Checks a value against a parameter's declared range.
+fn check_arg(p: &ParamInfo, v: &Value, span: Span) -> Result<(), Flow> {
+    if p.ty == Ty::Int && v.as_int().is_none() {
+        if let Value::Num(r) = v {
+            return Err(Flow::from(Diag::at("umpire::eval::not_whole", format!("`{}` must be a whole number, got {}", p.name, crate::value::Mixed(*r)), span, "a fraction")));
+        }
+    }
+    if let (Some(range), Some(i)) = (p.range, v.as_int()) {
+        if i < range.lo || range.hi.is_some_and(|h| i > h) {
+            return Err(Flow::from(Diag::at("umpire::eval::range", format!("`{}` must be {range}, got {i}", p.name), span, "out of range")));
+        }
+    }
+    Ok(())
+}
+
+/// Does `v` match pattern `p`?
+pub fn matches(p: &Pat, v: &Value) -> bool {
+    match p {
+        Pat::Any => true,
+        Pat::Alts(alts) => alts.iter().any(|a| match (a, v) {
+            (Alt::AtLeast(n), Value::Num(r)) => *r >= Rational::from_integer(*n),
+            (Alt::AtMost(n), Value::Num(r)) => *r <= Rational::from_integer(*n),
+            (Alt::Range(lo, hi), Value::Num(r)) => *r >= Rational::from_integer(*lo) && *r <= Rational::from_integer(*hi),
+            (Alt::Bool(b), Value::Bool(x)) => b == x,
+            (Alt::Enum(e, i), Value::Enum(f, j)) => e == f && i == j,
+            _ => false,
+        }),
+    }
+}

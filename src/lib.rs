@@ -1,0 +1,259 @@
+//! # umpire
+//!
+//! A rules language and its interpreter for tabletop wargames: a rulebook's tables and
+//! procedures are written as a plain-text ruleset, and questions are adjudicated
+//! against it with the reasons shown, citing the rulebook.
+//!
+//! ```
+//! use umpire::{Ruleset, dice::Given, eval::Options, adjudication::{headline, explain}};
+//!
+//! let mut rules = Ruleset::bundled("little_wars").expect("bundled ruleset checks");
+//! let q = rules
+//!     .compile("<doc>", "melee(attackers: 11, defenders: 9, attacker_support: 0, defender_support: 0)")
+//!     .expect("expression checks");
+//! let a = rules.adjudicate(&q, &mut Given::new(vec![]), Options { trace: true, ..Options::default() })
+//!     .expect("no error");
+//! assert_eq!(
+//!     headline(&rules.program, &a.outcome),
+//!     "{ attacker_killed: 7, defender_killed: 7, attacker_prisoners: 0, defender_prisoners: 2 }"
+//! );
+//! println!("{}", explain(a.trace.as_deref().unwrap_or(&[])));
+//! ```
+//!
+//! Phases, one module each: [`syntax`] (text → AST) → [`check`] (AST → [`program::Program`])
+//! → [`eval`] (program + dice → [`adjudication::Adjudication`]). [`cli`] is a thin face.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
+
+pub mod adjudication;
+pub mod bundled;
+pub mod check;
+pub mod cli;
+pub mod diagnostic;
+pub mod dice;
+pub mod eval;
+pub mod program;
+pub mod scenario;
+pub mod span;
+pub mod syntax;
+pub mod value;
+
+use adjudication::{Adjudication, Outcome};
+use diagnostic::{Diag, Diags};
+use dice::{DiceSource, Given, Seeded};
+use program::{ExprKind, Program, Query};
+use span::SourceFile;
+use syntax::ast::{BinOp, Expectation};
+
+/// A loaded, checked ruleset.
+#[derive(Debug, Clone)]
+pub struct Ruleset {
+    /// The checked program (and every source loaded into it).
+    pub program: Program,
+}
+
+/// Largest ruleset file read, in bytes.
+pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
+
+impl Ruleset {
+    /// Parses and checks ruleset source text named `name` (a path, `bundled:NAME`).
+    ///
+    /// Errors: every syntax and check error, with the source attached for rendering.
+    pub fn from_source(name: &str, text: &str) -> Result<Ruleset, Diags> {
+        let mut program = Program::default();
+        let file = program.sources.add(SourceFile::new(name, text));
+        let attach = |ds: Diags, p: &Program| Diags(ds.0.into_iter().map(|d| d.with_sources(&p.sources)).collect());
+        if text.len() > MAX_FILE_BYTES {
+            return Err(Diags(vec![Diag::error("umpire::limit::file_size", format!("{name} is larger than {} MiB", MAX_FILE_BYTES / (1024 * 1024)))]));
+        }
+        let normalised = program.sources.get(file).map(|f| f.text.clone()).unwrap_or_default();
+        let ast = syntax::parse_file(file, &normalised).map_err(|d| attach(d.into(), &program))?;
+        check::check_file(&mut program, &ast).map_err(|d| attach(d, &program))?;
+        let warnings = std::mem::take(&mut program.warnings);
+        program.warnings = warnings.into_iter().map(|d| d.with_sources(&program.sources)).collect();
+        Ok(Ruleset { program })
+    }
+
+    /// A bundled ruleset by name (`little_wars`, `kriegspiel`).
+    pub fn bundled(name: &str) -> Result<Ruleset, Diags> {
+        match bundled::source(name) {
+            Some(text) => Ruleset::from_source(&format!("bundled:{name}"), text),
+            None => Err(Diag::error("umpire::cli::unknown_ruleset", format!("no bundled ruleset `{name}`"))
+                .suggest(name, bundled::names())
+                .into()),
+        }
+    }
+
+    /// A bundled name, or else a path to a ruleset file.
+    ///
+    /// Errors: an unreadable file (with the bundled names listed), or the ruleset's own.
+    pub fn load(name_or_path: &str) -> Result<Ruleset, Diags> {
+        let looks_like_path = name_or_path.contains(['/', '\\', '.']);
+        if !looks_like_path {
+            if bundled::source(name_or_path).is_some() {
+                return Ruleset::bundled(name_or_path);
+            }
+            if !std::path::Path::new(name_or_path).exists() {
+                return Err(Diag::error("umpire::cli::unknown_ruleset", format!("no bundled ruleset or file `{name_or_path}`"))
+                    .suggest(name_or_path, bundled::names())
+                    .help(format!("bundled rulesets: {}; or give a path to a .rules file", bundled::names().join(", ")))
+                    .into());
+            }
+        }
+        let text = read_file(name_or_path)?;
+        Ruleset::from_source(name_or_path, &text)
+    }
+
+    /// Compiles an expression typed by a user (command line, REPL) named `origin`.
+    pub fn compile(&mut self, origin: &str, text: &str) -> Result<Query, Diags> {
+        let file = self.program.sources.add(SourceFile::new(origin, text));
+        self.compile_in(file)
+    }
+
+    /// Compiles the expression held in `source` (e.g. a scenario file masked to one
+    /// expression, so that carets point into the scenario).
+    pub fn compile_source(&mut self, source: SourceFile) -> Result<Query, Diags> {
+        let file = self.program.sources.add(source);
+        self.compile_in(file)
+    }
+
+    fn compile_in(&mut self, file: span::FileId) -> Result<Query, Diags> {
+        let text = self.program.sources.get(file).map(|f| f.text.clone()).unwrap_or_default();
+        let attach = |ds: Diags, p: &Program| Diags(ds.0.into_iter().map(|d| d.with_sources(&p.sources)).collect());
+        let ast = syntax::parse_expr(file, &text).map_err(|d| attach(d.into(), &self.program))?;
+        check::check_query(&mut self.program, &ast).map_err(|d| attach(d, &self.program))
+    }
+
+    /// Adjudicates a compiled query.
+    ///
+    /// Errors: arithmetic, limits, dice (with the source attached).
+    pub fn adjudicate(&self, q: &Query, dice: &mut dyn DiceSource, opts: eval::Options) -> Result<Adjudication, Diag> {
+        eval::adjudicate(&self.program, q, dice, opts).map_err(|d| d.with_sources(&self.program.sources))
+    }
+
+    /// Runs every `example` block; one result per check.
+    pub fn run_examples(&self) -> Vec<ExampleResult> {
+        let mut out = Vec::new();
+        for ex in &self.program.examples {
+            let mut given = Given::new(ex.rolls.iter().map(|(r, _)| *r).collect());
+            let mut seeded = ex.seed.map(Seeded::new);
+            let no_dice = ex.rolls.is_empty() && ex.seed.is_none();
+            for (i, chk) in ex.checks.iter().enumerate() {
+                let dice: &mut dyn DiceSource = match &mut seeded {
+                    Some(s) => s,
+                    None => &mut given,
+                };
+                let failure = run_check(&self.program, &chk.query, chk.expect, dice, no_dice);
+                out.push(ExampleResult {
+                    example: ex.name.clone(),
+                    check: self.program.sources.snippet(chk.span).to_string(),
+                    failure: failure.map(|d| d.with_sources(&self.program.sources)),
+                    index: i,
+                });
+            }
+            if seeded.is_none() {
+                if let Err(d) = given.finish() {
+                    let d = d.label(ex.span, "in this example").with_sources(&self.program.sources);
+                    out.push(ExampleResult { example: ex.name.clone(), check: "given rolls".into(), failure: Some(d), index: ex.checks.len() });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Reads a file as UTF-8 text, refusing files over [`MAX_FILE_BYTES`].
+pub fn read_file(path: &str) -> Result<String, Diags> {
+    let meta = std::fs::metadata(path).map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
+    if meta.len() > MAX_FILE_BYTES as u64 {
+        return Err(Diag::error("umpire::limit::file_size", format!("{path} is larger than {} MiB", MAX_FILE_BYTES / (1024 * 1024))).into());
+    }
+    let bytes = std::fs::read(path).map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        Diag::error("umpire::io::encoding", format!("{path} is not UTF-8 text (bad byte at offset {})", e.utf8_error().valid_up_to()))
+            .help("save the file as UTF-8")
+            .into()
+    })
+}
+
+/// The result of one check of one example.
+#[derive(Debug, Clone)]
+pub struct ExampleResult {
+    /// The example's name.
+    pub example: String,
+    /// The check as written.
+    pub check: String,
+    /// Why it failed; `None` if it passed.
+    pub failure: Option<Diag>,
+    /// Which check of the example.
+    pub index: usize,
+}
+
+/// A dice source for examples and scenarios that give neither rolls nor a seed.
+struct NoDice;
+
+impl DiceSource for NoDice {
+    fn roll(&mut self, req: &dice::DiceRequest<'_>, _: &mut Vec<u32>) -> Result<i64, Diag> {
+        Err(Diag::at("umpire::dice::no_dice", format!("this rolls `{}`, but no rolls or seed are given", req.text), req.span, "rolls dice")
+            .help("add `given rolls ...` or `seed N` to the example"))
+    }
+}
+
+/// Runs one check: `None` if it holds, else why not.
+pub fn run_check(p: &Program, q: &Query, expect: Option<Expectation>, dice: &mut dyn DiceSource, no_dice: bool) -> Option<Diag> {
+    let mut nodice = NoDice;
+    let dice: &mut dyn DiceSource = if no_dice { &mut nodice } else { dice };
+    let opts = eval::Options::default();
+    let span = q.expr.span;
+    // `A == B`: evaluate both sides, so a failure shows what each gave.
+    if let (None, ExprKind::Binary(BinOp::Eq, a, b)) = (expect, &q.expr.kind) {
+        let mut ev = eval::Evaluator::new(p, dice, opts);
+        let mut frame = vec![value::Value::Bool(false); q.slots as usize];
+        let left = ev.eval(a, &mut frame);
+        let left = match ev.outcome(left) {
+            Ok(o) => o,
+            Err(d) => return Some(d),
+        };
+        let right = ev.eval(b, &mut frame);
+        let right = match ev.outcome(right) {
+            Ok(o) => o,
+            Err(d) => return Some(d),
+        };
+        let same = match (&left, &right) {
+            (Outcome::Value(x), Outcome::Value(y)) => x.same(y),
+            _ => false,
+        };
+        if same {
+            return None;
+        }
+        let text = |o: &Outcome| adjudication::headline(p, o);
+        return Some(Diag::at("umpire::test::failed", "example does not hold", span, format!("gave {}", text(&left)))
+            .help(format!("expected {}", text(&right))));
+    }
+    // Given rolls run on across the checks of an example: no `finish` here.
+    let mut ev = eval::Evaluator::new(p, dice, opts);
+    let mut frame = vec![value::Value::Bool(false); q.slots as usize];
+    let r = ev.eval(&q.expr, &mut frame);
+    let outcome = match ev.outcome(r) {
+        Ok(o) => o,
+        Err(d) => return Some(d),
+    };
+    let got = adjudication::headline(p, &outcome);
+    let ok = match (expect, &outcome) {
+        (None, Outcome::Value(value::Value::Bool(true))) => true,
+        (Some(Expectation::Refused), Outcome::Refused { .. }) => true,
+        (Some(Expectation::NotGiven), Outcome::NotGiven { .. }) => true,
+        _ => false,
+    };
+    if ok {
+        return None;
+    }
+    let want = match expect {
+        None => "true".to_string(),
+        Some(Expectation::Refused) => "a refusal".to_string(),
+        Some(Expectation::NotGiven) => "\"not given in the source\"".to_string(),
+    };
+    Some(Diag::at("umpire::test::failed", "example does not hold", span, format!("gave {got}")).help(format!("expected {want}")))
+}

@@ -1,0 +1,497 @@
+//! The checked program: names resolved to indices, types known, ready to evaluate.
+//!
+//! Produced by [`crate::check`] from the AST; read by [`crate::eval`]. Locals are slots
+//! in a frame, definitions are indices into the vectors below: nothing is looked up by
+//! string while adjudicating.
+
+use crate::span::{SourceMap, Span};
+use crate::syntax::ast::{BinOp, Expectation};
+use crate::value::{EnumId, Value};
+use std::collections::HashMap;
+use std::fmt;
+use std::rc::Rc;
+
+/// A static type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ty {
+    /// A whole number.
+    Int,
+    /// An exact number, whole or fraction.
+    Num,
+    /// A length (inches / feet).
+    Length,
+    /// Time in moves.
+    Time,
+    /// `true` / `false`
+    Bool,
+    /// Text.
+    Text,
+    /// An enum.
+    Enum(EnumId),
+    /// A record: its shape.
+    Record(Rc<RecordShape>),
+    /// Two values of one type.
+    Pair(Box<Ty>),
+    /// The type of `refuse` and `not given`: no value.
+    Never,
+    /// Not known until run time.
+    Any,
+}
+
+/// The fields of a record type, in declared order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordShape {
+    /// The declared name, if the record type was declared.
+    pub name: Option<String>,
+    /// Fields and their types.
+    pub fields: Vec<(Rc<str>, Ty)>,
+}
+
+impl Ty {
+    /// Names a type for messages, using the program's enum names.
+    pub fn describe(&self, p: &Program) -> String {
+        match self {
+            Ty::Int => "a whole number (Int)".into(),
+            Ty::Num => "a number".into(),
+            Ty::Length => "a length".into(),
+            Ty::Time => "a time in moves".into(),
+            Ty::Bool => "true/false (Bool)".into(),
+            Ty::Text => "text".into(),
+            Ty::Enum(e) => format!("a {}", p.enums.get(usize::from(*e)).map_or("?", |e| e.name.as_str())),
+            Ty::Record(s) => match &s.name {
+                Some(n) => format!("a {n} record"),
+                None => {
+                    let f: Vec<&str> = s.fields.iter().map(|(n, _)| &**n).collect();
+                    format!("a record {{ {} }}", f.join(", "))
+                }
+            },
+            Ty::Pair(t) => format!("a pair of {}", t.describe(p)),
+            Ty::Never => "no value (a refusal)".into(),
+            Ty::Any => "any value".into(),
+        }
+    }
+}
+
+/// A whole-number range on a parameter or field, bounds inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IntRange {
+    /// Lowest allowed.
+    pub lo: i64,
+    /// Highest allowed, if bounded.
+    pub hi: Option<i64>,
+}
+
+impl fmt::Display for IntRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.hi {
+            Some(hi) => write!(f, "{}..{}", self.lo, hi),
+            None => write!(f, "{} or more", self.lo),
+        }
+    }
+}
+
+/// A parameter of a rule, table or modifier list.
+#[derive(Debug, Clone)]
+pub struct ParamInfo {
+    /// Its name.
+    pub name: Rc<str>,
+    /// Its type.
+    pub ty: Ty,
+    /// Bounds, for a ranged integer.
+    pub range: Option<IntRange>,
+    /// Where it was declared.
+    pub span: Span,
+}
+
+/// An enum type with the rulebook's words for each value.
+#[derive(Debug, Clone)]
+pub struct EnumInfo {
+    /// Type name.
+    pub name: String,
+    /// The rulebook section.
+    pub cite: Option<Rc<str>>,
+    /// Values in order.
+    pub values: Vec<EnumValueInfo>,
+}
+
+/// One enum value.
+#[derive(Debug, Clone)]
+pub struct EnumValueInfo {
+    /// Name as written in rules (`well_handled`).
+    pub name: Rc<str>,
+    /// The rulebook's words (`Well Handled`).
+    pub display: Option<Rc<str>>,
+    /// The rulebook's sentence (`Unit may move at Full Move Rate`).
+    pub sentence: Option<Rc<str>>,
+}
+
+/// A declared record type.
+#[derive(Debug, Clone)]
+pub struct RecordInfo {
+    /// Type name.
+    pub name: String,
+    /// Its shape.
+    pub shape: Rc<RecordShape>,
+    /// Field defaults, by field index.
+    pub defaults: Vec<Option<Expr>>,
+    /// Field ranges, by field index.
+    pub ranges: Vec<Option<IntRange>>,
+}
+
+/// A constant.
+#[derive(Debug, Clone)]
+pub struct ConstInfo {
+    /// Its name.
+    pub name: Rc<str>,
+    /// Its type.
+    pub ty: Ty,
+    /// Its value expression.
+    pub value: Expr,
+    /// Frame slots its expression needs.
+    pub slots: u32,
+    /// The rulebook section.
+    pub cite: Option<Rc<str>>,
+}
+
+/// A rule (procedure).
+#[derive(Debug, Clone)]
+pub struct RuleInfo {
+    /// Its name.
+    pub name: Rc<str>,
+    /// Parameters (slots 0..n).
+    pub params: Vec<ParamInfo>,
+    /// Result type.
+    pub ret: Ty,
+    /// The rulebook section.
+    pub cite: Option<Rc<str>>,
+    /// Body.
+    pub body: Expr,
+    /// Frame slots (parameters and lets).
+    pub slots: u32,
+    /// Where it was defined.
+    pub span: Span,
+}
+
+/// A table: rows matched against key arguments, first match gives the cell.
+#[derive(Debug, Clone)]
+pub struct TableInfo {
+    /// Its name.
+    pub name: Rc<str>,
+    /// Key parameters, then extra parameters (slots 0..n).
+    pub params: Vec<ParamInfo>,
+    /// How many of `params` are keys.
+    pub keys: usize,
+    /// Cell type.
+    pub ret: Ty,
+    /// The rulebook section.
+    pub cite: Option<Rc<str>>,
+    /// Rows.
+    pub rows: Vec<RowInfo>,
+    /// Frame slots.
+    pub slots: u32,
+    /// Where it was defined.
+    pub span: Span,
+}
+
+/// One table row.
+#[derive(Debug, Clone)]
+pub struct RowInfo {
+    /// One pattern per key.
+    pub patterns: Vec<Pat>,
+    /// The cell.
+    pub cell: Expr,
+    /// The patterns as written (`7 or more`, `infantry | embark`).
+    pub text: Rc<str>,
+}
+
+/// A die roll modifier list.
+#[derive(Debug, Clone)]
+pub struct ModifiersInfo {
+    /// Its name.
+    pub name: Rc<str>,
+    /// Parameters.
+    pub params: Vec<ParamInfo>,
+    /// The rulebook section.
+    pub cite: Option<Rc<str>>,
+    /// The modifiers.
+    pub modifiers: Vec<ModifierInfo>,
+    /// Frame slots.
+    pub slots: u32,
+    /// Whole-number total?
+    pub ret: Ty,
+    /// Where it was defined.
+    pub span: Span,
+}
+
+/// One modifier.
+#[derive(Debug, Clone)]
+pub struct ModifierInfo {
+    /// The rulebook's label.
+    pub label: Rc<str>,
+    /// The amount.
+    pub amount: Expr,
+    /// Times applied.
+    pub per: Option<Expr>,
+    /// When it applies.
+    pub condition: Option<Expr>,
+}
+
+/// A checked `example` block.
+#[derive(Debug, Clone)]
+pub struct ExampleInfo {
+    /// Its name.
+    pub name: String,
+    /// Given rolls.
+    pub rolls: Vec<(i64, Span)>,
+    /// Seed.
+    pub seed: Option<u64>,
+    /// Checks.
+    pub checks: Vec<CheckInfo>,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// One checked expectation.
+#[derive(Debug, Clone)]
+pub struct CheckInfo {
+    /// The expression (for `A == B` the whole comparison).
+    pub query: Query,
+    /// `is refused` / `is not given`.
+    pub expect: Option<Expectation>,
+    /// The check as written.
+    pub span: Span,
+}
+
+/// A compiled expression ready to adjudicate.
+#[derive(Debug, Clone)]
+pub struct Query {
+    /// The expression.
+    pub expr: Expr,
+    /// Frame slots it needs.
+    pub slots: u32,
+    /// Its static type.
+    pub ty: Ty,
+}
+
+/// A key pattern.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pat {
+    /// Matches anything.
+    Any,
+    /// Matches any of these.
+    Alts(Vec<Alt>),
+}
+
+/// One alternative of a pattern.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Alt {
+    /// `7 or more`
+    AtLeast(i64),
+    /// `0 or less`
+    AtMost(i64),
+    /// `3-4`
+    Range(i64, i64),
+    /// `true`/`false`
+    Bool(bool),
+    /// An enum value.
+    Enum(EnumId, u16),
+}
+
+/// Built-in functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    /// `floor(x)`: round toward minus infinity.
+    Floor,
+    /// `ceil(x)`: round toward plus infinity.
+    Ceil,
+    /// `round(x)`: nearest, halves away from zero.
+    Round,
+    /// `trunc(x)`: toward zero.
+    Trunc,
+    /// `abs(x)`
+    Abs,
+    /// `min(a, b, ...)`
+    Min,
+    /// `max(a, b, ...)`
+    Max,
+    /// `inches(n)`: a number made a length.
+    Inches,
+    /// `feet(n)`: a number of feet made a length.
+    Feet,
+    /// `moves(n)`: a number made a time.
+    Moves,
+    /// `dice(count, sides)`: dice with computed count or sides.
+    Dice,
+}
+
+impl Builtin {
+    /// Every builtin with its name.
+    pub const ALL: [(&'static str, Builtin); 11] = [
+        ("floor", Builtin::Floor),
+        ("ceil", Builtin::Ceil),
+        ("round", Builtin::Round),
+        ("trunc", Builtin::Trunc),
+        ("abs", Builtin::Abs),
+        ("min", Builtin::Min),
+        ("max", Builtin::Max),
+        ("inches", Builtin::Inches),
+        ("feet", Builtin::Feet),
+        ("moves", Builtin::Moves),
+        ("dice", Builtin::Dice),
+    ];
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        Builtin::ALL.iter().find(|(_, b)| *b == self).map_or("?", |(n, _)| n)
+    }
+}
+
+/// What a call calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Callee {
+    /// A rule.
+    Rule(u32),
+    /// A table.
+    Table(u32),
+    /// A modifier list.
+    Modifiers(u32),
+    /// A builtin.
+    Builtin(Builtin),
+}
+
+/// A checked expression.
+#[derive(Debug, Clone)]
+pub struct Expr {
+    /// What kind.
+    pub kind: ExprKind,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// The kinds of checked expression.
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    /// A constant value.
+    Value(Value),
+    /// A local slot.
+    Local(u32),
+    /// A `const`.
+    Const(u32),
+    /// `a.field`
+    Field(Box<Expr>, Rc<str>),
+    /// `-a`
+    Neg(Box<Expr>),
+    /// `not a`
+    Not(Box<Expr>),
+    /// `a op b`
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// Dice with a fixed count and sides; `text` as written.
+    Dice {
+        /// How many dice.
+        count: u32,
+        /// Faces per die.
+        sides: u32,
+    },
+    /// A call.
+    Call(Callee, Vec<Expr>),
+    /// `if` / `else if` / `else` (no `else`: a guard, value unused).
+    If(Vec<(Expr, Expr)>, Option<Box<Expr>>),
+    /// `match`
+    Match(Box<Expr>, Vec<(Pat, Expr, Rc<str>)>),
+    /// A record literal, fields in order.
+    Record(Vec<(Rc<str>, Expr)>),
+    /// A pair.
+    Pair(Box<Expr>, Box<Expr>),
+    /// A refusal.
+    Refuse {
+        /// Why.
+        reason: Rc<str>,
+        /// The rulebook section.
+        cite: Option<Rc<str>>,
+    },
+    /// A gap in the source.
+    NotGiven {
+        /// What the source leaves out.
+        what: Rc<str>,
+        /// The rulebook section.
+        cite: Option<Rc<str>>,
+    },
+    /// Statements then a value.
+    Block(Vec<Stmt>, Box<Expr>),
+}
+
+/// A checked statement.
+#[derive(Debug, Clone)]
+pub enum Stmt {
+    /// Store into a slot.
+    Let(u32, Expr),
+    /// A line in the explanation.
+    Note(Rc<str>),
+    /// An `if` whose value is discarded.
+    Guard(Expr),
+}
+
+/// What a top-level name means.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Global {
+    /// A constant.
+    Const(u32),
+    /// A rule.
+    Rule(u32),
+    /// A table.
+    Table(u32),
+    /// A modifier list.
+    Modifiers(u32),
+    /// An enum type.
+    EnumType(EnumId),
+    /// A record type.
+    RecordType(u32),
+}
+
+/// A checked ruleset.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    /// Every source loaded (ruleset files, expressions).
+    pub sources: SourceMap,
+    /// `ruleset "Title"`.
+    pub title: Option<String>,
+    /// The ruleset's own citation.
+    pub cite: Option<Rc<str>>,
+    /// Sides of the die that "1 die" means.
+    pub default_die: Option<u32>,
+    /// Enum types.
+    pub enums: Vec<EnumInfo>,
+    /// Record types.
+    pub records: Vec<RecordInfo>,
+    /// Constants.
+    pub consts: Vec<ConstInfo>,
+    /// Rules.
+    pub rules: Vec<RuleInfo>,
+    /// Tables.
+    pub tables: Vec<TableInfo>,
+    /// Modifier lists.
+    pub modifiers: Vec<ModifiersInfo>,
+    /// Examples.
+    pub examples: Vec<ExampleInfo>,
+    /// Top-level names.
+    pub globals: HashMap<String, Global>,
+    /// Enum value names → every (enum, index) with that name.
+    pub enum_values: HashMap<String, Vec<(EnumId, u16)>>,
+    /// Warnings found while checking.
+    pub warnings: Vec<crate::diagnostic::Diag>,
+}
+
+impl Program {
+    /// The enum value's info.
+    pub fn enum_value(&self, e: EnumId, i: u16) -> Option<&EnumValueInfo> {
+        self.enums.get(usize::from(e)).and_then(|en| en.values.get(usize::from(i)))
+    }
+
+    /// Names of rules, tables and modifier lists, for listings and suggestions.
+    pub fn callable_names(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.rules.iter().map(|r| &*r.name).collect();
+        v.extend(self.tables.iter().map(|t| &*t.name));
+        v.extend(self.modifiers.iter().map(|m| &*m.name));
+        v
+    }
+}

@@ -1,0 +1,278 @@
+//! Scenarios — the batch main job: a TOML file naming a ruleset and a list of
+//! adjudications, each with its own dice (a seed or given rolls) and, optionally, the
+//! expected result written as an umpire expression.
+//!
+//! ```toml
+//! ruleset = "little_wars"          # a bundled name, or a path relative to this file
+//! title = "Wells's worked examples"
+//!
+//! [[adjudication]]
+//! name = "Nine against eleven"
+//! expr = 'melee(attackers: 11, defenders: 9, attacker_support: 0, defender_support: 0)'
+//! expect = '{ attacker_killed: 7, defender_killed: 7, attacker_prisoners: 0, defender_prisoners: 2 }'
+//! # seed = 7          or    rolls = [3, 5]
+//! ```
+//!
+//! Expressions are TOML literal strings (single quotes) so inch marks need no escaping;
+//! errors in them point into the scenario file. `expect` may also be `refused` or
+//! `not given`.
+
+use crate::adjudication::{adjudication_json, explain, headline, Adjudication, Outcome};
+use crate::diagnostic::{Diag, Diags};
+use crate::dice::{DiceSource, Given, Seeded};
+use crate::eval::Options;
+use crate::span::{SourceFile, Span};
+use crate::Ruleset;
+use serde::Deserialize;
+use std::path::Path;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioFile {
+    ruleset: toml::Spanned<String>,
+    title: Option<String>,
+    #[serde(default, rename = "adjudication")]
+    adjudications: Vec<Entry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    name: String,
+    expr: toml::Spanned<String>,
+    seed: Option<u64>,
+    rolls: Option<toml::Spanned<Vec<i64>>>,
+    expect: Option<toml::Spanned<String>>,
+}
+
+/// One adjudication of a scenario, done.
+#[derive(Debug)]
+pub struct Done {
+    /// Its name.
+    pub name: String,
+    /// The expression as written.
+    pub expr: String,
+    /// The result, or the error that stopped it.
+    pub result: Result<Adjudication, Diag>,
+    /// `Some(true)` if it matched its `expect`, `Some(false)` if not, `None` if none given.
+    pub expected: Option<bool>,
+    /// The expected result as printed, when given.
+    pub expectation: Option<String>,
+}
+
+/// A scenario, run.
+#[derive(Debug)]
+pub struct Report {
+    /// The scenario's title.
+    pub title: Option<String>,
+    /// The ruleset it ran against.
+    pub ruleset: Ruleset,
+    /// The ruleset's name as given.
+    pub ruleset_name: String,
+    /// Each adjudication in order.
+    pub done: Vec<Done>,
+}
+
+fn toml_error(src: &SourceFile, file: crate::span::FileId, e: &toml::de::Error) -> Diag {
+    let msg = e.message().trim().to_string();
+    let mut d = Diag::error("umpire::scenario::format", format!("scenario file: {msg}"));
+    if let Some(r) = e.span() {
+        let end = if r.end > r.start { r.end } else { (r.start + 1).min(src.text.len()) };
+        d = d.label(Span::new(file, r.start, end), msg);
+    }
+    d.help("a scenario has `ruleset = \"...\"` and `[[adjudication]]` tables with `name` and `expr` (and optional `seed`, `rolls`, `expect`)")
+}
+
+/// The normalised byte range of a TOML string's contents, if it can be read in place
+/// (a literal string, or a basic string without escapes).
+fn content_range(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    let raw = text.get(start..end)?;
+    for q in ["'''", "\"\"\""] {
+        if raw.starts_with(q) && raw.ends_with(q) && raw.len() >= 6 {
+            if q == "\"\"\"" && raw.contains('\\') {
+                return None;
+            }
+            let mut s = start + 3;
+            if text[s..].starts_with('\n') {
+                s += 1;
+            }
+            return Some((s, end - 3));
+        }
+    }
+    if (raw.starts_with('\'') || (raw.starts_with('"') && !raw.contains('\\'))) && raw.len() >= 2 {
+        return Some((start + 1, end - 1));
+    }
+    None
+}
+
+/// Loads and runs a scenario file.
+///
+/// Errors: an unreadable or malformed scenario, or a ruleset that does not load. Errors
+/// in one adjudication are reported in its [`Done`] and the rest still run.
+pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
+    let text = crate::read_file(path)?;
+    let src = SourceFile::new(path, text);
+    let mut scratch = crate::span::SourceMap::default();
+    let sfile = scratch.add(src.clone());
+    let attach = |d: Diag| Diags(vec![d.with_sources(&scratch)]);
+    let parsed: ScenarioFile = toml::from_str(&src.text).map_err(|e| attach(toml_error(&src, sfile, &e)))?;
+
+    let name = parsed.ruleset.get_ref().clone();
+    let base = Path::new(path).parent().unwrap_or(Path::new(""));
+    let is_path = name.contains(['/', '\\', '.']);
+    let target = if is_path { base.join(&name).to_string_lossy().into_owned() } else { name.clone() };
+    let mut ruleset = Ruleset::load(&target).map_err(|ds| {
+        let r = parsed.ruleset.span();
+        let mut v = ds.0;
+        v.push(Diag::at("umpire::scenario::ruleset", format!("the scenario's ruleset `{name}` did not load"), Span::new(sfile, r.start, r.end), "this ruleset").with_sources(&scratch));
+        Diags(v)
+    })?;
+
+    // The scenario itself joins the ruleset's sources, so spans in it render.
+    let sfile = ruleset.program.sources.add(src.clone());
+    let mut done = Vec::new();
+    for entry in &parsed.adjudications {
+        let piece = |s: &toml::Spanned<String>, what: &str| -> SourceFile {
+            let r = s.span();
+            match content_range(&src.text, r.start, r.end) {
+                Some((a, b)) => src.masked(a, b),
+                None => SourceFile::new(format!("{path}: {} {what}", entry.name), s.get_ref().as_str()),
+            }
+        };
+        let expr_text = entry.expr.get_ref().trim().to_string();
+        let result = ruleset.compile_source(piece(&entry.expr, "expr")).map_err(first).and_then(|q| {
+            // Given rolls, else the entry's seed, else a fresh seed that is reported.
+            let seed = entry.seed.unwrap_or_else(rand::random::<u64>);
+            let mut seeded = Seeded::new(seed);
+            let mut given = Given::new(entry.rolls.as_ref().map(|r| r.get_ref().clone()).unwrap_or_default());
+            let dice: &mut dyn DiceSource = match &entry.rolls {
+                Some(rolls) => {
+                    given.span = Some(Span::new(sfile, rolls.span().start, rolls.span().end));
+                    &mut given
+                }
+                None => &mut seeded,
+            };
+            let mut a = ruleset.adjudicate(&q, dice, Options { trace, ..Options::default() })?;
+            if entry.rolls.is_none() && !a.rolls.is_empty() {
+                a.seed = Some(seed);
+            }
+            Ok(a)
+        });
+        let (expected, expectation) = match (&entry.expect, &result) {
+            (Some(exp), Ok(a)) => match expectation(&mut ruleset, &piece(exp, "expect"), exp.get_ref()) {
+                Ok(want) => {
+                    let ok = match (&want, &a.outcome) {
+                        (Outcome::Value(w), Outcome::Value(v)) => w.same(v),
+                        (Outcome::Refused { .. }, Outcome::Refused { .. }) => true,
+                        (Outcome::NotGiven { .. }, Outcome::NotGiven { .. }) => true,
+                        _ => false,
+                    };
+                    (Some(ok), Some(headline(&ruleset.program, &want)))
+                }
+                Err(d) => {
+                    done.push(Done { name: entry.name.clone(), expr: expr_text, result: Err(d), expected: Some(false), expectation: None });
+                    continue;
+                }
+            },
+            _ => (None, None),
+        };
+        done.push(Done { name: entry.name.clone(), expr: expr_text, result, expected, expectation });
+    }
+    Ok(Report { title: parsed.title, ruleset, ruleset_name: name, done })
+}
+
+fn first(ds: Diags) -> Diag {
+    ds.0.into_iter().next().unwrap_or_else(|| Diag::error("umpire::scenario::format", "unknown error"))
+}
+
+fn expectation(ruleset: &mut Ruleset, src: &SourceFile, raw: &str) -> Result<Outcome, Diag> {
+    match raw.trim() {
+        "refused" => return Ok(Outcome::Refused { reason: String::new(), cite: None }),
+        "not given" => return Ok(Outcome::NotGiven { what: String::new(), cite: None }),
+        _ => {}
+    }
+    let q = ruleset.compile_source(src.clone()).map_err(first)?;
+    let a = ruleset.adjudicate(&q, &mut Given::new(vec![]), Options::default())?;
+    Ok(a.outcome)
+}
+
+/// The report as text: each adjudication with its value, expectation and explanation.
+pub fn render_text(r: &Report, trace: bool) -> String {
+    let mut out = String::new();
+    let title = r.ruleset.program.title.clone().unwrap_or_else(|| r.ruleset_name.clone());
+    match &r.title {
+        Some(t) => out.push_str(&format!("{t} ({title})\n")),
+        None => out.push_str(&format!("{title}\n")),
+    }
+    for (i, d) in r.done.iter().enumerate() {
+        out.push_str(&format!("\n{}. {}\n   {}\n", i + 1, d.name, d.expr));
+        match &d.result {
+            Ok(a) => {
+                out.push_str(&format!("   = {}\n", headline(&r.ruleset.program, &a.outcome)));
+                if !a.rolls.is_empty() {
+                    let rolls: Vec<String> = a.rolls.iter().map(|x| format!("{} → {}", x.dice, x.total)).collect();
+                    out.push_str(&format!("   rolls: {}\n", rolls.join(", ")));
+                }
+                if let Some(seed) = a.seed {
+                    out.push_str(&format!("   seed: {seed}\n"));
+                }
+                match (d.expected, &d.expectation) {
+                    (Some(true), _) => out.push_str("   as expected\n"),
+                    (Some(false), Some(e)) => out.push_str(&format!("   NOT AS EXPECTED: expected {e}\n")),
+                    _ => {}
+                }
+                if trace {
+                    if let Some(t) = &a.trace {
+                        out.push_str("   why:\n");
+                        for line in explain(t).lines() {
+                            out.push_str(&format!("     {line}\n"));
+                        }
+                    }
+                }
+            }
+            Err(e) => out.push_str(&format!("   error: {e}\n")),
+        }
+    }
+    let failed = r.done.iter().filter(|d| d.result.is_err() || d.expected == Some(false)).count();
+    let checked = r.done.iter().filter(|d| d.expected.is_some()).count();
+    out.push_str(&format!(
+        "\n{} adjudication(s); {} with an expected result, {} not as expected or in error\n",
+        r.done.len(),
+        checked,
+        failed
+    ));
+    out
+}
+
+/// The report as JSON.
+pub fn render_json(r: &Report) -> serde_json::Value {
+    let items: Vec<serde_json::Value> = r
+        .done
+        .iter()
+        .map(|d| {
+            let mut m = serde_json::Map::new();
+            m.insert("name".into(), d.name.clone().into());
+            m.insert("expr".into(), d.expr.clone().into());
+            match &d.result {
+                Ok(a) => {
+                    if let serde_json::Value::Object(o) = adjudication_json(&r.ruleset.program, a) {
+                        m.extend(o);
+                    }
+                }
+                Err(e) => {
+                    m.insert("error".into(), serde_json::json!({ "code": e.code, "message": e.message }));
+                }
+            }
+            if let Some(x) = d.expected {
+                m.insert("as_expected".into(), x.into());
+            }
+            serde_json::Value::Object(m)
+        })
+        .collect();
+    serde_json::json!({ "title": r.title, "ruleset": r.ruleset_name, "adjudications": items })
+}
+
+/// True if every adjudication ran and met its expectation.
+pub fn all_ok(r: &Report) -> bool {
+    r.done.iter().all(|d| d.result.is_ok() && d.expected != Some(false))
+}

@@ -1,0 +1,448 @@
+//! The syntax tree of a ruleset, as written: every node carries its [`Span`].
+//!
+//! Names are still strings here; the checker (`crate::check`) resolves them.
+
+use crate::span::{Span, Spanned};
+use crate::value::Rational;
+
+/// A name as written (`attackers`, `well_handled`).
+pub type Name = Spanned<String>;
+
+/// A whole ruleset file.
+#[derive(Debug, Clone, Default)]
+pub struct File {
+    /// Top-level definitions in source order.
+    pub items: Vec<Item>,
+}
+
+/// One top-level definition.
+#[derive(Debug, Clone)]
+pub enum Item {
+    /// `ruleset "Little Wars" cite "..."`
+    Ruleset {
+        /// The title.
+        title: Spanned<String>,
+        /// The source as a whole.
+        cite: Option<Spanned<String>>,
+    },
+    /// `die d6` — the die that "1 die" means in this ruleset.
+    Die {
+        /// Faces of that die.
+        sides: Spanned<u32>,
+    },
+    /// `const supply_interval = 6 moves`
+    Const(ConstDef),
+    /// `enum Arm { infantry "Infantry", ... }`
+    Enum(EnumDef),
+    /// `record MeleeResult { attacker_killed: Int, ... }`
+    Record(RecordDef),
+    /// `rule melee(attackers: Int, ...) -> MeleeResult { ... }`
+    Rule(RuleDef),
+    /// `table move_time(arm: Arm, action: Action; men: Int) -> Time { ... }`
+    Table(TableDef),
+    /// `modifiers manoeuvre_drm(u: Unit) { "Rear Support" +1 if u.rear_support ... }`
+    Modifiers(ModifiersDef),
+    /// `example "nine against eleven" { ... }`
+    Example(ExampleDef),
+}
+
+/// `const NAME (: Type)? = EXPR (cite "...")?`
+#[derive(Debug, Clone)]
+pub struct ConstDef {
+    /// Its name.
+    pub name: Name,
+    /// Declared type, if any.
+    pub ty: Option<TypeExpr>,
+    /// Its value.
+    pub value: Expr,
+    /// The rulebook section.
+    pub cite: Option<Spanned<String>>,
+}
+
+/// `enum NAME cite? { value "Display" "Sentence", ... }`
+#[derive(Debug, Clone)]
+pub struct EnumDef {
+    /// Its name.
+    pub name: Name,
+    /// The rulebook section.
+    pub cite: Option<Spanned<String>>,
+    /// Its values in order.
+    pub values: Vec<EnumValueDef>,
+}
+
+/// One enum value with the rulebook's display text and sentence.
+#[derive(Debug, Clone)]
+pub struct EnumValueDef {
+    /// `well_handled`
+    pub name: Name,
+    /// `"Well Handled"`
+    pub display: Option<String>,
+    /// `"Unit may move at Full Move Rate"`
+    pub sentence: Option<String>,
+}
+
+/// `record NAME cite? { field: Type (= default)?, ... }`
+#[derive(Debug, Clone)]
+pub struct RecordDef {
+    /// Its name.
+    pub name: Name,
+    /// The rulebook section.
+    pub cite: Option<Spanned<String>>,
+    /// Fields in order.
+    pub fields: Vec<FieldDecl>,
+}
+
+/// `name: Type = default`
+#[derive(Debug, Clone)]
+pub struct FieldDecl {
+    /// Field name.
+    pub name: Name,
+    /// Field type.
+    pub ty: TypeExpr,
+    /// Default value.
+    pub default: Option<Expr>,
+}
+
+/// A type as written: `Int`, `Length`, `Arm`, `1..3`, `0..`, `(Length, Length)`.
+#[derive(Debug, Clone)]
+pub enum TypeExpr {
+    /// A named type.
+    Named(Name),
+    /// An integer range, bounds inclusive: `1..3`, `0..`.
+    Range {
+        /// Lowest allowed.
+        lo: i64,
+        /// Highest allowed, if any.
+        hi: Option<i64>,
+        /// Where written.
+        span: Span,
+    },
+    /// A pair type `(A, B)`; both parts must be the same type.
+    Pair(Box<TypeExpr>, Box<TypeExpr>, Span),
+}
+
+impl TypeExpr {
+    /// Where the type was written.
+    pub fn span(&self) -> Span {
+        match self {
+            TypeExpr::Named(n) => n.span,
+            TypeExpr::Range { span, .. } | TypeExpr::Pair(_, _, span) => *span,
+        }
+    }
+}
+
+/// `name: Type`
+#[derive(Debug, Clone)]
+pub struct Param {
+    /// Parameter name.
+    pub name: Name,
+    /// Parameter type.
+    pub ty: TypeExpr,
+}
+
+/// `rule NAME(params) (-> Type)? cite? { body }`
+#[derive(Debug, Clone)]
+pub struct RuleDef {
+    /// Its name.
+    pub name: Name,
+    /// Parameters.
+    pub params: Vec<Param>,
+    /// Declared result type.
+    pub returns: Option<TypeExpr>,
+    /// The rulebook section.
+    pub cite: Option<Spanned<String>>,
+    /// The body.
+    pub body: Block,
+}
+
+/// `table NAME(keys; extra params) (-> Type)? cite? { rows }`
+#[derive(Debug, Clone)]
+pub struct TableDef {
+    /// Its name.
+    pub name: Name,
+    /// Key parameters (each row gives one pattern per key).
+    pub keys: Vec<Param>,
+    /// Further parameters the cells may use, not matched by rows.
+    pub extra: Vec<Param>,
+    /// Declared cell type.
+    pub returns: Option<TypeExpr>,
+    /// The rulebook section.
+    pub cite: Option<Spanned<String>>,
+    /// Rows, with `column` blocks flattened (their pattern inserted at their key).
+    pub rows: Vec<Row>,
+}
+
+/// `modifiers NAME(params) cite? { "label" amount (per EXPR)? (if COND)? ... }`
+#[derive(Debug, Clone)]
+pub struct ModifiersDef {
+    /// Its name.
+    pub name: Name,
+    /// Parameters.
+    pub params: Vec<Param>,
+    /// The rulebook section.
+    pub cite: Option<Spanned<String>>,
+    /// The modifiers in order.
+    pub modifiers: Vec<Modifier>,
+}
+
+/// `"Each 25% lost" -1 per floor(u.lost / 25) if u.lost > 0`
+#[derive(Debug, Clone)]
+pub struct Modifier {
+    /// The rulebook's label.
+    pub label: Spanned<String>,
+    /// The amount (`+1`, `-1`, `+u.cp`).
+    pub amount: Expr,
+    /// How many times it applies.
+    pub per: Option<Expr>,
+    /// When it applies.
+    pub condition: Option<Expr>,
+}
+
+/// `example "NAME" { given rolls ...; seed N; checks }`
+#[derive(Debug, Clone)]
+pub struct ExampleDef {
+    /// Its name.
+    pub name: Spanned<String>,
+    /// Rolls the players "rolled", used in order.
+    pub rolls: Vec<Spanned<i64>>,
+    /// A seed for the dice instead.
+    pub seed: Option<u64>,
+    /// The checks, in order.
+    pub checks: Vec<Check>,
+}
+
+/// One expectation: `EXPR` (true), `A == B`, `EXPR is refused`, `EXPR is not given`.
+#[derive(Debug, Clone)]
+pub struct Check {
+    /// The expression.
+    pub expr: Expr,
+    /// `is refused` / `is not given`.
+    pub expect: Option<Expectation>,
+    /// The whole check.
+    pub span: Span,
+}
+
+/// What a check expects other than `true`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expectation {
+    /// `is refused`
+    Refused,
+    /// `is not given`
+    NotGiven,
+}
+
+/// A table row or match arm: one pattern per key, then the cell.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// One pattern per key.
+    pub patterns: Vec<Pattern>,
+    /// The cell.
+    pub cell: Expr,
+    /// The patterns as written, for explanations (`7 or more`).
+    pub span: Span,
+}
+
+/// A key pattern: `_`/`otherwise`, or alternatives separated by `,`.
+#[derive(Debug, Clone)]
+pub enum Pattern {
+    /// `_` or `otherwise`
+    Any(Span),
+    /// `5,6`, `infantry, cavalry`, `7 or more`
+    Alternatives(Vec<Alternative>, Span),
+}
+
+impl Pattern {
+    /// Where the pattern was written.
+    pub fn span(&self) -> Span {
+        match self {
+            Pattern::Any(s) | Pattern::Alternatives(_, s) => *s,
+        }
+    }
+}
+
+/// One alternative of a pattern.
+#[derive(Debug, Clone)]
+pub enum Alternative {
+    /// `7 or more`
+    AtLeast(i64, Span),
+    /// `0 or less`
+    AtMost(i64, Span),
+    /// `3-4` (bounds inclusive)
+    Range(i64, i64, Span),
+    /// `5`
+    Int(i64, Span),
+    /// `true` / `false`
+    Bool(bool, Span),
+    /// `infantry` or `Arm.infantry`
+    Name(Option<Name>, Name),
+}
+
+/// A block: statements then one final expression.
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// `let`, `note` and guard `if`s, in order.
+    pub stmts: Vec<Stmt>,
+    /// The value of the block.
+    pub value: Box<Expr>,
+    /// The braces.
+    pub span: Span,
+}
+
+/// A statement inside a block.
+#[derive(Debug, Clone)]
+pub enum Stmt {
+    /// `let name (: Type)? = expr`
+    Let(Name, Option<TypeExpr>, Expr),
+    /// `note "text"` — a line in the explanation when this point is reached.
+    Note(Spanned<String>),
+    /// `if cond { refuse "..." }` — an `if` whose value is not used (a guard).
+    Guard(Expr),
+}
+
+/// Binary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `or`
+    Or,
+    /// `and`
+    And,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`, `×`, ` x `
+    Mul,
+    /// `/`, `÷`
+    Div,
+    /// `%`
+    Rem,
+}
+
+impl BinOp {
+    /// The operator as written in explanations.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "x",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+        }
+    }
+}
+
+/// Prefix operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    /// `-x`
+    Neg,
+    /// `+x` (a modifier's `+1`)
+    Pos,
+    /// `not x`
+    Not,
+}
+
+/// A literal unit of measure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LengthUnit {
+    /// `"` inches
+    Inches,
+    /// `'` feet (12 inches)
+    Feet,
+}
+
+/// An expression.
+#[derive(Debug, Clone)]
+pub struct Expr {
+    /// What kind.
+    pub kind: ExprKind,
+    /// Where.
+    pub span: Span,
+}
+
+/// The kinds of expression.
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    /// `7`, `1 3/4`, `2.5`
+    Number(Rational),
+    /// `6"`, `2'`, `1 3/4"`
+    Length(Rational, LengthUnit),
+    /// `1/2 move`, `2 moves`
+    Time(Rational),
+    /// `true`
+    Bool(bool),
+    /// `"text"`
+    Text(String),
+    /// `d6`, `2d6`, `1 die`: count and sides (`None` = the ruleset's default die).
+    Dice {
+        /// How many dice.
+        count: u32,
+        /// Faces per die; `None` for the ruleset's default die.
+        sides: Option<u32>,
+    },
+    /// `attackers`
+    Name(String),
+    /// `u.men`, `Grade.line`, `rate.first`
+    Field(Box<Expr>, Name),
+    /// `f(a, name: b)`
+    Call(Name, Vec<Arg>),
+    /// `-x`, `not x`
+    Unary(UnOp, Box<Expr>),
+    /// `a + b`
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `if c { a } else if d { b } else { e }`
+    If(Vec<(Expr, Block)>, Option<Block>),
+    /// `match e { pattern => value ... }`
+    Match(Box<Expr>, Vec<Row>),
+    /// `{ a: 1, b: 2 }`
+    Record(Vec<(Name, Expr)>),
+    /// `(24", 20")`
+    Pair(Box<Expr>, Box<Expr>),
+    /// `refuse "reason" cite "..."`; a `-` or `.` cell is a refusal with `dash` set.
+    Refuse {
+        /// Why.
+        reason: String,
+        /// The rulebook section, if not the enclosing definition's.
+        cite: Option<String>,
+        /// `-` or `.` for the rulebook's "not allowed" cells.
+        dash: Option<char>,
+    },
+    /// `not given "what" cite "..."`
+    NotGiven {
+        /// What the source leaves out.
+        what: String,
+        /// The rulebook section, if not the enclosing definition's.
+        cite: Option<String>,
+    },
+    /// `( e )` kept for spans only
+    Block(Block),
+}
+
+/// A call argument: positional or `name: value`.
+#[derive(Debug, Clone)]
+pub struct Arg {
+    /// The name, for a named argument.
+    pub name: Option<Name>,
+    /// The value.
+    pub value: Expr,
+}

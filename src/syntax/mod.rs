@@ -1,0 +1,7 @@
+//! Syntax: ruleset text → spanned AST ([`ast`]), through the pest grammar in
+//! `grammar/umpire.pest` ([`parser`]).
+
+pub mod ast;
+pub mod parser;
+
+pub use parser::{parse_check, parse_expr, parse_file, MAX_NESTING};

@@ -1,0 +1,278 @@
+//! Runtime values: exact numbers, lengths, time in moves, records, pairs.
+//!
+//! Arithmetic is exact ([`Rational`], 64-bit numerator and denominator) and checked:
+//! overflow and division by zero are errors, never a wrap or a panic. Numbers print the
+//! way a rulebook writes them — `1 3/4`, lengths `1 3/4"` or `2'`, time `1/2 move`.
+
+use crate::syntax::ast::LengthUnit;
+use num_integer::Integer;
+use num_traits::{CheckedAdd, CheckedDiv, CheckedMul, CheckedSub, Signed, Zero};
+use std::fmt;
+use std::rc::Rc;
+
+/// An exact number.
+pub type Rational = num_rational::Ratio<i64>;
+
+/// Why an arithmetic operation failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArithError {
+    /// The result does not fit in 64-bit numerator and denominator.
+    Overflow,
+    /// Division or remainder by zero.
+    DivisionByZero,
+}
+
+impl fmt::Display for ArithError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArithError::Overflow => f.write_str("the result is too large to hold exactly"),
+            ArithError::DivisionByZero => f.write_str("division by zero"),
+        }
+    }
+}
+
+/// Checked exact arithmetic on [`Rational`].
+pub mod arith {
+    use super::*;
+
+    /// `a + b`
+    pub fn add(a: Rational, b: Rational) -> Result<Rational, ArithError> {
+        a.checked_add(&b).ok_or(ArithError::Overflow)
+    }
+    /// `a - b`
+    pub fn sub(a: Rational, b: Rational) -> Result<Rational, ArithError> {
+        a.checked_sub(&b).ok_or(ArithError::Overflow)
+    }
+    /// `a × b`
+    pub fn mul(a: Rational, b: Rational) -> Result<Rational, ArithError> {
+        a.checked_mul(&b).ok_or(ArithError::Overflow)
+    }
+    /// `a / b`
+    pub fn div(a: Rational, b: Rational) -> Result<Rational, ArithError> {
+        if b.is_zero() {
+            return Err(ArithError::DivisionByZero);
+        }
+        a.checked_div(&b).ok_or(ArithError::Overflow)
+    }
+    /// `a % b` on whole numbers; the result has the sign of `a` (`-7 % 3 == -1`).
+    pub fn rem(a: i64, b: i64) -> Result<i64, ArithError> {
+        if b == 0 {
+            return Err(ArithError::DivisionByZero);
+        }
+        a.checked_rem(b).ok_or(ArithError::Overflow)
+    }
+    /// `-a`
+    pub fn neg(a: Rational) -> Result<Rational, ArithError> {
+        Rational::new_raw(0, 1).checked_sub(&a).ok_or(ArithError::Overflow)
+    }
+    /// Round down, toward minus infinity: `floor(-1/2) == -1`.
+    pub fn floor(a: Rational) -> Rational {
+        Rational::from_integer(a.numer().div_floor(a.denom()))
+    }
+    /// Round up, toward plus infinity: `ceil(-1/2) == 0`.
+    pub fn ceil(a: Rational) -> Rational {
+        // Widened: `-numer` of i64::MIN does not fit in i64. The result always fits.
+        let n = -i128::from(*a.numer());
+        let q = -Integer::div_floor(&n, &i128::from(*a.denom()));
+        Rational::from_integer(i64::try_from(q).unwrap_or(i64::MAX))
+    }
+    /// Nearest whole number, halves away from zero: `round(5/2) == 3`, `round(-5/2) == -3`.
+    pub fn round(a: Rational) -> Result<Rational, ArithError> {
+        let half = Rational::new(1, 2);
+        if a.is_negative() {
+            Ok(neg(floor(add(neg(a)?, half)?))?)
+        } else {
+            Ok(floor(add(a, half)?))
+        }
+    }
+    /// Toward zero: `trunc(-3/2) == -1`.
+    pub fn trunc(a: Rational) -> Rational {
+        Rational::from_integer(a.numer() / a.denom())
+    }
+}
+
+/// A length in exact inches, remembering whether the ruleset measured it in feet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Length {
+    /// Exact inches.
+    pub inches: Rational,
+    /// How to print it.
+    pub unit: LengthUnit,
+}
+
+impl Length {
+    /// The unit of a result combining two lengths: feet only if both are in feet.
+    pub fn unit_of(a: LengthUnit, b: LengthUnit) -> LengthUnit {
+        if a == LengthUnit::Feet && b == LengthUnit::Feet {
+            LengthUnit::Feet
+        } else {
+            LengthUnit::Inches
+        }
+    }
+}
+
+impl fmt::Display for Length {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let twelve = Rational::from_integer(12);
+        let big = self.inches >= twelve || self.inches <= -twelve;
+        if self.unit == LengthUnit::Feet && big {
+            // `2'`, or `2' 6"` when not whole feet.
+            let sign = if self.inches.is_negative() { "-" } else { "" };
+            let abs = if self.inches.is_negative() { -self.inches } else { self.inches };
+            let feet = (abs / twelve).to_integer();
+            let rest = abs - twelve * Rational::from_integer(feet);
+            if rest.is_zero() {
+                write!(f, "{sign}{feet}'")
+            } else {
+                write!(f, "{sign}{feet}' {}\"", Mixed(rest))
+            }
+        } else {
+            write!(f, "{}\"", Mixed(self.inches))
+        }
+    }
+}
+
+/// Prints a rational as a mixed fraction: `7`, `3/4`, `1 3/4`, `-1 3/4`.
+#[derive(Debug, Clone, Copy)]
+pub struct Mixed(pub Rational);
+
+impl fmt::Display for Mixed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self.0;
+        if r.is_integer() {
+            return write!(f, "{}", r.numer());
+        }
+        let sign = if r.is_negative() { "-" } else { "" };
+        // |numer| may be i64::MIN: widen before taking the absolute value.
+        let n = i128::from(*r.numer()).abs();
+        let d = i128::from(*r.denom());
+        let whole = n / d;
+        let rest = n % d;
+        if whole == 0 {
+            write!(f, "{sign}{rest}/{d}")
+        } else {
+            write!(f, "{sign}{whole} {rest}/{d}")
+        }
+    }
+}
+
+/// Time in moves, printed `1/2 move`, `1 move`, `2 moves`.
+#[derive(Debug, Clone, Copy)]
+pub struct Moves(pub Rational);
+
+impl fmt::Display for Moves {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = self.0.abs() > Rational::from_integer(1);
+        write!(f, "{} {}", Mixed(self.0), if plural { "moves" } else { "move" })
+    }
+}
+
+/// Index of an enum type in the checked program.
+pub type EnumId = u16;
+
+/// A runtime value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// An exact number (whole or fraction).
+    Num(Rational),
+    /// A length.
+    Length(Length),
+    /// Time, in moves.
+    Time(Rational),
+    /// `true` / `false`
+    Bool(bool),
+    /// Text.
+    Text(Rc<str>),
+    /// An enum value: its enum and its index.
+    Enum(EnumId, u16),
+    /// A record: fields in order.
+    Record(Rc<Vec<(Rc<str>, Value)>>),
+    /// Two values in one cell (`24/20"` as `(24", 20")`): `.first` and `.second`.
+    Pair(Rc<(Value, Value)>),
+}
+
+impl Value {
+    /// A whole number.
+    pub fn int(i: i64) -> Value {
+        Value::Num(Rational::from_integer(i))
+    }
+
+    /// The whole number this value holds, if it is one.
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Num(r) if r.is_integer() => Some(*r.numer()),
+            _ => None,
+        }
+    }
+
+    /// A record field by name.
+    pub fn field(&self, name: &str) -> Option<&Value> {
+        match self {
+            Value::Record(fields) => fields.iter().find(|(n, _)| &**n == name).map(|(_, v)| v),
+            Value::Pair(p) => match name {
+                "first" => Some(&p.0),
+                "second" => Some(&p.1),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Equality as the rulebook means it: records compare field by field whatever
+    /// their order; lengths compare by inches whatever the unit.
+    pub fn same(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Length(a), Value::Length(b)) => a.inches == b.inches,
+            (Value::Record(a), Value::Record(b)) => {
+                a.len() == b.len()
+                    && a.iter().all(|(n, v)| other.field(n).is_some_and(|w| v.same(w)))
+                    && b.iter().all(|(n, _)| self.field(n).is_some())
+            }
+            (Value::Pair(a), Value::Pair(b)) => a.0.same(&b.0) && a.1.same(&b.1),
+            _ => self == other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(n: i64, d: i64) -> Rational {
+        Rational::new(n, d)
+    }
+
+    #[test]
+    fn mixed_fractions_print_as_a_rulebook_writes_them() {
+        assert_eq!(Mixed(r(7, 4)).to_string(), "1 3/4");
+        assert_eq!(Mixed(r(-7, 4)).to_string(), "-1 3/4");
+        assert_eq!(Mixed(r(3, 4)).to_string(), "3/4");
+        assert_eq!(Mixed(r(6, 1)).to_string(), "6");
+        let l = Length { inches: r(7, 4), unit: LengthUnit::Inches };
+        assert_eq!(l.to_string(), "1 3/4\"");
+        let ft = Length { inches: r(24, 1), unit: LengthUnit::Feet };
+        assert_eq!(ft.to_string(), "2'");
+        let ft = Length { inches: r(30, 1), unit: LengthUnit::Feet };
+        assert_eq!(ft.to_string(), "2' 6\"");
+        assert_eq!(Moves(r(1, 2)).to_string(), "1/2 move");
+        assert_eq!(Moves(r(2, 1)).to_string(), "2 moves");
+    }
+
+    #[test]
+    fn rounding_on_negatives_is_defined() {
+        assert_eq!(arith::floor(r(-1, 2)), r(-1, 1));
+        assert_eq!(arith::ceil(r(-1, 2)), r(0, 1));
+        assert_eq!(arith::round(r(-5, 2)), Ok(r(-3, 1)));
+        assert_eq!(arith::round(r(5, 2)), Ok(r(3, 1)));
+        assert_eq!(arith::trunc(r(-3, 2)), r(-1, 1));
+    }
+
+    #[test]
+    fn overflow_and_zero_are_errors() {
+        let big = Rational::from_integer(i64::MAX);
+        assert_eq!(arith::add(big, big), Err(ArithError::Overflow));
+        assert_eq!(arith::div(big, Rational::zero()), Err(ArithError::DivisionByZero));
+        assert_eq!(arith::rem(i64::MIN, -1), Err(ArithError::Overflow));
+        assert_eq!(arith::neg(Rational::from_integer(i64::MIN)), Err(ArithError::Overflow));
+    }
+}
