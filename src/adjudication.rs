@@ -193,6 +193,15 @@ fn write_value(p: &Program, v: &Value, out: &mut String) {
     }
 }
 
+/// A value as an argument is shown: like [`show`], but enum values by the name a rule
+/// author types (`artillery`), not the rulebook's display words.
+pub fn show_arg(p: &Program, v: &Value) -> String {
+    match v {
+        Value::Enum(e, i) => p.enum_value(*e, *i).map_or("?".to_string(), |info| info.name.to_string()),
+        other => show(p, other),
+    }
+}
+
 /// The first line of `umpire eval`: the value (an enum value with the rulebook's
 /// sentence), `refused: reason (cite)`, or `not given in the source: what (cite)`.
 pub fn headline(p: &Program, o: &Outcome) -> String {
@@ -224,23 +233,27 @@ fn args_text(args: &[Shown]) -> String {
     args.iter().map(|a| format!("{}: {}", a.name, a.value)).collect::<Vec<_>>().join(", ")
 }
 
+/// Inner steps, then `= result` — unless the last step already says it (a refusal).
+fn write_steps(steps: &[TraceNode], result: &str, depth: usize, out: &mut String) {
+    for s in steps {
+        write_node(s, depth + 1, out);
+    }
+    if !matches!(steps.last(), Some(TraceNode::Refused { .. } | TraceNode::NotGiven { .. })) {
+        let _ = writeln!(out, "{}  = {result}", "  ".repeat(depth));
+    }
+}
+
 fn write_node(n: &TraceNode, depth: usize, out: &mut String) {
     let pad = "  ".repeat(depth);
     let cited = |c: &Option<String>| c.as_ref().map(|c| format!("  [{c}]")).unwrap_or_default();
     match n {
         TraceNode::Rule { name, args, cite, result, steps } => {
             let _ = writeln!(out, "{pad}{name}({}){}", args_text(args), cited(cite));
-            for s in steps {
-                write_node(s, depth + 1, out);
-            }
-            let _ = writeln!(out, "{pad}  = {result}");
+            write_steps(steps, result, depth, out);
         }
         TraceNode::Table { name, args, row, cite, result, steps } => {
             let _ = writeln!(out, "{pad}table {name}({}): row `{row}`{}", args_text(args), cited(cite));
-            for s in steps {
-                write_node(s, depth + 1, out);
-            }
-            let _ = writeln!(out, "{pad}  = {result}");
+            write_steps(steps, result, depth, out);
         }
         TraceNode::Modifiers { name, cite, applied, total } => {
             let _ = writeln!(out, "{pad}modifiers {name}{}", cited(cite));

@@ -380,7 +380,7 @@ impl<'p> Checker<'p> {
                 } else {
                     c.expect_ty(&ty, &declared, row.cell.span);
                 }
-                let text = c.prog.sources.snippet(row.span).to_string();
+                let text = c.prog.sources.snippet(row.span).trim().to_string();
                 rows.push(RowInfo { patterns, cell, text: rc(&text) });
             }
         });
@@ -766,7 +766,7 @@ impl<'p> Checker<'p> {
                     let pat = self.pattern(&row.patterns[0], &st);
                     let (ce, ct) = self.expr(&row.cell, scope, expected);
                     ty = self.join(&ty, &ct, row.cell.span);
-                    let text = self.prog.sources.snippet(row.span).to_string();
+                    let text = self.prog.sources.snippet(row.span).trim().to_string();
                     arms.push((pat, ce, rc(&text)));
                 }
                 (mk(ExprKind::Match(Box::new(se), arms)), ty)

@@ -44,7 +44,7 @@ enum Command {
         #[arg(long, conflicts_with = "roll")]
         seed: Option<u64>,
         /// Use these rolls, in order, as the players rolled them: --roll 7,3.
-        #[arg(long, value_delimiter = ',', allow_hyphen_values = true, num_args = 1..)]
+        #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
         roll: Option<Vec<i64>>,
         /// Show the explanation.
         #[arg(long)]

@@ -351,7 +351,7 @@ impl<'a> Evaluator<'a> {
     }
 
     fn shown(&self, params: &[ParamInfo], f: &[Value]) -> Vec<Shown> {
-        params.iter().zip(f).map(|(p, v)| Shown { name: p.name.to_string(), value: self.show(v) }).collect()
+        params.iter().zip(f).map(|(p, v)| Shown { name: p.name.to_string(), value: crate::adjudication::show_arg(self.prog, v) }).collect()
     }
 
     fn enter(&mut self, span: Span) -> Result<(), Flow> {

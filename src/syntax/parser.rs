@@ -154,42 +154,84 @@ fn nesting_guard(file: FileId, text: &str) -> Result<(), Diag> {
     Ok(())
 }
 
-fn syntax_error(file: FileId, e: pest::error::Error<Rule>) -> Diag {
-    let e = e.renamed_rules(rule_name);
+/// The category a grammar rule is reported as, so that "expected …" stays short.
+fn expected_word(rule: &Rule) -> String {
+    match rule {
+        Rule::op_or | Rule::op_and | Rule::op_eq | Rule::op_ne | Rule::op_lt | Rule::op_le | Rule::op_gt
+        | Rule::op_ge | Rule::op_add | Rule::op_sub | Rule::op_mul | Rule::op_div | Rule::op_rem
+        | Rule::field_access => "an operator".into(),
+        Rule::op_not | Rule::op_neg | Rule::op_pos | Rule::paren | Rule::pair_lit | Rule::record_lit
+        | Rule::if_expr | Rule::match_expr | Rule::refuse_expr | Rule::not_given_expr | Rule::length_lit
+        | Rule::time_lit | Rule::dice_lit | Rule::default_dice_lit | Rule::mixed_lit | Rule::mixed
+        | Rule::number_lit | Rule::bool_lit | Rule::string | Rule::call | Rule::ident | Rule::int
+        | Rule::primary | Rule::expr => "a value".into(),
+        other => rule_name(other),
+    }
+}
+
+fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
     let (start, end) = match e.location {
         pest::error::InputLocation::Pos(p) => (p, p),
         pest::error::InputLocation::Span((s, e)) => (s, e),
     };
+    let mut operator_expected = false;
     let what = match &e.variant {
-        pest::error::ErrorVariant::ParsingError { positives, negatives } => {
-            let mut pos: Vec<String> = positives.iter().map(rule_name).collect();
-            pos.sort();
-            pos.dedup();
-            let mut msg = match pos.len() {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut pos: Vec<String> = Vec::new();
+            for r in positives {
+                let w = expected_word(r);
+                operator_expected |= w == "an operator";
+                if !pos.contains(&w) {
+                    pos.push(w);
+                }
+            }
+            match pos.len() {
                 0 => "unexpected text".to_string(),
                 1 => format!("expected {}", pos[0]),
                 _ => {
                     let last = pos.pop().unwrap_or_default();
                     format!("expected {} or {}", pos.join(", "), last)
                 }
-            };
-            if !negatives.is_empty() {
-                let neg: Vec<String> = negatives.iter().map(rule_name).collect();
-                msg.push_str(&format!(" (not {})", neg.join(", ")));
             }
-            msg
         }
         pest::error::ErrorVariant::CustomError { message } => message.clone(),
     };
-    // Point at the character found there, not at nothing.
-    let end = if end == start { start + 1 } else { end };
-    Diag::at("umpire::parse::syntax", format!("syntax error: {what}"), Span::new(file, start, end), what)
+    // Punctuation pest expected (`)`, `,`, `=>` ...) is not a rule: add it from the
+    // parse attempts, so "expected `)`" is said when a bracket is not closed.
+    let punct: Vec<String> = e
+        .parse_attempts()
+        .map(|a| a.expected_tokens())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|t| t.to_string())
+        .filter(|t| [")", "]", "}", ",", "=>", ":", "=", "|"].contains(&t.as_str()))
+        .map(|t| format!("`{t}`"))
+        .collect();
+    let what = if punct.is_empty() {
+        what
+    } else if what.starts_with("expected ") {
+        format!("expected {}, or {}", punct.join(", "), &what["expected ".len()..])
+    } else {
+        format!("expected {}", punct.join(", "))
+    };
+    let found = text.get(start..).and_then(|t| t.chars().next());
+    let end = if end == start { start + found.map_or(1, char::len_utf8) } else { end };
+    let label = match found {
+        None => format!("{what}, found the end"),
+        Some(c) => format!("{what}, found `{c}`"),
+    };
+    let mut d = Diag::at("umpire::parse::syntax", format!("syntax error: {what}"), Span::new(file, start, end), label);
+    if operator_expected && found.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '"') {
+        d = d.help("is a `,` missing between two arguments or fields, or an operator between two values?");
+    }
+    d
 }
 
 fn parse_rule(rule: Rule, file: FileId, text: &str) -> Result<Pairs<'_, Rule>, Diag> {
     nesting_guard(file, text)?;
+    pest::set_error_detail(true);
     UmpireParser::parse(rule, text).map_err(|e| {
-        let mut d = syntax_error(file, e);
+        let mut d = syntax_error(file, text, e);
         // A cursor past the end of the text is clamped to its last byte.
         for (span, _) in &mut d.labels {
             let len = u32::try_from(text.len()).unwrap_or(u32::MAX);
