@@ -380,7 +380,7 @@ impl<'p> Checker<'p> {
                 } else {
                     c.expect_ty(&ty, &declared, row.cell.span);
                 }
-                let text = c.prog.sources.snippet(row.span).trim().to_string();
+                let text = c.prog.sources.snippet(row.span).split_whitespace().collect::<Vec<_>>().join(" ");
                 rows.push(RowInfo { patterns, cell, text: rc(&text) });
             }
         });
@@ -603,7 +603,7 @@ impl<'p> Checker<'p> {
                     None => {
                         let en = &self.prog.enums[usize::from(e)];
                         let names: Vec<String> = en.values.iter().map(|v| v.name.to_string()).collect();
-                        let d = Diag::at("umpire::check::unknown_value", format!("`{}` is not a value of {}", n.node, en.name), n.span, format!("not a {}", en.name))
+                        let d = Diag::at("umpire::check::unknown_value", format!("`{}` is not a value of {}", n.node, en.name), n.span, format!("not a value of {}", en.name))
                             .suggest(&n.node, names.iter().map(|s| s.as_str()));
                         self.err(d);
                         None
@@ -766,7 +766,7 @@ impl<'p> Checker<'p> {
                     let pat = self.pattern(&row.patterns[0], &st);
                     let (ce, ct) = self.expr(&row.cell, scope, expected);
                     ty = self.join(&ty, &ct, row.cell.span);
-                    let text = self.prog.sources.snippet(row.span).trim().to_string();
+                    let text = self.prog.sources.snippet(row.span).split_whitespace().collect::<Vec<_>>().join(" ");
                     arms.push((pat, ce, rc(&text)));
                 }
                 (mk(ExprKind::Match(Box::new(se), arms)), ty)

@@ -102,12 +102,14 @@ impl Diag {
     }
 }
 
-/// The candidate closest to `name` (Jaro-Winkler ≥ 0.8, or a one- or two-letter slip).
+/// The candidate closest to `name` (Jaro-Winkler ≥ 0.85, or a one- or two-letter slip).
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let mut best: Option<(f64, &str)> = None;
     for c in candidates {
         let score = strsim::jaro_winkler(name, c);
-        let close = score >= 0.8 || strsim::levenshtein(name, c) <= 2.min(name.len() / 2);
+        let edits = strsim::damerau_levenshtein(name, c);
+        // A swapped or mistyped letter, or two in a longer name, or a close spelling.
+        let close = score >= 0.85 || edits <= 1 || (name.chars().count() >= 6 && edits <= 2);
         if close && best.is_none_or(|(s, _)| score > s) {
             best = Some((score, c));
         }

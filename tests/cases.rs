@@ -1,0 +1,99 @@
+//! Data-driven cases: a case is a file; its expectation is a reviewed insta snapshot of
+//! what a person reads. See tests/cases/README.md.
+
+use miette::{GraphicalReportHandler, GraphicalTheme};
+use umpire::adjudication::{explain, headline};
+use umpire::dice::{DiceSource, Given, Seeded};
+use umpire::eval::Options;
+use umpire::Ruleset;
+
+fn render(d: &dyn miette::Diagnostic) -> String {
+    let mut out = String::new();
+    GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+        .with_width(80)
+        .render_report(&mut out, d)
+        .expect("render");
+    out
+}
+
+/// Header lines `# key: value` at the top of a case, then the body.
+fn header(text: &str) -> (Vec<(String, String)>, String) {
+    let mut keys = Vec::new();
+    let mut body = Vec::new();
+    let mut in_header = true;
+    for line in text.lines() {
+        if in_header {
+            if let Some(h) = line.strip_prefix("# ") {
+                let (k, v) = h.split_once(':').unwrap_or((h, ""));
+                keys.push((k.trim().to_string(), v.trim().to_string()));
+                continue;
+            }
+            in_header = false;
+        }
+        body.push(line);
+    }
+    (keys, body.join("\n"))
+}
+
+fn get<'a>(keys: &'a [(String, String)], k: &str) -> Option<&'a str> {
+    keys.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str())
+}
+
+/// An expression adjudicated against a ruleset: the headline, the explanation, the rolls.
+#[test]
+fn eval_cases() {
+    insta::glob!("cases/eval/*.case", |path| {
+        let text = std::fs::read_to_string(path).expect("case file");
+        let (keys, body) = header(&text);
+        let ruleset = get(&keys, "ruleset").expect("# ruleset: NAME");
+        let mut rules = Ruleset::load(ruleset).expect("ruleset loads");
+        let out = match rules.compile("<case>", body.trim()) {
+            Err(ds) => ds.0.iter().map(|d| render(d)).collect::<String>(),
+            Ok(q) => {
+                let mut given;
+                let mut seeded;
+                let dice: &mut dyn DiceSource = match (get(&keys, "rolls"), get(&keys, "seed")) {
+                    (Some(r), _) => {
+                        given = Given::new(r.split(',').map(|x| x.trim().parse().expect("roll")).collect());
+                        &mut given
+                    }
+                    (None, Some(s)) => {
+                        seeded = Seeded::new(s.parse().expect("seed"));
+                        &mut seeded
+                    }
+                    (None, None) => {
+                        given = Given::new(vec![]);
+                        &mut given
+                    }
+                };
+                match rules.adjudicate(&q, dice, Options { trace: true, ..Options::default() }) {
+                    Err(d) => render(&d),
+                    Ok(a) => {
+                        let mut s = format!("{}\n", headline(&rules.program, &a.outcome));
+                        for r in &a.rolls {
+                            s.push_str(&format!("rolled {} {:?} = {}\n", r.dice, r.faces, r.total));
+                        }
+                        s.push_str("--- explanation\n");
+                        s.push_str(&explain(a.trace.as_deref().unwrap_or(&[])));
+                        s
+                    }
+                }
+            }
+        };
+        insta::assert_snapshot!(out);
+    });
+}
+
+/// A broken ruleset: every diagnostic, rendered as the user sees it.
+#[test]
+fn check_cases() {
+    insta::glob!("cases/check/*.rules", |path| {
+        let text = std::fs::read_to_string(path).expect("case file");
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("case");
+        let out = match Ruleset::from_source(name, &text) {
+            Ok(_) => "checks clean\n".to_string(),
+            Err(ds) => ds.0.iter().map(|d| render(d)).collect::<String>(),
+        };
+        insta::assert_snapshot!(out);
+    });
+}
