@@ -197,7 +197,9 @@ fn write_value(p: &Program, v: &Value, out: &mut String) {
 /// author types (`artillery`), not the rulebook's display words.
 pub fn show_arg(p: &Program, v: &Value) -> String {
     match v {
-        Value::Enum(e, i) => p.enum_value(*e, *i).map_or("?".to_string(), |info| info.name.to_string()),
+        Value::Enum(e, i) => p
+            .enum_value(*e, *i)
+            .map_or("?".to_string(), |info| info.name.to_string()),
         other => show(p, other),
     }
 }
@@ -216,7 +218,9 @@ pub fn headline(p: &Program, o: &Outcome) -> String {
         },
         Outcome::Value(v) => show(p, v),
         Outcome::Refused { reason, cite } => format!("refused: {reason}{}", cited(cite)),
-        Outcome::NotGiven { what, cite } => format!("not given in the source: {what}{}", cited(cite)),
+        Outcome::NotGiven { what, cite } => {
+            format!("not given in the source: {what}{}", cited(cite))
+        }
     }
 }
 
@@ -230,7 +234,10 @@ pub fn explain(trace: &[TraceNode]) -> String {
 }
 
 fn args_text(args: &[Shown]) -> String {
-    args.iter().map(|a| format!("{}: {}", a.name, a.value)).collect::<Vec<_>>().join(", ")
+    args.iter()
+        .map(|a| format!("{}: {}", a.name, a.value))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Inner steps, then `= result` — unless the last step already says it (a refusal).
@@ -238,7 +245,10 @@ fn write_steps(steps: &[TraceNode], result: &str, depth: usize, out: &mut String
     for s in steps {
         write_node(s, depth + 1, out);
     }
-    if !matches!(steps.last(), Some(TraceNode::Refused { .. } | TraceNode::NotGiven { .. })) {
+    if !matches!(
+        steps.last(),
+        Some(TraceNode::Refused { .. } | TraceNode::NotGiven { .. })
+    ) {
         let _ = writeln!(out, "{}  = {result}", "  ".repeat(depth));
     }
 }
@@ -247,15 +257,38 @@ fn write_node(n: &TraceNode, depth: usize, out: &mut String) {
     let pad = "  ".repeat(depth);
     let cited = |c: &Option<String>| c.as_ref().map(|c| format!("  [{c}]")).unwrap_or_default();
     match n {
-        TraceNode::Rule { name, args, cite, result, steps } => {
+        TraceNode::Rule {
+            name,
+            args,
+            cite,
+            result,
+            steps,
+        } => {
             let _ = writeln!(out, "{pad}{name}({}){}", args_text(args), cited(cite));
             write_steps(steps, result, depth, out);
         }
-        TraceNode::Table { name, args, row, cite, result, steps } => {
-            let _ = writeln!(out, "{pad}table {name}({}): row `{row}`{}", args_text(args), cited(cite));
+        TraceNode::Table {
+            name,
+            args,
+            row,
+            cite,
+            result,
+            steps,
+        } => {
+            let _ = writeln!(
+                out,
+                "{pad}table {name}({}): row `{row}`{}",
+                args_text(args),
+                cited(cite)
+            );
             write_steps(steps, result, depth, out);
         }
-        TraceNode::Modifiers { name, cite, applied, total } => {
+        TraceNode::Modifiers {
+            name,
+            cite,
+            applied,
+            total,
+        } => {
             let _ = writeln!(out, "{pad}modifiers {name}{}", cited(cite));
             if applied.is_empty() {
                 let _ = writeln!(out, "{pad}  (none applies)");
@@ -268,7 +301,13 @@ fn write_node(n: &TraceNode, depth: usize, out: &mut String) {
         TraceNode::Roll(r) => {
             if r.faces.len() > 1 {
                 let faces: Vec<String> = r.faces.iter().map(|f| f.to_string()).collect();
-                let _ = writeln!(out, "{pad}rolled {}: {} = {}", r.dice, faces.join(" + "), r.total);
+                let _ = writeln!(
+                    out,
+                    "{pad}rolled {}: {} = {}",
+                    r.dice,
+                    faces.join(" + "),
+                    r.total
+                );
             } else {
                 let _ = writeln!(out, "{pad}rolled {}: {}", r.dice, r.total);
             }

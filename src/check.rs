@@ -3,12 +3,12 @@
 //! every problem it finds rather than stopping at the first.
 
 use crate::diagnostic::{Diag, Diags};
-use num_traits::CheckedMul;
 use crate::program::*;
 use crate::span::Span;
 use crate::syntax::ast;
 use crate::syntax::ast::{BinOp, LengthUnit, UnOp};
 use crate::value::{Length, Rational, Value};
+use num_traits::CheckedMul;
 use std::rc::Rc;
 
 /// Most dice one term may roll.
@@ -46,13 +46,28 @@ impl Scope {
         slot
     }
     fn lookup(&self, name: &str) -> Option<(u32, Ty)> {
-        self.vars.iter().rev().find(|(n, _, _)| n == name).map(|(_, s, t)| (*s, t.clone()))
+        self.vars
+            .iter()
+            .rev()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, s, t)| (*s, t.clone()))
     }
 }
 
 /// Checks a parsed ruleset file into a program (the sources must already hold `file`).
 pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
-    let mut c = Checker { prog: program, pend: Pending { consts: vec![], rules: vec![], tables: vec![], modifiers: vec![], records: vec![] }, errors: vec![], cite: None };
+    let mut c = Checker {
+        prog: program,
+        pend: Pending {
+            consts: vec![],
+            rules: vec![],
+            tables: vec![],
+            modifiers: vec![],
+            records: vec![],
+        },
+        errors: vec![],
+        cite: None,
+    };
     c.declare(ast);
     c.check_all();
     c.check_examples(ast);
@@ -67,13 +82,28 @@ pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
 
 /// Compiles an expression against a checked program.
 pub fn check_query(program: &mut Program, expr: &ast::Expr) -> Result<Query, Diags> {
-    let mut c = Checker { prog: program, pend: Pending { consts: vec![], rules: vec![], tables: vec![], modifiers: vec![], records: vec![] }, errors: vec![], cite: None };
+    let mut c = Checker {
+        prog: program,
+        pend: Pending {
+            consts: vec![],
+            rules: vec![],
+            tables: vec![],
+            modifiers: vec![],
+            records: vec![],
+        },
+        errors: vec![],
+        cite: None,
+    };
     let mut scope = Scope::default();
     let (e, ty) = c.expr(expr, &mut scope, None);
     if c.errors.iter().any(|d| !d.warning) {
         return Err(Diags(c.errors));
     }
-    Ok(Query { expr: e, slots: scope.slots, ty })
+    Ok(Query {
+        expr: e,
+        slots: scope.slots,
+        ty,
+    })
 }
 
 struct Checker<'p> {
@@ -89,7 +119,10 @@ fn rc(s: &str) -> Rc<str> {
 }
 
 fn dummy(span: Span) -> Expr {
-    Expr { kind: ExprKind::Value(Value::Bool(false)), span }
+    Expr {
+        kind: ExprKind::Value(Value::Bool(false)),
+        span,
+    }
 }
 
 fn idx(n: usize) -> u32 {
@@ -112,11 +145,21 @@ impl<'p> Checker<'p> {
 
     fn define(&mut self, name: &ast::Name, g: Global) {
         if self.prog.globals.contains_key(&name.node) {
-            self.err(Diag::at("umpire::check::duplicate", format!("`{}` is defined twice", name.node), name.span, "defined again here"));
+            self.err(Diag::at(
+                "umpire::check::duplicate",
+                format!("`{}` is defined twice", name.node),
+                name.span,
+                "defined again here",
+            ));
             return;
         }
         if Builtin::ALL.iter().any(|(n, _)| *n == name.node) {
-            self.err(Diag::at("umpire::check::builtin_name", format!("`{}` is the name of a built-in function", name.node), name.span, "choose another name"));
+            self.err(Diag::at(
+                "umpire::check::builtin_name",
+                format!("`{}` is the name of a built-in function", name.node),
+                name.span,
+                "choose another name",
+            ));
             return;
         }
         self.prog.globals.insert(name.node.clone(), g);
@@ -132,7 +175,12 @@ impl<'p> Checker<'p> {
                 }
                 ast::Item::Die { sides } => {
                     if sides.node == 0 || sides.node > MAX_SIDES {
-                        self.err(Diag::at("umpire::limit::dice", format!("a die must have 1 to {MAX_SIDES} sides"), sides.span, "here"));
+                        self.err(Diag::at(
+                            "umpire::limit::dice",
+                            format!("a die must have 1 to {MAX_SIDES} sides"),
+                            sides.span,
+                            "here",
+                        ));
                     }
                     self.prog.default_die = Some(sides.node);
                 }
@@ -141,15 +189,35 @@ impl<'p> Checker<'p> {
                     self.define(&e.name, Global::EnumType(id));
                     let mut values = Vec::new();
                     for (i, v) in e.values.iter().enumerate() {
-                        if values.iter().any(|x: &EnumValueInfo| *x.name == *v.name.node) {
-                            self.err(Diag::at("umpire::check::duplicate", format!("`{}` is listed twice in {}", v.name.node, e.name.node), v.name.span, "listed again"));
+                        if values
+                            .iter()
+                            .any(|x: &EnumValueInfo| *x.name == *v.name.node)
+                        {
+                            self.err(Diag::at(
+                                "umpire::check::duplicate",
+                                format!("`{}` is listed twice in {}", v.name.node, e.name.node),
+                                v.name.span,
+                                "listed again",
+                            ));
                             continue;
                         }
                         let i = u16::try_from(i).unwrap_or(u16::MAX);
-                        self.prog.enum_values.entry(v.name.node.clone()).or_default().push((id, i));
-                        values.push(EnumValueInfo { name: rc(&v.name.node), display: v.display.as_deref().map(rc), sentence: v.sentence.as_deref().map(rc) });
+                        self.prog
+                            .enum_values
+                            .entry(v.name.node.clone())
+                            .or_default()
+                            .push((id, i));
+                        values.push(EnumValueInfo {
+                            name: rc(&v.name.node),
+                            display: v.display.as_deref().map(rc),
+                            sentence: v.sentence.as_deref().map(rc),
+                        });
                     }
-                    self.prog.enums.push(EnumInfo { name: e.name.node.clone(), cite: e.cite.as_ref().map(|c| rc(&c.node)), values });
+                    self.prog.enums.push(EnumInfo {
+                        name: e.name.node.clone(),
+                        cite: e.cite.as_ref().map(|c| rc(&c.node)),
+                        values,
+                    });
                 }
                 _ => {}
             }
@@ -158,18 +226,37 @@ impl<'p> Checker<'p> {
             if let ast::Item::Record(r) = item {
                 let id = idx(self.prog.records.len());
                 self.define(&r.name, Global::RecordType(id));
-                self.prog.records.push(RecordInfo { name: r.name.node.clone(), shape: Rc::new(RecordShape { name: Some(r.name.node.clone()), fields: vec![] }), defaults: vec![], ranges: vec![] });
+                self.prog.records.push(RecordInfo {
+                    name: r.name.node.clone(),
+                    shape: Rc::new(RecordShape {
+                        name: Some(r.name.node.clone()),
+                        fields: vec![],
+                    }),
+                    defaults: vec![],
+                    ranges: vec![],
+                });
             }
         }
         // Record fields (now that every record name is known).
         for item in &file.items {
             if let ast::Item::Record(r) = item {
-                let Some(Global::RecordType(id)) = self.prog.globals.get(&r.name.node).cloned() else { continue };
+                let Some(Global::RecordType(id)) = self.prog.globals.get(&r.name.node).cloned()
+                else {
+                    continue;
+                };
                 let mut fields = Vec::new();
                 let mut ranges = Vec::new();
                 for f in &r.fields {
-                    if fields.iter().any(|(n, _): &(Rc<str>, Ty)| **n == *f.name.node) {
-                        self.err(Diag::at("umpire::check::duplicate", format!("field `{}` is declared twice", f.name.node), f.name.span, "declared again"));
+                    if fields
+                        .iter()
+                        .any(|(n, _): &(Rc<str>, Ty)| **n == *f.name.node)
+                    {
+                        self.err(Diag::at(
+                            "umpire::check::duplicate",
+                            format!("field `{}` is declared twice", f.name.node),
+                            f.name.span,
+                            "declared again",
+                        ));
                         continue;
                     }
                     let (ty, range) = self.ty(&f.ty);
@@ -178,7 +265,10 @@ impl<'p> Checker<'p> {
                 }
                 self.pend.records.push((id, Rc::new(r.clone())));
                 if let Some(info) = self.prog.records.get_mut(id as usize) {
-                    info.shape = Rc::new(RecordShape { name: Some(r.name.node.clone()), fields });
+                    info.shape = Rc::new(RecordShape {
+                        name: Some(r.name.node.clone()),
+                        fields,
+                    });
                     info.ranges = ranges;
                 }
             }
@@ -190,7 +280,13 @@ impl<'p> Checker<'p> {
                     let id = idx(self.prog.consts.len());
                     self.define(&c.name, Global::Const(id));
                     let ty = c.ty.as_ref().map_or(Ty::Any, |t| self.ty(t).0);
-                    self.prog.consts.push(ConstInfo { name: rc(&c.name.node), ty, value: dummy(c.name.span), slots: 0, cite: c.cite.as_ref().map(|c| rc(&c.node)) });
+                    self.prog.consts.push(ConstInfo {
+                        name: rc(&c.name.node),
+                        ty,
+                        value: dummy(c.name.span),
+                        slots: 0,
+                        cite: c.cite.as_ref().map(|c| rc(&c.node)),
+                    });
                     self.pend.consts.push((Rc::new(c.clone()), State::Todo));
                 }
                 ast::Item::Rule(r) => {
@@ -198,7 +294,15 @@ impl<'p> Checker<'p> {
                     self.define(&r.name, Global::Rule(id));
                     let params = self.params(&r.params);
                     let ret = r.returns.as_ref().map_or(Ty::Any, |t| self.ty(t).0);
-                    self.prog.rules.push(RuleInfo { name: rc(&r.name.node), params, ret, cite: r.cite.as_ref().map(|c| rc(&c.node)), body: dummy(r.name.span), slots: 0, span: r.name.span });
+                    self.prog.rules.push(RuleInfo {
+                        name: rc(&r.name.node),
+                        params,
+                        ret,
+                        cite: r.cite.as_ref().map(|c| rc(&c.node)),
+                        body: dummy(r.name.span),
+                        slots: 0,
+                        span: r.name.span,
+                    });
                     self.pend.rules.push((Rc::new(r.clone()), State::Todo));
                 }
                 ast::Item::Table(t) => {
@@ -207,14 +311,31 @@ impl<'p> Checker<'p> {
                     let mut params = self.params(&t.keys);
                     params.extend(self.params(&t.extra));
                     let ret = t.returns.as_ref().map_or(Ty::Any, |r| self.ty(r).0);
-                    self.prog.tables.push(TableInfo { name: rc(&t.name.node), params, keys: t.keys.len(), ret, cite: t.cite.as_ref().map(|c| rc(&c.node)), rows: vec![], slots: 0, span: t.name.span });
+                    self.prog.tables.push(TableInfo {
+                        name: rc(&t.name.node),
+                        params,
+                        keys: t.keys.len(),
+                        ret,
+                        cite: t.cite.as_ref().map(|c| rc(&c.node)),
+                        rows: vec![],
+                        slots: 0,
+                        span: t.name.span,
+                    });
                     self.pend.tables.push((Rc::new(t.clone()), State::Todo));
                 }
                 ast::Item::Modifiers(m) => {
                     let id = idx(self.prog.modifiers.len());
                     self.define(&m.name, Global::Modifiers(id));
                     let params = self.params(&m.params);
-                    self.prog.modifiers.push(ModifiersInfo { name: rc(&m.name.node), params, cite: m.cite.as_ref().map(|c| rc(&c.node)), modifiers: vec![], slots: 0, ret: Ty::Int, span: m.name.span });
+                    self.prog.modifiers.push(ModifiersInfo {
+                        name: rc(&m.name.node),
+                        params,
+                        cite: m.cite.as_ref().map(|c| rc(&c.node)),
+                        modifiers: vec![],
+                        slots: 0,
+                        ret: Ty::Int,
+                        span: m.name.span,
+                    });
                     self.pend.modifiers.push((Rc::new(m.clone()), State::Todo));
                 }
                 _ => {}
@@ -226,11 +347,21 @@ impl<'p> Checker<'p> {
         let mut out: Vec<ParamInfo> = Vec::new();
         for p in ps {
             if out.iter().any(|q| *q.name == *p.name.node) {
-                self.err(Diag::at("umpire::check::duplicate", format!("parameter `{}` is declared twice", p.name.node), p.name.span, "declared again"));
+                self.err(Diag::at(
+                    "umpire::check::duplicate",
+                    format!("parameter `{}` is declared twice", p.name.node),
+                    p.name.span,
+                    "declared again",
+                ));
                 continue;
             }
             let (ty, range) = self.ty(&p.ty);
-            out.push(ParamInfo { name: rc(&p.name.node), ty, range, span: p.name.span });
+            out.push(ParamInfo {
+                name: rc(&p.name.node),
+                ty,
+                range,
+                span: p.name.span,
+            });
         }
         out
     }
@@ -239,7 +370,12 @@ impl<'p> Checker<'p> {
         match t {
             ast::TypeExpr::Range { lo, hi, span } => {
                 if hi.is_some_and(|h| h < *lo) {
-                    self.err(Diag::at("umpire::check::range", "empty range: the upper bound is below the lower", *span, "empty"));
+                    self.err(Diag::at(
+                        "umpire::check::range",
+                        "empty range: the upper bound is below the lower",
+                        *span,
+                        "empty",
+                    ));
                 }
                 (Ty::Int, Some(IntRange { lo: *lo, hi: *hi }))
             }
@@ -247,7 +383,12 @@ impl<'p> Checker<'p> {
                 let (ta, _) = self.ty(a);
                 let (tb, _) = self.ty(b);
                 if ta != tb {
-                    self.err(Diag::at("umpire::check::pair_type", "both parts of a pair have one type", *span, "two different types"));
+                    self.err(Diag::at(
+                        "umpire::check::pair_type",
+                        "both parts of a pair have one type",
+                        *span,
+                        "two different types",
+                    ));
                 }
                 (Ty::Pair(Box::new(ta)), None)
             }
@@ -261,11 +402,33 @@ impl<'p> Checker<'p> {
                     "Text" => Ty::Text,
                     other => match self.prog.globals.get(other) {
                         Some(Global::EnumType(e)) => Ty::Enum(*e),
-                        Some(Global::RecordType(r)) => self.prog.records.get(*r as usize).map_or(Ty::Any, |r| Ty::Record(r.shape.clone())),
+                        Some(Global::RecordType(r)) => self
+                            .prog
+                            .records
+                            .get(*r as usize)
+                            .map_or(Ty::Any, |r| Ty::Record(r.shape.clone())),
                         _ => {
-                            let mut names: Vec<String> = ["Int", "Num", "Length", "Time", "Bool", "Text"].iter().map(|s| s.to_string()).collect();
-                            names.extend(self.prog.globals.iter().filter(|(_, g)| matches!(g, Global::EnumType(_) | Global::RecordType(_))).map(|(k, _)| k.clone()));
-                            let d = Diag::at("umpire::check::unknown_type", format!("unknown type `{other}`"), n.span, "not a type").suggest(other, names.iter().map(|s| s.as_str()));
+                            let mut names: Vec<String> =
+                                ["Int", "Num", "Length", "Time", "Bool", "Text"]
+                                    .iter()
+                                    .map(|s| s.to_string())
+                                    .collect();
+                            names.extend(
+                                self.prog
+                                    .globals
+                                    .iter()
+                                    .filter(|(_, g)| {
+                                        matches!(g, Global::EnumType(_) | Global::RecordType(_))
+                                    })
+                                    .map(|(k, _)| k.clone()),
+                            );
+                            let d = Diag::at(
+                                "umpire::check::unknown_type",
+                                format!("unknown type `{other}`"),
+                                n.span,
+                                "not a type",
+                            )
+                            .suggest(other, names.iter().map(|s| s.as_str()));
                             self.err(d);
                             Ty::Any
                         }
@@ -280,10 +443,18 @@ impl<'p> Checker<'p> {
 
     fn check_all(&mut self) {
         for (id, def) in std::mem::take(&mut self.pend.records) {
-            let Some(info) = self.prog.records.get(id as usize).cloned() else { continue };
+            let Some(info) = self.prog.records.get(id as usize).cloned() else {
+                continue;
+            };
             let mut defaults = Vec::new();
             for f in &def.fields {
-                let fty = info.shape.fields.iter().find(|(n, _)| **n == *f.name.node).map(|(_, t)| t.clone()).unwrap_or(Ty::Any);
+                let fty = info
+                    .shape
+                    .fields
+                    .iter()
+                    .find(|(n, _)| **n == *f.name.node)
+                    .map(|(_, t)| t.clone())
+                    .unwrap_or(Ty::Any);
                 defaults.push(f.default.as_ref().map(|d| {
                     let mut scope = Scope::default();
                     let (e, t) = self.expr(d, &mut scope, Some(&fty));
@@ -317,13 +488,20 @@ impl<'p> Checker<'p> {
     }
 
     fn check_const(&mut self, i: usize) {
-        let Some((def, State::Todo)) = self.pend.consts.get(i).cloned() else { return };
+        let Some((def, State::Todo)) = self.pend.consts.get(i).cloned() else {
+            return;
+        };
         self.pend.consts[i].1 = State::Busy;
         let declared = self.prog.consts[i].ty.clone();
         let cite = self.prog.consts[i].cite.clone();
         let mut scope = Scope::default();
         let (e, ty) = self.with_cite(cite, |c| c.expr(&def.value, &mut scope, Some(&declared)));
-        let ty = if declared == Ty::Any { ty } else { self.expect_ty(&ty, &declared, def.value.span); declared };
+        let ty = if declared == Ty::Any {
+            ty
+        } else {
+            self.expect_ty(&ty, &declared, def.value.span);
+            declared
+        };
         let info = &mut self.prog.consts[i];
         info.value = e;
         info.ty = ty;
@@ -332,7 +510,9 @@ impl<'p> Checker<'p> {
     }
 
     fn check_rule(&mut self, i: usize) {
-        let Some((def, State::Todo)) = self.pend.rules.get(i).cloned() else { return };
+        let Some((def, State::Todo)) = self.pend.rules.get(i).cloned() else {
+            return;
+        };
         self.pend.rules[i].1 = State::Busy;
         let info = self.prog.rules[i].clone();
         let mut scope = Scope::default();
@@ -340,8 +520,14 @@ impl<'p> Checker<'p> {
             scope.bind(&p.name, p.ty.clone());
         }
         let declared = info.ret.clone();
-        let expected = if declared == Ty::Any { None } else { Some(&declared) };
-        let (body, ty) = self.with_cite(info.cite.clone(), |c| c.block(&def.body, &mut scope, expected));
+        let expected = if declared == Ty::Any {
+            None
+        } else {
+            Some(&declared)
+        };
+        let (body, ty) = self.with_cite(info.cite.clone(), |c| {
+            c.block(&def.body, &mut scope, expected)
+        });
         if expected.is_some() {
             self.expect_ty(&ty, &declared, def.body.value.span);
         }
@@ -355,7 +541,9 @@ impl<'p> Checker<'p> {
     }
 
     fn check_table(&mut self, i: usize) {
-        let Some((def, State::Todo)) = self.pend.tables.get(i).cloned() else { return };
+        let Some((def, State::Todo)) = self.pend.tables.get(i).cloned() else {
+            return;
+        };
         self.pend.tables[i].1 = State::Busy;
         let info = self.prog.tables[i].clone();
         let mut scope = Scope::default();
@@ -363,7 +551,11 @@ impl<'p> Checker<'p> {
             scope.bind(&p.name, p.ty.clone());
         }
         let declared = info.ret.clone();
-        let mut joined = if declared == Ty::Any { Ty::Never } else { declared.clone() };
+        let mut joined = if declared == Ty::Any {
+            Ty::Never
+        } else {
+            declared.clone()
+        };
         let mut rows = Vec::new();
         self.with_cite(info.cite.clone(), |c| {
             for row in &def.rows {
@@ -392,7 +584,9 @@ impl<'p> Checker<'p> {
     }
 
     fn check_modifiers(&mut self, i: usize) {
-        let Some((def, State::Todo)) = self.pend.modifiers.get(i).cloned() else { return };
+        let Some((def, State::Todo)) = self.pend.modifiers.get(i).cloned() else {
+            return;
+        };
         self.pend.modifiers[i].1 = State::Busy;
         let info = self.prog.modifiers[i].clone();
         let mut scope = Scope::default();
@@ -421,7 +615,12 @@ impl<'p> Checker<'p> {
                     c.expect_ty(&t, &Ty::Bool, p.span);
                     e
                 });
-                mods.push(ModifierInfo { label: rc(&m.label.node), amount, per, condition });
+                mods.push(ModifierInfo {
+                    label: rc(&m.label.node),
+                    amount,
+                    per,
+                    condition,
+                });
             }
         });
         let t = &mut self.prog.modifiers[i];
@@ -433,7 +632,9 @@ impl<'p> Checker<'p> {
 
     fn check_examples(&mut self, file: &ast::File) {
         for item in &file.items {
-            let ast::Item::Example(ex) = item else { continue };
+            let ast::Item::Example(ex) = item else {
+                continue;
+            };
             let mut checks = Vec::new();
             for chk in &ex.checks {
                 let mut scope = Scope::default();
@@ -441,10 +642,23 @@ impl<'p> Checker<'p> {
                 if chk.expect.is_none() {
                     self.expect_ty(&ty, &Ty::Bool, chk.expr.span);
                 }
-                checks.push(CheckInfo { query: Query { expr: e, slots: scope.slots, ty }, expect: chk.expect, span: chk.span });
+                checks.push(CheckInfo {
+                    query: Query {
+                        expr: e,
+                        slots: scope.slots,
+                        ty,
+                    },
+                    expect: chk.expect,
+                    span: chk.span,
+                });
             }
             if self.prog.examples.iter().any(|e| e.name == ex.name.node) {
-                self.err(Diag::at("umpire::check::duplicate", format!("example \"{}\" is defined twice", ex.name.node), ex.name.span, "defined again"));
+                self.err(Diag::at(
+                    "umpire::check::duplicate",
+                    format!("example \"{}\" is defined twice", ex.name.node),
+                    ex.name.span,
+                    "defined again",
+                ));
             }
             self.prog.examples.push(ExampleInfo {
                 name: ex.name.node.clone(),
@@ -458,7 +672,13 @@ impl<'p> Checker<'p> {
 
     fn rule_ret(&mut self, id: u32) -> Ty {
         let i = id as usize;
-        if self.pend.rules.get(i).is_some_and(|(_, s)| *s == State::Todo) && self.prog.rules[i].ret == Ty::Any {
+        if self
+            .pend
+            .rules
+            .get(i)
+            .is_some_and(|(_, s)| *s == State::Todo)
+            && self.prog.rules[i].ret == Ty::Any
+        {
             self.check_rule(i);
         }
         self.prog.rules.get(i).map_or(Ty::Any, |r| r.ret.clone())
@@ -466,7 +686,13 @@ impl<'p> Checker<'p> {
 
     fn table_ret(&mut self, id: u32) -> Ty {
         let i = id as usize;
-        if self.pend.tables.get(i).is_some_and(|(_, s)| *s == State::Todo) && self.prog.tables[i].ret == Ty::Any {
+        if self
+            .pend
+            .tables
+            .get(i)
+            .is_some_and(|(_, s)| *s == State::Todo)
+            && self.prog.tables[i].ret == Ty::Any
+        {
             self.check_table(i);
         }
         self.prog.tables.get(i).map_or(Ty::Any, |t| t.ret.clone())
@@ -474,10 +700,18 @@ impl<'p> Checker<'p> {
 
     fn modifiers_ret(&mut self, id: u32) -> Ty {
         let i = id as usize;
-        if self.pend.modifiers.get(i).is_some_and(|(_, s)| *s == State::Todo) {
+        if self
+            .pend
+            .modifiers
+            .get(i)
+            .is_some_and(|(_, s)| *s == State::Todo)
+        {
             self.check_modifiers(i);
         }
-        self.prog.modifiers.get(i).map_or(Ty::Int, |t| t.ret.clone())
+        self.prog
+            .modifiers
+            .get(i)
+            .map_or(Ty::Int, |t| t.ret.clone())
     }
 
     fn const_ty(&mut self, id: u32) -> Ty {
@@ -486,7 +720,12 @@ impl<'p> Checker<'p> {
             Some(State::Todo) => self.check_const(i),
             Some(State::Busy) => {
                 let span = self.pend.consts[i].0.name.span;
-                self.err(Diag::at("umpire::check::const_cycle", format!("constant `{}` depends on itself", self.prog.consts[i].name), span, "defined in terms of itself"));
+                self.err(Diag::at(
+                    "umpire::check::const_cycle",
+                    format!("constant `{}` depends on itself", self.prog.consts[i].name),
+                    span,
+                    "defined in terms of itself",
+                ));
             }
             _ => {}
         }
@@ -502,14 +741,24 @@ impl<'p> Checker<'p> {
         }
         let mut d = Diag::at(
             "umpire::check::type",
-            format!("expected {}, found {}", expected.describe(self.prog), actual.describe(self.prog)),
+            format!(
+                "expected {}, found {}",
+                expected.describe(self.prog),
+                actual.describe(self.prog)
+            ),
             span,
             format!("this is {}", actual.describe(self.prog)),
         );
         d = match (actual, expected) {
-            (Ty::Num, Ty::Int) => d.help("this may be a fraction: round it with floor(...), ceil(...) or round(...)"),
-            (Ty::Int | Ty::Num, Ty::Length) => d.help("make the number a length explicitly: inches(...) or feet(...)"),
-            (Ty::Int | Ty::Num, Ty::Time) => d.help("make the number a time explicitly: moves(...)"),
+            (Ty::Num, Ty::Int) => {
+                d.help("this may be a fraction: round it with floor(...), ceil(...) or round(...)")
+            }
+            (Ty::Int | Ty::Num, Ty::Length) => {
+                d.help("make the number a length explicitly: inches(...) or feet(...)")
+            }
+            (Ty::Int | Ty::Num, Ty::Time) => {
+                d.help("make the number a time explicitly: moves(...)")
+            }
             _ => d,
         };
         self.err(d);
@@ -547,19 +796,28 @@ impl<'p> Checker<'p> {
     // ------------------------------------------------------------------ patterns
 
     fn pattern(&mut self, p: &ast::Pattern, ty: &Ty) -> Pat {
-        let ast::Pattern::Alternatives(alts, _) = p else { return Pat::Any };
+        let ast::Pattern::Alternatives(alts, _) = p else {
+            return Pat::Any;
+        };
         let mut out = Vec::new();
         for a in alts {
             let alt = match a {
                 ast::Alternative::AtLeast(n, s) => self.int_pat(ty, *s).then_some(Alt::AtLeast(*n)),
                 ast::Alternative::AtMost(n, s) => self.int_pat(ty, *s).then_some(Alt::AtMost(*n)),
-                ast::Alternative::Range(a, b, s) => self.int_pat(ty, *s).then_some(Alt::Range(*a, *b)),
+                ast::Alternative::Range(a, b, s) => {
+                    self.int_pat(ty, *s).then_some(Alt::Range(*a, *b))
+                }
                 ast::Alternative::Int(n, s) => self.int_pat(ty, *s).then_some(Alt::Range(*n, *n)),
                 ast::Alternative::Bool(b, s) => {
                     if compatible(&Ty::Bool, ty) {
                         Some(Alt::Bool(*b))
                     } else {
-                        self.err(Diag::at("umpire::check::pattern", format!("this key is {}, not true/false", ty.describe(self.prog)), *s, "wrong kind of pattern"));
+                        self.err(Diag::at(
+                            "umpire::check::pattern",
+                            format!("this key is {}, not true/false", ty.describe(self.prog)),
+                            *s,
+                            "wrong kind of pattern",
+                        ));
                         None
                     }
                 }
@@ -574,7 +832,12 @@ impl<'p> Checker<'p> {
         if matches!(ty, Ty::Int | Ty::Num | Ty::Any) {
             return true;
         }
-        self.err(Diag::at("umpire::check::pattern", format!("this key is {}, not a number", ty.describe(self.prog)), span, "a number pattern"));
+        self.err(Diag::at(
+            "umpire::check::pattern",
+            format!("this key is {}, not a number", ty.describe(self.prog)),
+            span,
+            "a number pattern",
+        ));
         false
     }
 
@@ -583,7 +846,12 @@ impl<'p> Checker<'p> {
             (Some(q), _) => match self.prog.globals.get(&q.node) {
                 Some(Global::EnumType(e)) => Some(*e),
                 _ => {
-                    self.err(Diag::at("umpire::check::unknown_name", format!("`{}` is not an enum", q.node), q.span, "not an enum"));
+                    self.err(Diag::at(
+                        "umpire::check::unknown_name",
+                        format!("`{}` is not an enum", q.node),
+                        q.span,
+                        "not an enum",
+                    ));
                     return None;
                 }
             },
@@ -591,20 +859,35 @@ impl<'p> Checker<'p> {
             (None, Ty::Any) => None,
             (None, other) => {
                 let d = other.describe(self.prog);
-                self.err(Diag::at("umpire::check::pattern", format!("this key is {d}, not a named value"), n.span, "a name pattern"));
+                self.err(Diag::at(
+                    "umpire::check::pattern",
+                    format!("this key is {d}, not a named value"),
+                    n.span,
+                    "a name pattern",
+                ));
                 return None;
             }
         };
         match want {
             Some(e) => {
-                let found = self.prog.enums.get(usize::from(e)).and_then(|en| en.values.iter().position(|v| *v.name == *n.node));
+                let found = self
+                    .prog
+                    .enums
+                    .get(usize::from(e))
+                    .and_then(|en| en.values.iter().position(|v| *v.name == *n.node));
                 match found {
                     Some(i) => Some(Alt::Enum(e, u16::try_from(i).unwrap_or(u16::MAX))),
                     None => {
                         let en = &self.prog.enums[usize::from(e)];
-                        let names: Vec<String> = en.values.iter().map(|v| v.name.to_string()).collect();
-                        let d = Diag::at("umpire::check::unknown_value", format!("`{}` is not a value of {}", n.node, en.name), n.span, format!("not a value of {}", en.name))
-                            .suggest(&n.node, names.iter().map(|s| s.as_str()));
+                        let names: Vec<String> =
+                            en.values.iter().map(|v| v.name.to_string()).collect();
+                        let d = Diag::at(
+                            "umpire::check::unknown_value",
+                            format!("`{}` is not a value of {}", n.node, en.name),
+                            n.span,
+                            format!("not a value of {}", en.name),
+                        )
+                        .suggest(&n.node, names.iter().map(|s| s.as_str()));
                         self.err(d);
                         None
                     }
@@ -613,7 +896,12 @@ impl<'p> Checker<'p> {
             None => match self.prog.enum_values.get(&n.node).map(|v| v.as_slice()) {
                 Some([(e, i)]) => Some(Alt::Enum(*e, *i)),
                 _ => {
-                    self.err(Diag::at("umpire::check::unknown_value", format!("`{}` is not a known value", n.node), n.span, "unknown"));
+                    self.err(Diag::at(
+                        "umpire::check::unknown_value",
+                        format!("`{}` is not a known value", n.node),
+                        n.span,
+                        "unknown",
+                    ));
                     None
                 }
             },
@@ -652,12 +940,20 @@ impl<'p> Checker<'p> {
         if stmts.is_empty() {
             return (v, t);
         }
-        (Expr { kind: ExprKind::Block(stmts, Box::new(v)), span: b.span }, t)
+        (
+            Expr {
+                kind: ExprKind::Block(stmts, Box::new(v)),
+                span: b.span,
+            },
+            t,
+        )
     }
 
     /// An `if` used as a statement: branches may be of any type; no `else` needed.
     fn guard(&mut self, e: &ast::Expr, scope: &mut Scope) -> (Expr, Ty) {
-        let ast::ExprKind::If(arms, otherwise) = &e.kind else { return self.expr(e, scope, None) };
+        let ast::ExprKind::If(arms, otherwise) = &e.kind else {
+            return self.expr(e, scope, None);
+        };
         let mut out = Vec::new();
         for (c, b) in arms {
             let (ce, ct) = self.expr(c, scope, Some(&Ty::Bool));
@@ -665,24 +961,46 @@ impl<'p> Checker<'p> {
             let (be, _) = self.block(b, scope, None);
             out.push((ce, be));
         }
-        let other = otherwise.as_ref().map(|b| Box::new(self.block(b, scope, None).0));
-        (Expr { kind: ExprKind::If(out, other), span: e.span }, Ty::Any)
+        let other = otherwise
+            .as_ref()
+            .map(|b| Box::new(self.block(b, scope, None).0));
+        (
+            Expr {
+                kind: ExprKind::If(out, other),
+                span: e.span,
+            },
+            Ty::Any,
+        )
     }
 
     fn expr(&mut self, e: &ast::Expr, scope: &mut Scope, expected: Option<&Ty>) -> (Expr, Ty) {
         let span = e.span;
         let mk = |kind| Expr { kind, span };
         match &e.kind {
-            ast::ExprKind::Number(r) => (mk(ExprKind::Value(Value::Num(*r))), if r.is_integer() { Ty::Int } else { Ty::Num }),
+            ast::ExprKind::Number(r) => (
+                mk(ExprKind::Value(Value::Num(*r))),
+                if r.is_integer() { Ty::Int } else { Ty::Num },
+            ),
             ast::ExprKind::Length(r, unit) => {
                 let inches = match unit {
                     LengthUnit::Inches => Some(*r),
                     LengthUnit::Feet => r.checked_mul(&Rational::from_integer(12)),
                 };
                 match inches {
-                    Some(inches) => (mk(ExprKind::Value(Value::Length(Length { inches, unit: *unit }))), Ty::Length),
+                    Some(inches) => (
+                        mk(ExprKind::Value(Value::Length(Length {
+                            inches,
+                            unit: *unit,
+                        }))),
+                        Ty::Length,
+                    ),
                     None => {
-                        self.err(Diag::at("umpire::eval::overflow", "this length is too large to hold exactly", span, "too large"));
+                        self.err(Diag::at(
+                            "umpire::eval::overflow",
+                            "this length is too large to hold exactly",
+                            span,
+                            "too large",
+                        ));
                         (dummy(span), Ty::Length)
                     }
                 }
@@ -703,18 +1021,38 @@ impl<'p> Checker<'p> {
                     },
                 };
                 if *count > MAX_DICE {
-                    self.err(Diag::at("umpire::limit::dice", format!("more than {MAX_DICE} dice in one roll"), span, "too many dice"));
+                    self.err(Diag::at(
+                        "umpire::limit::dice",
+                        format!("more than {MAX_DICE} dice in one roll"),
+                        span,
+                        "too many dice",
+                    ));
                 }
                 if sides == 0 || sides > MAX_SIDES {
-                    self.err(Diag::at("umpire::limit::dice", format!("a die must have 1 to {MAX_SIDES} sides"), span, "no such die"));
+                    self.err(Diag::at(
+                        "umpire::limit::dice",
+                        format!("a die must have 1 to {MAX_SIDES} sides"),
+                        span,
+                        "no such die",
+                    ));
                 }
-                (mk(ExprKind::Dice { count: *count, sides }), Ty::Int)
+                (
+                    mk(ExprKind::Dice {
+                        count: *count,
+                        sides,
+                    }),
+                    Ty::Int,
+                )
             }
             ast::ExprKind::Name(n) => self.name(n, span, scope, expected),
             ast::ExprKind::Field(base, field) => self.field(base, field, span, scope),
             ast::ExprKind::Call(name, args) => self.call(name, args, span, scope),
             ast::ExprKind::Unary(op, x) => {
-                let want = if *op == UnOp::Not { Some(Ty::Bool) } else { None };
+                let want = if *op == UnOp::Not {
+                    Some(Ty::Bool)
+                } else {
+                    None
+                };
                 let (xe, xt) = self.expr(x, scope, want.as_ref());
                 match op {
                     UnOp::Not => {
@@ -722,9 +1060,17 @@ impl<'p> Checker<'p> {
                         (mk(ExprKind::Not(Box::new(xe))), Ty::Bool)
                     }
                     UnOp::Neg | UnOp::Pos => {
-                        if !matches!(xt, Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Any | Ty::Never) {
+                        if !matches!(
+                            xt,
+                            Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Any | Ty::Never
+                        ) {
                             let d = xt.describe(self.prog);
-                            self.err(Diag::at("umpire::check::type", format!("cannot take the sign of {d}"), x.span, "not a number"));
+                            self.err(Diag::at(
+                                "umpire::check::type",
+                                format!("cannot take the sign of {d}"),
+                                x.span,
+                                "not a number",
+                            ));
                         }
                         if *op == UnOp::Pos {
                             (xe, xt)
@@ -760,13 +1106,24 @@ impl<'p> Checker<'p> {
                 let mut ty = Ty::Never;
                 for row in rows {
                     if row.patterns.len() != 1 {
-                        self.err(Diag::at("umpire::check::row_keys", "a `match` arm has one pattern", row.span, "use `,` between alternatives"));
+                        self.err(Diag::at(
+                            "umpire::check::row_keys",
+                            "a `match` arm has one pattern",
+                            row.span,
+                            "use `,` between alternatives",
+                        ));
                         continue;
                     }
                     let pat = self.pattern(&row.patterns[0], &st);
                     let (ce, ct) = self.expr(&row.cell, scope, expected);
                     ty = self.join(&ty, &ct, row.cell.span);
-                    let text = self.prog.sources.snippet(row.span).split_whitespace().collect::<Vec<_>>().join(" ");
+                    let text = self
+                        .prog
+                        .sources
+                        .snippet(row.span)
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" ");
                     arms.push((pat, ce, rc(&text)));
                 }
                 (mk(ExprKind::Match(Box::new(se), arms)), ty)
@@ -780,15 +1137,30 @@ impl<'p> Checker<'p> {
                 let (ae, at) = self.expr(a, scope, inner.as_ref());
                 let (be, bt) = self.expr(b, scope, inner.as_ref());
                 let t = self.join(&at, &bt, b.span);
-                (mk(ExprKind::Pair(Box::new(ae), Box::new(be))), Ty::Pair(Box::new(t)))
+                (
+                    mk(ExprKind::Pair(Box::new(ae), Box::new(be))),
+                    Ty::Pair(Box::new(t)),
+                )
             }
             ast::ExprKind::Refuse { reason, cite, .. } => {
                 let cite = cite.as_deref().map(rc).or_else(|| self.cite.clone());
-                (mk(ExprKind::Refuse { reason: rc(reason), cite }), Ty::Never)
+                (
+                    mk(ExprKind::Refuse {
+                        reason: rc(reason),
+                        cite,
+                    }),
+                    Ty::Never,
+                )
             }
             ast::ExprKind::NotGiven { what, cite } => {
                 let cite = cite.as_deref().map(rc).or_else(|| self.cite.clone());
-                (mk(ExprKind::NotGiven { what: rc(what), cite }), Ty::Never)
+                (
+                    mk(ExprKind::NotGiven {
+                        what: rc(what),
+                        cite,
+                    }),
+                    Ty::Never,
+                )
             }
             ast::ExprKind::Block(b) => self.block(b, scope, expected),
         }
@@ -800,8 +1172,19 @@ impl<'p> Checker<'p> {
             return (mk(ExprKind::Local(slot)), ty);
         }
         if let Some(Ty::Enum(e)) = expected {
-            if let Some(i) = self.prog.enums.get(usize::from(*e)).and_then(|en| en.values.iter().position(|v| *v.name == *n)) {
-                return (mk(ExprKind::Value(Value::Enum(*e, u16::try_from(i).unwrap_or(u16::MAX)))), Ty::Enum(*e));
+            if let Some(i) = self
+                .prog
+                .enums
+                .get(usize::from(*e))
+                .and_then(|en| en.values.iter().position(|v| *v.name == *n))
+            {
+                return (
+                    mk(ExprKind::Value(Value::Enum(
+                        *e,
+                        u16::try_from(i).unwrap_or(u16::MAX),
+                    ))),
+                    Ty::Enum(*e),
+                );
             }
         }
         match self.prog.globals.get(n).cloned() {
@@ -810,11 +1193,27 @@ impl<'p> Checker<'p> {
                 return (mk(ExprKind::Const(id)), ty);
             }
             Some(Global::Rule(_) | Global::Table(_) | Global::Modifiers(_)) => {
-                self.err(Diag::at("umpire::check::not_called", format!("`{n}` needs its arguments"), span, "call it").help(format!("write `{n}(...)`")));
+                self.err(
+                    Diag::at(
+                        "umpire::check::not_called",
+                        format!("`{n}` needs its arguments"),
+                        span,
+                        "call it",
+                    )
+                    .help(format!("write `{n}(...)`")),
+                );
                 return (dummy(span), Ty::Any);
             }
             Some(Global::EnumType(_) | Global::RecordType(_)) => {
-                self.err(Diag::at("umpire::check::type_as_value", format!("`{n}` is a type, not a value"), span, "a type").help(format!("for one of its values write `{n}.value`")));
+                self.err(
+                    Diag::at(
+                        "umpire::check::type_as_value",
+                        format!("`{n}` is a type, not a value"),
+                        span,
+                        "a type",
+                    )
+                    .help(format!("for one of its values write `{n}.value`")),
+                );
                 return (dummy(span), Ty::Any);
             }
             None => {}
@@ -822,32 +1221,75 @@ impl<'p> Checker<'p> {
         match self.prog.enum_values.get(n).map(|v| v.as_slice()) {
             Some([(e, i)]) => (mk(ExprKind::Value(Value::Enum(*e, *i))), Ty::Enum(*e)),
             Some(many) => {
-                let types: Vec<String> = many.iter().filter_map(|(e, _)| self.prog.enums.get(usize::from(*e)).map(|en| format!("{}.{n}", en.name))).collect();
-                self.err(Diag::at("umpire::check::ambiguous", format!("`{n}` is a value of more than one enum"), span, "which one?").help(format!("write {}", types.join(" or "))));
+                let types: Vec<String> = many
+                    .iter()
+                    .filter_map(|(e, _)| {
+                        self.prog
+                            .enums
+                            .get(usize::from(*e))
+                            .map(|en| format!("{}.{n}", en.name))
+                    })
+                    .collect();
+                self.err(
+                    Diag::at(
+                        "umpire::check::ambiguous",
+                        format!("`{n}` is a value of more than one enum"),
+                        span,
+                        "which one?",
+                    )
+                    .help(format!("write {}", types.join(" or "))),
+                );
                 (dummy(span), Ty::Any)
             }
             None => {
                 let mut names = self.all_names();
                 names.extend(scope.vars.iter().map(|(v, _, _)| v.clone()));
-                let d = Diag::at("umpire::check::unknown_name", format!("unknown name `{n}`"), span, "not defined").suggest(n, names.iter().map(|s| s.as_str()));
+                let d = Diag::at(
+                    "umpire::check::unknown_name",
+                    format!("unknown name `{n}`"),
+                    span,
+                    "not defined",
+                )
+                .suggest(n, names.iter().map(|s| s.as_str()));
                 self.err(d);
                 (dummy(span), Ty::Any)
             }
         }
     }
 
-    fn field(&mut self, base: &ast::Expr, field: &ast::Name, span: Span, scope: &mut Scope) -> (Expr, Ty) {
+    fn field(
+        &mut self,
+        base: &ast::Expr,
+        field: &ast::Name,
+        span: Span,
+        scope: &mut Scope,
+    ) -> (Expr, Ty) {
         // `Grade.line`: a qualified enum value.
         if let ast::ExprKind::Name(n) = &base.kind {
             if scope.lookup(n).is_none() {
                 if let Some(Global::EnumType(e)) = self.prog.globals.get(n).cloned() {
                     let en = &self.prog.enums[usize::from(e)];
                     return match en.values.iter().position(|v| *v.name == *field.node) {
-                        Some(i) => (Expr { kind: ExprKind::Value(Value::Enum(e, u16::try_from(i).unwrap_or(u16::MAX))), span }, Ty::Enum(e)),
+                        Some(i) => (
+                            Expr {
+                                kind: ExprKind::Value(Value::Enum(
+                                    e,
+                                    u16::try_from(i).unwrap_or(u16::MAX),
+                                )),
+                                span,
+                            },
+                            Ty::Enum(e),
+                        ),
                         None => {
-                            let names: Vec<String> = en.values.iter().map(|v| v.name.to_string()).collect();
-                            let d = Diag::at("umpire::check::unknown_value", format!("`{}` is not a value of {}", field.node, en.name), field.span, "no such value")
-                                .suggest(&field.node, names.iter().map(|s| s.as_str()));
+                            let names: Vec<String> =
+                                en.values.iter().map(|v| v.name.to_string()).collect();
+                            let d = Diag::at(
+                                "umpire::check::unknown_value",
+                                format!("`{}` is not a value of {}", field.node, en.name),
+                                field.span,
+                                "no such value",
+                            )
+                            .suggest(&field.node, names.iter().map(|s| s.as_str()));
                             self.err(d);
                             (dummy(span), Ty::Any)
                         }
@@ -861,8 +1303,13 @@ impl<'p> Checker<'p> {
                 Some((_, t)) => t.clone(),
                 None => {
                     let names: Vec<&str> = shape.fields.iter().map(|(n, _)| &**n).collect();
-                    let d = Diag::at("umpire::check::unknown_field", format!("{} has no field `{}`", bt.describe(self.prog), field.node), field.span, "no such field")
-                        .suggest(&field.node, names);
+                    let d = Diag::at(
+                        "umpire::check::unknown_field",
+                        format!("{} has no field `{}`", bt.describe(self.prog), field.node),
+                        field.span,
+                        "no such field",
+                    )
+                    .suggest(&field.node, names);
                     self.err(d);
                     Ty::Any
                 }
@@ -870,8 +1317,13 @@ impl<'p> Checker<'p> {
             Ty::Pair(t) => match field.node.as_str() {
                 "first" | "second" => (**t).clone(),
                 other => {
-                    let d = Diag::at("umpire::check::unknown_field", format!("a pair has parts `first` and `second`, not `{other}`"), field.span, "no such part")
-                        .suggest(other, ["first", "second"]);
+                    let d = Diag::at(
+                        "umpire::check::unknown_field",
+                        format!("a pair has parts `first` and `second`, not `{other}`"),
+                        field.span,
+                        "no such part",
+                    )
+                    .suggest(other, ["first", "second"]);
                     self.err(d);
                     Ty::Any
                 }
@@ -879,22 +1331,48 @@ impl<'p> Checker<'p> {
             Ty::Any => Ty::Any,
             other => {
                 let d = other.describe(self.prog);
-                self.err(Diag::at("umpire::check::unknown_field", format!("{d} has no fields"), field.span, "no fields here"));
+                self.err(Diag::at(
+                    "umpire::check::unknown_field",
+                    format!("{d} has no fields"),
+                    field.span,
+                    "no fields here",
+                ));
                 Ty::Any
             }
         };
-        (Expr { kind: ExprKind::Field(Box::new(be), rc(&field.node)), span }, fty)
+        (
+            Expr {
+                kind: ExprKind::Field(Box::new(be), rc(&field.node)),
+                span,
+            },
+            fty,
+        )
     }
 
-    fn record(&mut self, fields: &[(ast::Name, ast::Expr)], span: Span, scope: &mut Scope, expected: Option<&Ty>) -> (Expr, Ty) {
+    fn record(
+        &mut self,
+        fields: &[(ast::Name, ast::Expr)],
+        span: Span,
+        scope: &mut Scope,
+        expected: Option<&Ty>,
+    ) -> (Expr, Ty) {
         let declared = match expected {
-            Some(Ty::Record(shape)) if shape.name.is_some() => self.prog.records.iter().position(|r| r.shape.name == shape.name),
+            Some(Ty::Record(shape)) if shape.name.is_some() => self
+                .prog
+                .records
+                .iter()
+                .position(|r| r.shape.name == shape.name),
             _ => None,
         };
         let mut seen: Vec<&str> = Vec::new();
         for (n, _) in fields {
             if seen.contains(&n.node.as_str()) {
-                self.err(Diag::at("umpire::check::duplicate", format!("field `{}` given twice", n.node), n.span, "again"));
+                self.err(Diag::at(
+                    "umpire::check::duplicate",
+                    format!("field `{}` given twice", n.node),
+                    n.span,
+                    "again",
+                ));
             }
             seen.push(&n.node);
         }
@@ -906,13 +1384,28 @@ impl<'p> Checker<'p> {
                 out.push((rc(&n.node), fe));
                 tys.push((rc(&n.node), ft));
             }
-            return (Expr { kind: ExprKind::Record(out), span }, Ty::Record(Rc::new(RecordShape { name: None, fields: tys })));
+            return (
+                Expr {
+                    kind: ExprKind::Record(out),
+                    span,
+                },
+                Ty::Record(Rc::new(RecordShape {
+                    name: None,
+                    fields: tys,
+                })),
+            );
         };
         let info = self.prog.records[rid].clone();
         for (n, _) in fields {
             if !info.shape.fields.iter().any(|(f, _)| **f == *n.node) {
                 let names: Vec<&str> = info.shape.fields.iter().map(|(f, _)| &**f).collect();
-                let d = Diag::at("umpire::check::unknown_field", format!("{} has no field `{}`", info.name, n.node), n.span, "no such field").suggest(&n.node, names);
+                let d = Diag::at(
+                    "umpire::check::unknown_field",
+                    format!("{} has no field `{}`", info.name, n.node),
+                    n.span,
+                    "no such field",
+                )
+                .suggest(&n.node, names);
                 self.err(d);
             }
         }
@@ -927,15 +1420,33 @@ impl<'p> Checker<'p> {
                 None => match info.defaults.get(i).cloned().flatten() {
                     Some(d) => out.push((fname.clone(), d)),
                     None => {
-                        self.err(Diag::at("umpire::check::missing_field", format!("field `{fname}` of {} is missing", info.name), span, format!("no `{fname}`")));
+                        self.err(Diag::at(
+                            "umpire::check::missing_field",
+                            format!("field `{fname}` of {} is missing", info.name),
+                            span,
+                            format!("no `{fname}`"),
+                        ));
                     }
                 },
             }
         }
-        (Expr { kind: ExprKind::Record(out), span }, Ty::Record(info.shape.clone()))
+        (
+            Expr {
+                kind: ExprKind::Record(out),
+                span,
+            },
+            Ty::Record(info.shape.clone()),
+        )
     }
 
-    fn binary(&mut self, op: BinOp, a: &ast::Expr, b: &ast::Expr, span: Span, scope: &mut Scope) -> (Expr, Ty) {
+    fn binary(
+        &mut self,
+        op: BinOp,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: Span,
+        scope: &mut Scope,
+    ) -> (Expr, Ty) {
         let (ae, at) = match op {
             BinOp::And | BinOp::Or => self.expr(a, scope, Some(&Ty::Bool)),
             _ => self.expr(a, scope, None),
@@ -947,7 +1458,13 @@ impl<'p> Checker<'p> {
         };
         let (be, bt) = self.expr(b, scope, hint.as_ref());
         let ty = self.binary_ty(op, &at, &bt, a.span, b.span, span);
-        (Expr { kind: ExprKind::Binary(op, Box::new(ae), Box::new(be)), span }, ty)
+        (
+            Expr {
+                kind: ExprKind::Binary(op, Box::new(ae), Box::new(be)),
+                span,
+            },
+            ty,
+        )
     }
 
     fn binary_ty(&mut self, op: BinOp, a: &Ty, b: &Ty, aspan: Span, bspan: Span, span: Span) -> Ty {
@@ -962,10 +1479,21 @@ impl<'p> Checker<'p> {
         };
         if matches!(a, Any | Never) || matches!(b, Any | Never) {
             return match op {
-                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::And | BinOp::Or => Bool,
+                BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::And
+                | BinOp::Or => Bool,
                 _ => {
                     let other = if matches!(a, Any | Never) { b } else { a };
-                    if matches!(other, Any | Never) { Any } else { other.clone() }
+                    if matches!(other, Any | Never) {
+                        Any
+                    } else {
+                        other.clone()
+                    }
                 }
             };
         }
@@ -980,14 +1508,30 @@ impl<'p> Checker<'p> {
                 let ok = compatible(a, b) || compatible(b, a);
                 if !ok {
                     let (da, db) = (describe(self, a), describe(self, b));
-                    self.err(Diag::at("umpire::check::type", format!("cannot compare {da} with {db}"), span, "different kinds of value").label(aspan, da).label(bspan, db));
+                    self.err(
+                        Diag::at(
+                            "umpire::check::type",
+                            format!("cannot compare {da} with {db}"),
+                            span,
+                            "different kinds of value",
+                        )
+                        .label(aspan, da)
+                        .label(bspan, db),
+                    );
                 }
                 Bool
             }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 if dim(a).is_none() || dim(a) != dim(b) {
                     let (da, db) = (describe(self, a), describe(self, b));
-                    let mut d = Diag::at("umpire::check::type", format!("cannot compare {da} with {db}"), span, "different kinds of value").label(aspan, da.clone()).label(bspan, db);
+                    let mut d = Diag::at(
+                        "umpire::check::type",
+                        format!("cannot compare {da} with {db}"),
+                        span,
+                        "different kinds of value",
+                    )
+                    .label(aspan, da.clone())
+                    .label(bspan, db);
                     if dim(a) == Some(1) || dim(b) == Some(1) {
                         d = d.help("a length compares only with a length: write the number with its unit, like `6\"`");
                     }
@@ -998,7 +1542,11 @@ impl<'p> Checker<'p> {
             BinOp::Add | BinOp::Sub => match (dim(a), dim(b)) {
                 (Some(x), Some(y)) if x == y => {
                     if x == 0 {
-                        if *a == Int && *b == Int { Int } else { Num }
+                        if *a == Int && *b == Int {
+                            Int
+                        } else {
+                            Num
+                        }
                     } else {
                         a.clone()
                     }
@@ -1006,9 +1554,17 @@ impl<'p> Checker<'p> {
                 _ => {
                     let (da, db) = (describe(self, a), describe(self, b));
                     let verb = if op == BinOp::Add { "add" } else { "subtract" };
-                    let mut d = Diag::at("umpire::check::units", format!("cannot {verb} {db} {} {da}", if op == BinOp::Add { "to" } else { "from" }), span, "mixed units")
-                        .label(aspan, da)
-                        .label(bspan, db);
+                    let mut d = Diag::at(
+                        "umpire::check::units",
+                        format!(
+                            "cannot {verb} {db} {} {da}",
+                            if op == BinOp::Add { "to" } else { "from" }
+                        ),
+                        span,
+                        "mixed units",
+                    )
+                    .label(aspan, da)
+                    .label(bspan, db);
                     if matches!((dim(a), dim(b)), (Some(1), Some(0)) | (Some(0), Some(1))) {
                         d = d.help("a length plus a plain number has no meaning: make the number a length with inches(...), e.g. `4\" + inches(1 die)`");
                     } else if matches!((dim(a), dim(b)), (Some(2), Some(0)) | (Some(0), Some(2))) {
@@ -1019,13 +1575,28 @@ impl<'p> Checker<'p> {
                 }
             },
             BinOp::Mul => match (dim(a), dim(b)) {
-                (Some(0), Some(0)) => if *a == Int && *b == Int { Int } else { Num },
+                (Some(0), Some(0)) => {
+                    if *a == Int && *b == Int {
+                        Int
+                    } else {
+                        Num
+                    }
+                }
                 (Some(0), Some(_)) => b.clone(),
                 (Some(_), Some(0)) => a.clone(),
                 _ => {
                     let (da, db) = (describe(self, a), describe(self, b));
-                    self.err(Diag::at("umpire::check::units", format!("cannot multiply {da} by {db}"), span, "no such unit").label(aspan, da).label(bspan, db)
-                        .help("multiply a length or time by a plain number"));
+                    self.err(
+                        Diag::at(
+                            "umpire::check::units",
+                            format!("cannot multiply {da} by {db}"),
+                            span,
+                            "no such unit",
+                        )
+                        .label(aspan, da)
+                        .label(bspan, db)
+                        .help("multiply a length or time by a plain number"),
+                    );
                     Any
                 }
             },
@@ -1035,7 +1606,16 @@ impl<'p> Checker<'p> {
                 (Some(_), Some(0)) => a.clone(),
                 _ => {
                     let (da, db) = (describe(self, a), describe(self, b));
-                    self.err(Diag::at("umpire::check::units", format!("cannot divide {da} by {db}"), span, "no such unit").label(aspan, da).label(bspan, db));
+                    self.err(
+                        Diag::at(
+                            "umpire::check::units",
+                            format!("cannot divide {da} by {db}"),
+                            span,
+                            "no such unit",
+                        )
+                        .label(aspan, da)
+                        .label(bspan, db),
+                    );
                     Any
                 }
             },
@@ -1047,23 +1627,60 @@ impl<'p> Checker<'p> {
         }
     }
 
-    fn call(&mut self, name: &ast::Name, args: &[ast::Arg], span: Span, scope: &mut Scope) -> (Expr, Ty) {
-        let mk = |callee, args| Expr { kind: ExprKind::Call(callee, args), span };
+    fn call(
+        &mut self,
+        name: &ast::Name,
+        args: &[ast::Arg],
+        span: Span,
+        scope: &mut Scope,
+    ) -> (Expr, Ty) {
+        let mk = |callee, args| Expr {
+            kind: ExprKind::Call(callee, args),
+            span,
+        };
         if let Some((_, b)) = Builtin::ALL.iter().find(|(n, _)| *n == name.node) {
             return self.builtin(*b, name, args, span, scope);
         }
         let (callee, params, what) = match self.prog.globals.get(&name.node).cloned() {
-            Some(Global::Rule(id)) => (Callee::Rule(id), self.prog.rules[id as usize].params.clone(), "rule"),
-            Some(Global::Table(id)) => (Callee::Table(id), self.prog.tables[id as usize].params.clone(), "table"),
-            Some(Global::Modifiers(id)) => (Callee::Modifiers(id), self.prog.modifiers[id as usize].params.clone(), "modifier list"),
+            Some(Global::Rule(id)) => (
+                Callee::Rule(id),
+                self.prog.rules[id as usize].params.clone(),
+                "rule",
+            ),
+            Some(Global::Table(id)) => (
+                Callee::Table(id),
+                self.prog.tables[id as usize].params.clone(),
+                "table",
+            ),
+            Some(Global::Modifiers(id)) => (
+                Callee::Modifiers(id),
+                self.prog.modifiers[id as usize].params.clone(),
+                "modifier list",
+            ),
             Some(_) => {
-                self.err(Diag::at("umpire::check::not_callable", format!("`{}` cannot be called", name.node), name.span, "not a rule, table or modifier list"));
+                self.err(Diag::at(
+                    "umpire::check::not_callable",
+                    format!("`{}` cannot be called", name.node),
+                    name.span,
+                    "not a rule, table or modifier list",
+                ));
                 return (dummy(span), Ty::Any);
             }
             None => {
-                let mut names: Vec<String> = self.prog.callable_names().iter().map(|s| s.to_string()).collect();
+                let mut names: Vec<String> = self
+                    .prog
+                    .callable_names()
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
                 names.extend(Builtin::ALL.iter().map(|(n, _)| n.to_string()));
-                let d = Diag::at("umpire::check::unknown_name", format!("unknown rule or table `{}`", name.node), name.span, "not defined").suggest(&name.node, names.iter().map(|s| s.as_str()));
+                let d = Diag::at(
+                    "umpire::check::unknown_name",
+                    format!("unknown rule or table `{}`", name.node),
+                    name.span,
+                    "not defined",
+                )
+                .suggest(&name.node, names.iter().map(|s| s.as_str()));
                 self.err(d);
                 for a in args {
                     self.expr(&a.value, scope, None);
@@ -1082,7 +1699,15 @@ impl<'p> Checker<'p> {
     }
 
     /// Matches positional and named arguments to parameters, checking each.
-    fn bind_args(&mut self, fname: &str, what: &str, params: &[ParamInfo], args: &[ast::Arg], span: Span, scope: &mut Scope) -> Vec<Expr> {
+    fn bind_args(
+        &mut self,
+        fname: &str,
+        what: &str,
+        params: &[ParamInfo],
+        args: &[ast::Arg],
+        span: Span,
+        scope: &mut Scope,
+    ) -> Vec<Expr> {
         let mut slots: Vec<Option<Expr>> = vec![None; params.len()];
         let mut positional = 0usize;
         let mut named_seen = false;
@@ -1090,11 +1715,21 @@ impl<'p> Checker<'p> {
             let i = match &a.name {
                 None => {
                     if named_seen {
-                        self.err(Diag::at("umpire::check::argument", "a positional argument after a named one", a.value.span, "name this argument"));
+                        self.err(Diag::at(
+                            "umpire::check::argument",
+                            "a positional argument after a named one",
+                            a.value.span,
+                            "name this argument",
+                        ));
                     }
                     positional += 1;
                     if positional > params.len() {
-                        self.err(Diag::at("umpire::check::argument", format!("{what} `{fname}` takes {} argument(s)", params.len()), a.value.span, "one too many"));
+                        self.err(Diag::at(
+                            "umpire::check::argument",
+                            format!("{what} `{fname}` takes {} argument(s)", params.len()),
+                            a.value.span,
+                            "one too many",
+                        ));
                         self.expr(&a.value, scope, None);
                         continue;
                     }
@@ -1106,7 +1741,13 @@ impl<'p> Checker<'p> {
                         Some(i) => i,
                         None => {
                             let names: Vec<&str> = params.iter().map(|p| &*p.name).collect();
-                            let d = Diag::at("umpire::check::argument", format!("{what} `{fname}` has no parameter `{}`", n.node), n.span, "unknown parameter").suggest(&n.node, names);
+                            let d = Diag::at(
+                                "umpire::check::argument",
+                                format!("{what} `{fname}` has no parameter `{}`", n.node),
+                                n.span,
+                                "unknown parameter",
+                            )
+                            .suggest(&n.node, names);
                             self.err(d);
                             self.expr(&a.value, scope, None);
                             continue;
@@ -1118,27 +1759,69 @@ impl<'p> Checker<'p> {
             let (e, t) = self.expr(&a.value, scope, Some(&p.ty));
             self.expect_ty(&t, &p.ty, a.value.span);
             if slots[i].is_some() {
-                self.err(Diag::at("umpire::check::argument", format!("`{}` is given twice", p.name), a.value.span, "given again"));
+                self.err(Diag::at(
+                    "umpire::check::argument",
+                    format!("`{}` is given twice", p.name),
+                    a.value.span,
+                    "given again",
+                ));
             }
             slots[i] = Some(e);
         }
-        let missing: Vec<&str> = params.iter().zip(&slots).filter(|(_, s)| s.is_none()).map(|(p, _)| &*p.name).collect();
+        let missing: Vec<&str> = params
+            .iter()
+            .zip(&slots)
+            .filter(|(_, s)| s.is_none())
+            .map(|(p, _)| &*p.name)
+            .collect();
         if !missing.is_empty() {
             let list: Vec<String> = params.iter().map(|p| format!("{}: ...", p.name)).collect();
-            self.err(Diag::at("umpire::check::argument", format!("{what} `{fname}` is missing {}", missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ")), span, "missing arguments")
-                .help(format!("call it as {fname}({})", list.join(", "))));
+            self.err(
+                Diag::at(
+                    "umpire::check::argument",
+                    format!(
+                        "{what} `{fname}` is missing {}",
+                        missing
+                            .iter()
+                            .map(|m| format!("`{m}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    span,
+                    "missing arguments",
+                )
+                .help(format!("call it as {fname}({})", list.join(", "))),
+            );
         }
-        slots.into_iter().map(|s| s.unwrap_or_else(|| dummy(span))).collect()
+        slots
+            .into_iter()
+            .map(|s| s.unwrap_or_else(|| dummy(span)))
+            .collect()
     }
 
-    fn builtin(&mut self, b: Builtin, name: &ast::Name, args: &[ast::Arg], span: Span, scope: &mut Scope) -> (Expr, Ty) {
+    fn builtin(
+        &mut self,
+        b: Builtin,
+        name: &ast::Name,
+        args: &[ast::Arg],
+        span: Span,
+        scope: &mut Scope,
+    ) -> (Expr, Ty) {
         if let Some(n) = args.iter().find_map(|a| a.name.as_ref()) {
-            self.err(Diag::at("umpire::check::argument", format!("`{}` takes its arguments without names", name.node), n.span, "remove the name"));
+            self.err(Diag::at(
+                "umpire::check::argument",
+                format!("`{}` takes its arguments without names", name.node),
+                n.span,
+                "remove the name",
+            ));
         }
-        let checked: Vec<(Expr, Ty, Span)> = args.iter().map(|a| {
-            let (e, t) = self.expr(&a.value, scope, None);
-            (e, t, a.value.span)
-        }).collect();
+        let checked: Vec<(Expr, Ty, Span)> = args
+            .iter()
+            .map(|a| {
+                let (e, t) = self.expr(&a.value, scope, None);
+                (e, t, a.value.span)
+            })
+            .collect();
         let arity = match b {
             Builtin::Min | Builtin::Max => None,
             Builtin::Dice => Some(2),
@@ -1151,7 +1834,12 @@ impl<'p> Checker<'p> {
         };
         if wrong {
             let want = arity.map_or("at least 2".to_string(), |k| k.to_string());
-            self.err(Diag::at("umpire::check::argument", format!("`{}` takes {want} argument(s), given {n}", b.name()), span, "wrong number of arguments"));
+            self.err(Diag::at(
+                "umpire::check::argument",
+                format!("`{}` takes {want} argument(s), given {n}", b.name()),
+                span,
+                "wrong number of arguments",
+            ));
             return (dummy(span), Ty::Any);
         }
         let ty = match b {
@@ -1185,7 +1873,13 @@ impl<'p> Checker<'p> {
             }
         };
         let args = checked.into_iter().map(|(e, _, _)| e).collect();
-        (Expr { kind: ExprKind::Call(Callee::Builtin(b), args), span }, ty)
+        (
+            Expr {
+                kind: ExprKind::Call(Callee::Builtin(b), args),
+                span,
+            },
+            ty,
+        )
     }
 }
 
@@ -1196,7 +1890,9 @@ pub fn compatible(actual: &Ty, expected: &Ty) -> bool {
         (Ty::Int, Ty::Num) => true,
         (Ty::Record(a), Ty::Record(b)) => {
             a.fields.len() == b.fields.len()
-                && b.fields.iter().all(|(n, t)| a.fields.iter().any(|(m, u)| m == n && compatible(u, t)))
+                && b.fields
+                    .iter()
+                    .all(|(n, t)| a.fields.iter().any(|(m, u)| m == n && compatible(u, t)))
         }
         (Ty::Pair(a), Ty::Pair(b)) => compatible(a, b),
         _ => actual == expected,

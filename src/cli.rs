@@ -86,7 +86,11 @@ enum Command {
 /// Renders a diagnostic as miette does, without colour when stderr is not a terminal.
 pub fn render(d: &dyn miette::Diagnostic) -> String {
     let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let theme = if colour { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let theme = if colour {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();
     if handler.render_report(&mut out, d).is_err() {
@@ -121,7 +125,14 @@ pub fn main() -> ExitCode {
 
 fn run(cmd: Command) -> Result<ExitCode, Diags> {
     match cmd {
-        Command::Eval { ruleset, expr, seed, roll, explain: want, format } => {
+        Command::Eval {
+            ruleset,
+            expr,
+            seed,
+            roll,
+            explain: want,
+            format,
+        } => {
             let mut rules = Ruleset::load(&ruleset)?;
             for w in &rules.program.warnings {
                 eprint!("{}", render(w));
@@ -131,8 +142,19 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             let seed = seed.unwrap_or_else(rand::random::<u64>);
             let mut seeded = Seeded::new(seed);
             let mut given = Given::new(roll.clone().unwrap_or_default());
-            let dice: &mut dyn DiceSource = if roll.is_some() { &mut given } else { &mut seeded };
-            let mut a = rules.adjudicate(&q, dice, Options { trace: want, ..Options::default() })?;
+            let dice: &mut dyn DiceSource = if roll.is_some() {
+                &mut given
+            } else {
+                &mut seeded
+            };
+            let mut a = rules.adjudicate(
+                &q,
+                dice,
+                Options {
+                    trace: want,
+                    ..Options::default()
+                },
+            )?;
             if roll.is_none() && !a.rolls.is_empty() {
                 a.seed = Some(seed);
             }
@@ -141,7 +163,11 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                 Format::Text => {
                     println!("{}", headline(&rules.program, &a.outcome));
                     if !a.rolls.is_empty() && !want {
-                        let rolls: Vec<String> = a.rolls.iter().map(|r| format!("{} → {}", r.dice, r.total)).collect();
+                        let rolls: Vec<String> = a
+                            .rolls
+                            .iter()
+                            .map(|r| format!("{} → {}", r.dice, r.total))
+                            .collect();
                         println!("rolls: {}", rolls.join(", "));
                     }
                     if let Some(t) = &a.trace {
@@ -179,7 +205,11 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                     }
                 }
             }
-            Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+            Ok(if failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Command::Test { rulesets } => {
             let (mut passed, mut failed) = (0usize, 0usize);
@@ -208,19 +238,30 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                 }
             }
             println!("{passed} passed, {failed} failed");
-            Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+            Ok(if failed > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Command::Show { name } => match bundled::source(&name) {
             Some(text) => {
                 print!("{text}");
                 Ok(ExitCode::SUCCESS)
             }
-            None => Err(Diag::error("umpire::cli::unknown_ruleset", format!("no bundled ruleset `{name}`"))
-                .suggest(&name, bundled::names())
-                .help(format!("bundled rulesets: {}", bundled::names().join(", ")))
-                .into()),
+            None => Err(Diag::error(
+                "umpire::cli::unknown_ruleset",
+                format!("no bundled ruleset `{name}`"),
+            )
+            .suggest(&name, bundled::names())
+            .help(format!("bundled rulesets: {}", bundled::names().join(", ")))
+            .into()),
         },
-        Command::Run { scenario: path, format, brief } => {
+        Command::Run {
+            scenario: path,
+            format,
+            brief,
+        } => {
             let r = scenario::run(&path, !brief)?;
             for d in r.done.iter() {
                 if let Err(e) = &d.result {
@@ -231,7 +272,11 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                 Format::Json => println!("{}", scenario::render_json(&r)),
                 Format::Text => print!("{}", scenario::render_text(&r, !brief)),
             }
-            Ok(if scenario::all_ok(&r) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+            Ok(if scenario::all_ok(&r) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
     }
 }

@@ -22,7 +22,7 @@ pub struct Diag {
     pub help: Option<String>,
     /// Error or warning.
     pub warning: bool,
-    source: Option<Attached>,
+    source: Option<Box<Attached>>,
 }
 
 #[derive(Debug, Clone)]
@@ -45,7 +45,12 @@ impl Diag {
     }
 
     /// An error at `span`, labelled `label`.
-    pub fn at(code: &'static str, message: impl Into<String>, span: Span, label: impl Into<String>) -> Diag {
+    pub fn at(
+        code: &'static str,
+        message: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+    ) -> Diag {
         Diag::error(code, message).label(span, label)
     }
 
@@ -75,8 +80,12 @@ impl Diag {
     /// Attaches the source text of the primary span's file, mapping spans onto the text
     /// as the user wrote it. Labels in other files are dropped from the rendering.
     pub fn with_sources(mut self, sources: &SourceMap) -> Diag {
-        let Some(primary) = self.span() else { return self };
-        let Some(file) = sources.get(primary.file) else { return self };
+        let Some(primary) = self.span() else {
+            return self;
+        };
+        let Some(file) = sources.get(primary.file) else {
+            return self;
+        };
         let labels = self
             .labels
             .iter()
@@ -86,10 +95,10 @@ impl Diag {
                 LabeledSpan::new_with_span(Some(l.clone()), SourceSpan::new(off.into(), len))
             })
             .collect();
-        self.source = Some(Attached {
+        self.source = Some(Box::new(Attached {
             named: NamedSource::new(file.name.clone(), file.original.to_string()),
             labels,
-        });
+        }));
         self
     }
 
@@ -130,16 +139,26 @@ impl miette::Diagnostic for Diag {
         Some(Box::new(self.code))
     }
     fn severity(&self) -> Option<Severity> {
-        Some(if self.warning { Severity::Warning } else { Severity::Error })
+        Some(if self.warning {
+            Severity::Warning
+        } else {
+            Severity::Error
+        })
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.source.as_ref().map(|a| &a.named as &dyn miette::SourceCode)
+        self.source
+            .as_ref()
+            .map(|a| &a.named as &dyn miette::SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        self.source.as_ref().map(|a| Box::new(a.labels.iter().cloned()) as Box<dyn Iterator<Item = LabeledSpan>>)
+        self.source
+            .as_ref()
+            .map(|a| Box::new(a.labels.iter().cloned()) as Box<dyn Iterator<Item = LabeledSpan>>)
     }
 }
 

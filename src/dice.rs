@@ -48,7 +48,10 @@ pub struct Seeded {
 impl Seeded {
     /// Dice from `seed`.
     pub fn new(seed: u64) -> Seeded {
-        Seeded { rng: ChaCha8Rng::seed_from_u64(seed), seed }
+        Seeded {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            seed,
+        }
     }
 
     /// Dice from a fresh seed drawn from the operating system.
@@ -81,7 +84,11 @@ pub struct Given {
 impl Given {
     /// These rolls, in order.
     pub fn new(rolls: Vec<i64>) -> Given {
-        Given { rolls, next: 0, span: None }
+        Given {
+            rolls,
+            next: 0,
+            span: None,
+        }
     }
 
     /// How many have been used.
@@ -106,10 +113,19 @@ impl DiceSource for Given {
         let mut sum = 0i64;
         for i in 0..req.count {
             let Some(&r) = self.rolls.get(self.next) else {
-                let which = if req.count == 1 { String::new() } else { format!("die {} of ", i + 1) };
+                let which = if req.count == 1 {
+                    String::new()
+                } else {
+                    format!("die {} of ", i + 1)
+                };
                 return Err(Diag::at(
                     "umpire::dice::too_few_rolls",
-                    format!("too few rolls given: {} given, and {which}`{}` (a d{}) still needs one", self.rolls.len(), req.text, req.sides),
+                    format!(
+                        "too few rolls given: {} given, and {which}`{}` (a d{}) still needs one",
+                        self.rolls.len(),
+                        req.text,
+                        req.sides
+                    ),
                     req.span,
                     format!("needs the {} roll", ordinal(self.next + 1)),
                 )
@@ -118,7 +134,11 @@ impl DiceSource for Given {
             if r < 1 || r > i64::from(req.sides) {
                 let mut d = Diag::at(
                     "umpire::dice::bad_face",
-                    format!("the {} roll given, {r}, is not a face of a d{}", ordinal(self.next + 1), req.sides),
+                    format!(
+                        "the {} roll given, {r}, is not a face of a d{}",
+                        ordinal(self.next + 1),
+                        req.sides
+                    ),
                     req.span,
                     format!("a d{} shows 1 to {}", req.sides, req.sides),
                 );
@@ -136,10 +156,18 @@ impl DiceSource for Given {
 
     fn finish(&mut self) -> Result<(), Diag> {
         if self.next < self.rolls.len() {
-            let left: Vec<String> = self.rolls[self.next..].iter().map(|r| r.to_string()).collect();
+            let left: Vec<String> = self.rolls[self.next..]
+                .iter()
+                .map(|r| r.to_string())
+                .collect();
             let d = Diag::error(
                 "umpire::dice::too_many_rolls",
-                format!("too many rolls given: {} given, {} used; not used: {}", self.rolls.len(), self.next, left.join(", ")),
+                format!(
+                    "too many rolls given: {} given, {} used; not used: {}",
+                    self.rolls.len(),
+                    self.next,
+                    left.join(", ")
+                ),
             )
             .help("give exactly one roll per die the adjudication rolls");
             return Err(match self.span {
@@ -157,7 +185,12 @@ mod tests {
 
     #[test]
     fn a_seed_gives_the_same_rolls_every_time() {
-        let req = DiceRequest { count: 5, sides: 6, span: Span::default(), text: "5d6" };
+        let req = DiceRequest {
+            count: 5,
+            sides: 6,
+            span: Span::default(),
+            text: "5d6",
+        };
         let mut a = Vec::new();
         let mut b = Vec::new();
         Seeded::new(42).roll(&req, &mut a).ok();
@@ -168,16 +201,35 @@ mod tests {
 
     #[test]
     fn given_rolls_are_used_in_order_and_checked() {
-        let req = DiceRequest { count: 2, sides: 6, span: Span::default(), text: "2d6" };
+        let req = DiceRequest {
+            count: 2,
+            sides: 6,
+            span: Span::default(),
+            text: "2d6",
+        };
         let mut g = Given::new(vec![3, 5, 6]);
         let mut faces = Vec::new();
         assert_eq!(g.roll(&req, &mut faces).ok(), Some(8));
         assert_eq!(faces, vec![3, 5]);
-        assert_eq!(g.finish().err().map(|d| d.code), Some("umpire::dice::too_many_rolls"));
+        assert_eq!(
+            g.finish().err().map(|d| d.code),
+            Some("umpire::dice::too_many_rolls")
+        );
         let mut g = Given::new(vec![7]);
-        let one = DiceRequest { count: 1, sides: 6, span: Span::default(), text: "d6" };
-        assert_eq!(g.roll(&one, &mut faces).err().map(|d| d.code), Some("umpire::dice::bad_face"));
+        let one = DiceRequest {
+            count: 1,
+            sides: 6,
+            span: Span::default(),
+            text: "d6",
+        };
+        assert_eq!(
+            g.roll(&one, &mut faces).err().map(|d| d.code),
+            Some("umpire::dice::bad_face")
+        );
         let mut g = Given::new(vec![]);
-        assert_eq!(g.roll(&one, &mut faces).err().map(|d| d.code), Some("umpire::dice::too_few_rolls"));
+        assert_eq!(
+            g.roll(&one, &mut faces).err().map(|d| d.code),
+            Some("umpire::dice::too_few_rolls")
+        );
     }
 }

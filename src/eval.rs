@@ -24,7 +24,10 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { steps: 1_000_000, depth: 100 }
+        Limits {
+            steps: 1_000_000,
+            depth: 100,
+        }
     }
 }
 
@@ -60,13 +63,23 @@ type Ev = Result<Value, Flow>;
 ///
 /// Errors: arithmetic overflow, division by zero, a limit hit, a dice-source error
 /// (too few or too many given rolls, a face the die does not have).
-pub fn adjudicate(program: &Program, query: &Query, dice: &mut dyn DiceSource, opts: Options) -> Result<Adjudication, Diag> {
+pub fn adjudicate(
+    program: &Program,
+    query: &Query,
+    dice: &mut dyn DiceSource,
+    opts: Options,
+) -> Result<Adjudication, Diag> {
     let mut ev = Evaluator::new(program, dice, opts);
     let mut frame = vec![Value::Bool(false); query.slots as usize];
     let result = ev.eval(&query.expr, &mut frame);
     let outcome = ev.outcome(result)?;
     ev.dice.finish()?;
-    Ok(Adjudication { outcome, rolls: ev.rolls, trace: ev.trace.map(|mut t| t.pop().unwrap_or_default()), seed: None })
+    Ok(Adjudication {
+        outcome,
+        rolls: ev.rolls,
+        trace: ev.trace.map(|mut t| t.pop().unwrap_or_default()),
+        seed: None,
+    })
 }
 
 /// The evaluator's state for one adjudication.
@@ -93,8 +106,15 @@ fn arith_err(e: ArithError, span: Span) -> Flow {
 }
 
 fn internal(span: Span, what: &str) -> Flow {
-    Flow::from(Diag::at("umpire::eval::type", format!("a value of the wrong kind reached {what}"), span, "here")
-        .help("this is a bug in umpire's checker: please report it with the ruleset"))
+    Flow::from(
+        Diag::at(
+            "umpire::eval::type",
+            format!("a value of the wrong kind reached {what}"),
+            span,
+            "here",
+        )
+        .help("this is a bug in umpire's checker: please report it with the ruleset"),
+    )
 }
 
 impl<'a> Evaluator<'a> {
@@ -116,8 +136,14 @@ impl<'a> Evaluator<'a> {
     pub fn outcome(&mut self, r: Ev) -> Result<Outcome, Diag> {
         match r {
             Ok(v) => Ok(Outcome::Value(v)),
-            Err(Flow::Refused(reason, cite)) => Ok(Outcome::Refused { reason: reason.to_string(), cite: cite.map(|c| c.to_string()) }),
-            Err(Flow::NotGiven(what, cite)) => Ok(Outcome::NotGiven { what: what.to_string(), cite: cite.map(|c| c.to_string()) }),
+            Err(Flow::Refused(reason, cite)) => Ok(Outcome::Refused {
+                reason: reason.to_string(),
+                cite: cite.map(|c| c.to_string()),
+            }),
+            Err(Flow::NotGiven(what, cite)) => Ok(Outcome::NotGiven {
+                what: what.to_string(),
+                cite: cite.map(|c| c.to_string()),
+            }),
             Err(Flow::Error(d)) => Err(*d),
         }
     }
@@ -137,14 +163,27 @@ impl<'a> Evaluator<'a> {
     }
 
     fn close(&mut self) -> Vec<TraceNode> {
-        self.trace.as_mut().and_then(|t| t.pop()).unwrap_or_default()
+        self.trace
+            .as_mut()
+            .and_then(|t| t.pop())
+            .unwrap_or_default()
     }
 
     fn step(&mut self, span: Span) -> Result<(), Flow> {
         self.steps += 1;
         if self.steps > self.limits.steps {
-            return Err(Flow::from(Diag::at("umpire::limit::steps", format!("the adjudication took more than {} steps", self.limits.steps), span, "still working here")
-                .help("a rule may be calling itself without end")));
+            return Err(Flow::from(
+                Diag::at(
+                    "umpire::limit::steps",
+                    format!(
+                        "the adjudication took more than {} steps",
+                        self.limits.steps
+                    ),
+                    span,
+                    "still working here",
+                )
+                .help("a rule may be calling itself without end"),
+            ));
         }
         Ok(())
     }
@@ -167,22 +206,45 @@ impl<'a> Evaluator<'a> {
         self.step(e.span)?;
         match &e.kind {
             ExprKind::Value(v) => Ok(v.clone()),
-            ExprKind::Local(s) => frame.get(*s as usize).cloned().ok_or_else(|| internal(e.span, "a local")),
+            ExprKind::Local(s) => frame
+                .get(*s as usize)
+                .cloned()
+                .ok_or_else(|| internal(e.span, "a local")),
             ExprKind::Const(id) => {
-                let c = self.prog.consts.get(*id as usize).ok_or_else(|| internal(e.span, "a constant"))?;
+                let c = self
+                    .prog
+                    .consts
+                    .get(*id as usize)
+                    .ok_or_else(|| internal(e.span, "a constant"))?;
                 let mut f = vec![Value::Bool(false); c.slots as usize];
                 self.eval(&c.value, &mut f)
             }
             ExprKind::Field(base, name) => {
                 let b = self.eval(base, frame)?;
                 b.field(name).cloned().ok_or_else(|| {
-                    Flow::from(Diag::at("umpire::eval::field", format!("{} has no field `{name}`", self.show(&b)), e.span, "no such field"))
+                    Flow::from(Diag::at(
+                        "umpire::eval::field",
+                        format!("{} has no field `{name}`", self.show(&b)),
+                        e.span,
+                        "no such field",
+                    ))
                 })
             }
             ExprKind::Neg(x) => match self.eval(x, frame)? {
-                Value::Num(r) => arith::neg(r).map(Value::Num).map_err(|er| arith_err(er, e.span)),
-                Value::Length(l) => arith::neg(l.inches).map(|i| Value::Length(Length { inches: i, unit: l.unit })).map_err(|er| arith_err(er, e.span)),
-                Value::Time(t) => arith::neg(t).map(Value::Time).map_err(|er| arith_err(er, e.span)),
+                Value::Num(r) => arith::neg(r)
+                    .map(Value::Num)
+                    .map_err(|er| arith_err(er, e.span)),
+                Value::Length(l) => arith::neg(l.inches)
+                    .map(|i| {
+                        Value::Length(Length {
+                            inches: i,
+                            unit: l.unit,
+                        })
+                    })
+                    .map_err(|er| arith_err(er, e.span)),
+                Value::Time(t) => arith::neg(t)
+                    .map(Value::Time)
+                    .map_err(|er| arith_err(er, e.span)),
                 _ => Err(internal(e.span, "`-`")),
             },
             ExprKind::Not(x) => match self.eval(x, frame)? {
@@ -210,8 +272,15 @@ impl<'a> Evaluator<'a> {
                         return self.eval(body, frame);
                     }
                 }
-                Err(Flow::from(Diag::at("umpire::eval::no_match", format!("no arm of this `match` covers {}", self.show(&v)), scrutinee.span, "matched nothing")
-                    .help("add an arm for it, or `otherwise => ...`")))
+                Err(Flow::from(
+                    Diag::at(
+                        "umpire::eval::no_match",
+                        format!("no arm of this `match` covers {}", self.show(&v)),
+                        scrutinee.span,
+                        "matched nothing",
+                    )
+                    .help("add an arm for it, or `otherwise => ...`"),
+                ))
             }
             ExprKind::Record(fields) => {
                 let mut out = Vec::with_capacity(fields.len());
@@ -226,11 +295,17 @@ impl<'a> Evaluator<'a> {
                 Ok(Value::Pair(Rc::new((a, b))))
             }
             ExprKind::Refuse { reason, cite } => {
-                self.push(TraceNode::Refused { reason: reason.to_string(), cite: cite.as_ref().map(|c| c.to_string()) });
+                self.push(TraceNode::Refused {
+                    reason: reason.to_string(),
+                    cite: cite.as_ref().map(|c| c.to_string()),
+                });
                 Err(Flow::Refused(reason.clone(), cite.clone()))
             }
             ExprKind::NotGiven { what, cite } => {
-                self.push(TraceNode::NotGiven { what: what.to_string(), cite: cite.as_ref().map(|c| c.to_string()) });
+                self.push(TraceNode::NotGiven {
+                    what: what.to_string(),
+                    cite: cite.as_ref().map(|c| c.to_string()),
+                });
                 Err(Flow::NotGiven(what.clone(), cite.clone()))
             }
             ExprKind::Block(stmts, value) => {
@@ -243,7 +318,9 @@ impl<'a> Evaluator<'a> {
                                 None => return Err(internal(x.span, "a `let`")),
                             }
                         }
-                        Stmt::Note(text) => self.push(TraceNode::Note { text: text.to_string() }),
+                        Stmt::Note(text) => self.push(TraceNode::Note {
+                            text: text.to_string(),
+                        }),
                         Stmt::Guard(x) => {
                             self.eval(x, frame)?;
                         }
@@ -270,13 +347,28 @@ impl<'a> Evaluator<'a> {
 
     fn roll(&mut self, count: u32, sides: u32, span: Span) -> Ev {
         if sides == 0 {
-            return Err(Flow::from(Diag::at("umpire::limit::dice", "a die must have at least one side", span, "no such die")));
+            return Err(Flow::from(Diag::at(
+                "umpire::limit::dice",
+                "a die must have at least one side",
+                span,
+                "no such die",
+            )));
         }
         let text = self.prog.sources.snippet(span).to_string();
-        let req = DiceRequest { count, sides, span, text: &text };
+        let req = DiceRequest {
+            count,
+            sides,
+            span,
+            text: &text,
+        };
         self.faces.clear();
         let total = self.dice.roll(&req, &mut self.faces)?;
-        let roll = Roll { dice: text.clone(), sides, faces: self.faces.clone(), total };
+        let roll = Roll {
+            dice: text.clone(),
+            sides,
+            faces: self.faces.clone(),
+            total,
+        };
         if self.trace.is_some() {
             self.push(TraceNode::Roll(roll.clone()));
         }
@@ -318,20 +410,41 @@ impl<'a> Evaluator<'a> {
             (BinOp::Rem, Num(p), Num(q)) if p.is_integer() && q.is_integer() => {
                 Value::int(arith::rem(*p.numer(), *q.numer()).map_err(|er| arith_err(er, span))?)
             }
-            (BinOp::Add, Length(p), Length(q)) => Length(crate::value::Length { inches: ar(arith::add(p.inches, q.inches))?, unit: crate::value::Length::unit_of(p.unit, q.unit) }),
-            (BinOp::Sub, Length(p), Length(q)) => Length(crate::value::Length { inches: ar(arith::sub(p.inches, q.inches))?, unit: crate::value::Length::unit_of(p.unit, q.unit) }),
-            (BinOp::Mul, Length(p), Num(q)) | (BinOp::Mul, Num(q), Length(p)) => Length(crate::value::Length { inches: ar(arith::mul(p.inches, *q))?, unit: p.unit }),
-            (BinOp::Div, Length(p), Num(q)) => Length(crate::value::Length { inches: ar(arith::div(p.inches, *q))?, unit: p.unit }),
+            (BinOp::Add, Length(p), Length(q)) => Length(crate::value::Length {
+                inches: ar(arith::add(p.inches, q.inches))?,
+                unit: crate::value::Length::unit_of(p.unit, q.unit),
+            }),
+            (BinOp::Sub, Length(p), Length(q)) => Length(crate::value::Length {
+                inches: ar(arith::sub(p.inches, q.inches))?,
+                unit: crate::value::Length::unit_of(p.unit, q.unit),
+            }),
+            (BinOp::Mul, Length(p), Num(q)) | (BinOp::Mul, Num(q), Length(p)) => {
+                Length(crate::value::Length {
+                    inches: ar(arith::mul(p.inches, *q))?,
+                    unit: p.unit,
+                })
+            }
+            (BinOp::Div, Length(p), Num(q)) => Length(crate::value::Length {
+                inches: ar(arith::div(p.inches, *q))?,
+                unit: p.unit,
+            }),
             (BinOp::Div, Length(p), Length(q)) => Num(ar(arith::div(p.inches, q.inches))?),
             (BinOp::Add, Time(p), Time(q)) => Time(ar(arith::add(*p, *q))?),
             (BinOp::Sub, Time(p), Time(q)) => Time(ar(arith::sub(*p, *q))?),
-            (BinOp::Mul, Time(p), Num(q)) | (BinOp::Mul, Num(q), Time(p)) => Time(ar(arith::mul(*p, *q))?),
+            (BinOp::Mul, Time(p), Num(q)) | (BinOp::Mul, Num(q), Time(p)) => {
+                Time(ar(arith::mul(*p, *q))?)
+            }
             (BinOp::Div, Time(p), Num(q)) => Time(ar(arith::div(*p, *q))?),
             (BinOp::Div, Time(p), Time(q)) => Num(ar(arith::div(*p, *q))?),
             _ => {
                 return Err(Flow::from(Diag::at(
                     "umpire::eval::units",
-                    format!("cannot compute {} {} {}", self.show(&x), op.symbol(), self.show(&y)),
+                    format!(
+                        "cannot compute {} {} {}",
+                        self.show(&x),
+                        op.symbol(),
+                        self.show(&y)
+                    ),
                     span,
                     "mixed units",
                 )))
@@ -339,7 +452,13 @@ impl<'a> Evaluator<'a> {
         })
     }
 
-    fn args(&mut self, params: &[ParamInfo], args: &[Expr], slots: u32, frame: &mut [Value]) -> Result<Vec<Value>, Flow> {
+    fn args(
+        &mut self,
+        params: &[ParamInfo],
+        args: &[Expr],
+        slots: u32,
+        frame: &mut [Value],
+    ) -> Result<Vec<Value>, Flow> {
         let mut f = Vec::with_capacity(slots as usize);
         for (p, a) in params.iter().zip(args) {
             let v = self.eval(a, frame)?;
@@ -351,14 +470,28 @@ impl<'a> Evaluator<'a> {
     }
 
     fn shown(&self, params: &[ParamInfo], f: &[Value]) -> Vec<Shown> {
-        params.iter().zip(f).map(|(p, v)| Shown { name: p.name.to_string(), value: crate::adjudication::show_arg(self.prog, v) }).collect()
+        params
+            .iter()
+            .zip(f)
+            .map(|(p, v)| Shown {
+                name: p.name.to_string(),
+                value: crate::adjudication::show_arg(self.prog, v),
+            })
+            .collect()
     }
 
     fn enter(&mut self, span: Span) -> Result<(), Flow> {
         self.depth += 1;
         if self.depth > self.limits.depth {
-            return Err(Flow::from(Diag::at("umpire::limit::depth", format!("calls nested more than {} deep", self.limits.depth), span, "one call too many")
-                .help("a rule may be calling itself without end")));
+            return Err(Flow::from(
+                Diag::at(
+                    "umpire::limit::depth",
+                    format!("calls nested more than {} deep", self.limits.depth),
+                    span,
+                    "one call too many",
+                )
+                .help("a rule may be calling itself without end"),
+            ));
         }
         Ok(())
     }
@@ -368,7 +501,10 @@ impl<'a> Evaluator<'a> {
             Callee::Builtin(b) => self.builtin(b, args, span, frame),
             Callee::Rule(id) => {
                 let prog = self.prog;
-                let r = prog.rules.get(id as usize).ok_or_else(|| internal(span, "a rule"))?;
+                let r = prog
+                    .rules
+                    .get(id as usize)
+                    .ok_or_else(|| internal(span, "a rule"))?;
                 let mut f = self.args(&r.params, args, r.slots, frame)?;
                 self.enter(span)?;
                 self.open();
@@ -378,18 +514,45 @@ impl<'a> Evaluator<'a> {
                 if self.trace.is_some() {
                     let result = self.flow_text(&out);
                     let args = self.shown(&r.params, &f);
-                    self.push(TraceNode::Rule { name: r.name.to_string(), args, cite: r.cite.as_ref().map(|c| c.to_string()), result, steps });
+                    self.push(TraceNode::Rule {
+                        name: r.name.to_string(),
+                        args,
+                        cite: r.cite.as_ref().map(|c| c.to_string()),
+                        result,
+                        steps,
+                    });
                 }
                 out
             }
             Callee::Table(id) => {
                 let prog = self.prog;
-                let t = prog.tables.get(id as usize).ok_or_else(|| internal(span, "a table"))?;
+                let t = prog
+                    .tables
+                    .get(id as usize)
+                    .ok_or_else(|| internal(span, "a table"))?;
                 let mut f = self.args(&t.params, args, t.slots, frame)?;
-                let Some(row) = t.rows.iter().find(|row| row.patterns.iter().zip(f.iter()).all(|(p, v)| matches(p, v))) else {
-                    let keys: Vec<String> = t.params.iter().zip(&f).take(t.keys).map(|(p, v)| format!("{}: {}", p.name, self.show(v))).collect();
-                    return Err(Flow::from(Diag::at("umpire::eval::no_row", format!("no row of table `{}` matches {}", t.name, keys.join(", ")), span, "matched no row")
-                        .help("add a row for these keys, or `otherwise => ...`")));
+                let Some(row) = t.rows.iter().find(|row| {
+                    row.patterns
+                        .iter()
+                        .zip(f.iter())
+                        .all(|(p, v)| matches(p, v))
+                }) else {
+                    let keys: Vec<String> = t
+                        .params
+                        .iter()
+                        .zip(&f)
+                        .take(t.keys)
+                        .map(|(p, v)| format!("{}: {}", p.name, self.show(v)))
+                        .collect();
+                    return Err(Flow::from(
+                        Diag::at(
+                            "umpire::eval::no_row",
+                            format!("no row of table `{}` matches {}", t.name, keys.join(", ")),
+                            span,
+                            "matched no row",
+                        )
+                        .help("add a row for these keys, or `otherwise => ...`"),
+                    ));
                 };
                 self.enter(span)?;
                 self.open();
@@ -399,13 +562,23 @@ impl<'a> Evaluator<'a> {
                 if self.trace.is_some() {
                     let result = self.flow_text(&out);
                     let args = self.shown(&t.params, &f);
-                    self.push(TraceNode::Table { name: t.name.to_string(), args, row: row.text.to_string(), cite: t.cite.as_ref().map(|c| c.to_string()), result, steps });
+                    self.push(TraceNode::Table {
+                        name: t.name.to_string(),
+                        args,
+                        row: row.text.to_string(),
+                        cite: t.cite.as_ref().map(|c| c.to_string()),
+                        result,
+                        steps,
+                    });
                 }
                 out
             }
             Callee::Modifiers(id) => {
                 let prog = self.prog;
-                let m = prog.modifiers.get(id as usize).ok_or_else(|| internal(span, "a modifier list"))?;
+                let m = prog
+                    .modifiers
+                    .get(id as usize)
+                    .ok_or_else(|| internal(span, "a modifier list"))?;
                 let mut f = self.args(&m.params, args, m.slots, frame)?;
                 self.enter(span)?;
                 let mut total = Rational::from_integer(0);
@@ -421,25 +594,42 @@ impl<'a> Evaluator<'a> {
                         Some(p) => self.num(p, &mut f)?,
                         None => Rational::from_integer(1),
                     };
-                    let each = arith::mul(amount, times).map_err(|er| arith_err(er, md.amount.span))?;
+                    let each =
+                        arith::mul(amount, times).map_err(|er| arith_err(er, md.amount.span))?;
                     if times == Rational::from_integer(0) {
                         continue;
                     }
                     total = arith::add(total, each).map_err(|er| arith_err(er, md.amount.span))?;
                     if self.trace.is_some() {
-                        let sign = if each >= Rational::from_integer(0) { "+" } else { "" };
+                        let sign = if each >= Rational::from_integer(0) {
+                            "+"
+                        } else {
+                            ""
+                        };
                         let label = if md.per.is_some() && times != Rational::from_integer(1) {
                             format!("{} (x{})", md.label, crate::value::Mixed(times))
                         } else {
                             md.label.to_string()
                         };
-                        applied.push(Applied { label, amount: format!("{sign}{}", crate::value::Mixed(each)) });
+                        applied.push(Applied {
+                            label,
+                            amount: format!("{sign}{}", crate::value::Mixed(each)),
+                        });
                     }
                 }
                 self.depth -= 1;
                 if self.trace.is_some() {
-                    let sign = if total > Rational::from_integer(0) { "+" } else { "" };
-                    self.push(TraceNode::Modifiers { name: m.name.to_string(), cite: m.cite.as_ref().map(|c| c.to_string()), applied, total: format!("{sign}{}", crate::value::Mixed(total)) });
+                    let sign = if total > Rational::from_integer(0) {
+                        "+"
+                    } else {
+                        ""
+                    };
+                    self.push(TraceNode::Modifiers {
+                        name: m.name.to_string(),
+                        cite: m.cite.as_ref().map(|c| c.to_string()),
+                        applied,
+                        total: format!("{sign}{}", crate::value::Mixed(total)),
+                    });
                 }
                 Ok(Value::Num(total))
             }
@@ -451,7 +641,10 @@ impl<'a> Evaluator<'a> {
         for a in args {
             vals.push(self.eval(a, frame)?);
         }
-        let first = vals.first().cloned().ok_or_else(|| internal(span, "a builtin"))?;
+        let first = vals
+            .first()
+            .cloned()
+            .ok_or_else(|| internal(span, "a builtin"))?;
         let num = |v: &Value| match v {
             Value::Num(r) => Ok(*r),
             _ => Err(internal(span, b.name())),
@@ -459,12 +652,21 @@ impl<'a> Evaluator<'a> {
         Ok(match b {
             Builtin::Floor => Value::Num(arith::floor(num(&first)?)),
             Builtin::Ceil => Value::Num(arith::ceil(num(&first)?)),
-            Builtin::Round => Value::Num(arith::round(num(&first)?).map_err(|e| arith_err(e, span))?),
+            Builtin::Round => {
+                Value::Num(arith::round(num(&first)?).map_err(|e| arith_err(e, span))?)
+            }
             Builtin::Trunc => Value::Num(arith::trunc(num(&first)?)),
             Builtin::Abs => match first {
-                Value::Num(r) if r < Rational::from_integer(0) => Value::Num(arith::neg(r).map_err(|e| arith_err(e, span))?),
-                Value::Length(l) if l.inches < Rational::from_integer(0) => Value::Length(Length { inches: arith::neg(l.inches).map_err(|e| arith_err(e, span))?, unit: l.unit }),
-                Value::Time(t) if t < Rational::from_integer(0) => Value::Time(arith::neg(t).map_err(|e| arith_err(e, span))?),
+                Value::Num(r) if r < Rational::from_integer(0) => {
+                    Value::Num(arith::neg(r).map_err(|e| arith_err(e, span))?)
+                }
+                Value::Length(l) if l.inches < Rational::from_integer(0) => Value::Length(Length {
+                    inches: arith::neg(l.inches).map_err(|e| arith_err(e, span))?,
+                    unit: l.unit,
+                }),
+                Value::Time(t) if t < Rational::from_integer(0) => {
+                    Value::Time(arith::neg(t).map_err(|e| arith_err(e, span))?)
+                }
                 other => other,
             },
             Builtin::Min | Builtin::Max => {
@@ -475,31 +677,59 @@ impl<'a> Evaluator<'a> {
                 };
                 let mut best = first.clone();
                 for v in &vals[1..] {
-                    let better = if b == Builtin::Min { key(v)? < key(&best)? } else { key(v)? > key(&best)? };
+                    let better = if b == Builtin::Min {
+                        key(v)? < key(&best)?
+                    } else {
+                        key(v)? > key(&best)?
+                    };
                     if better {
                         best = v.clone();
                     }
                 }
                 best
             }
-            Builtin::Inches => Value::Length(Length { inches: num(&first)?, unit: crate::syntax::ast::LengthUnit::Inches }),
+            Builtin::Inches => Value::Length(Length {
+                inches: num(&first)?,
+                unit: crate::syntax::ast::LengthUnit::Inches,
+            }),
             Builtin::Feet => Value::Length(Length {
-                inches: arith::mul(num(&first)?, Rational::from_integer(12)).map_err(|e| arith_err(e, span))?,
+                inches: arith::mul(num(&first)?, Rational::from_integer(12))
+                    .map_err(|e| arith_err(e, span))?,
                 unit: crate::syntax::ast::LengthUnit::Feet,
             }),
             Builtin::Moves => Value::Time(num(&first)?),
             Builtin::Dice => {
-                let count = vals.first().and_then(Value::as_int).ok_or_else(|| internal(span, "dice"))?;
-                let sides = vals.get(1).and_then(Value::as_int).ok_or_else(|| internal(span, "dice"))?;
+                let count = vals
+                    .first()
+                    .and_then(Value::as_int)
+                    .ok_or_else(|| internal(span, "dice"))?;
+                let sides = vals
+                    .get(1)
+                    .and_then(Value::as_int)
+                    .ok_or_else(|| internal(span, "dice"))?;
                 let max_d = i64::from(crate::check::MAX_DICE);
                 let max_s = i64::from(crate::check::MAX_SIDES);
                 if !(0..=max_d).contains(&count) {
-                    return Err(Flow::from(Diag::at("umpire::limit::dice", format!("cannot roll {count} dice: the count must be 0 to {max_d}"), span, "bad dice count")));
+                    return Err(Flow::from(Diag::at(
+                        "umpire::limit::dice",
+                        format!("cannot roll {count} dice: the count must be 0 to {max_d}"),
+                        span,
+                        "bad dice count",
+                    )));
                 }
                 if !(1..=max_s).contains(&sides) {
-                    return Err(Flow::from(Diag::at("umpire::limit::dice", format!("there is no die with {sides} sides: a die has 1 to {max_s}"), span, "bad die")));
+                    return Err(Flow::from(Diag::at(
+                        "umpire::limit::dice",
+                        format!("there is no die with {sides} sides: a die has 1 to {max_s}"),
+                        span,
+                        "bad die",
+                    )));
                 }
-                self.roll(u32::try_from(count).unwrap_or(0), u32::try_from(sides).unwrap_or(1), span)?
+                self.roll(
+                    u32::try_from(count).unwrap_or(0),
+                    u32::try_from(sides).unwrap_or(1),
+                    span,
+                )?
             }
         })
     }
@@ -509,12 +739,26 @@ impl<'a> Evaluator<'a> {
 fn check_arg(p: &ParamInfo, v: &Value, span: Span) -> Result<(), Flow> {
     if p.ty == Ty::Int && v.as_int().is_none() {
         if let Value::Num(r) = v {
-            return Err(Flow::from(Diag::at("umpire::eval::not_whole", format!("`{}` must be a whole number, got {}", p.name, crate::value::Mixed(*r)), span, "a fraction")));
+            return Err(Flow::from(Diag::at(
+                "umpire::eval::not_whole",
+                format!(
+                    "`{}` must be a whole number, got {}",
+                    p.name,
+                    crate::value::Mixed(*r)
+                ),
+                span,
+                "a fraction",
+            )));
         }
     }
     if let (Some(range), Some(i)) = (p.range, v.as_int()) {
         if i < range.lo || range.hi.is_some_and(|h| i > h) {
-            return Err(Flow::from(Diag::at("umpire::eval::range", format!("`{}` must be {range}, got {i}", p.name), span, "out of range")));
+            return Err(Flow::from(Diag::at(
+                "umpire::eval::range",
+                format!("`{}` must be {range}, got {i}", p.name),
+                span,
+                "out of range",
+            )));
         }
     }
     Ok(())
@@ -527,7 +771,9 @@ pub fn matches(p: &Pat, v: &Value) -> bool {
         Pat::Alts(alts) => alts.iter().any(|a| match (a, v) {
             (Alt::AtLeast(n), Value::Num(r)) => *r >= Rational::from_integer(*n),
             (Alt::AtMost(n), Value::Num(r)) => *r <= Rational::from_integer(*n),
-            (Alt::Range(lo, hi), Value::Num(r)) => *r >= Rational::from_integer(*lo) && *r <= Rational::from_integer(*hi),
+            (Alt::Range(lo, hi), Value::Num(r)) => {
+                *r >= Rational::from_integer(*lo) && *r <= Rational::from_integer(*hi)
+            }
             (Alt::Bool(b), Value::Bool(x)) => b == x,
             (Alt::Enum(e, i), Value::Enum(f, j)) => e == f && i == j,
             _ => false,

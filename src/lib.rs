@@ -64,15 +64,34 @@ impl Ruleset {
     pub fn from_source(name: &str, text: &str) -> Result<Ruleset, Diags> {
         let mut program = Program::default();
         let file = program.sources.add(SourceFile::new(name, text));
-        let attach = |ds: Diags, p: &Program| Diags(ds.0.into_iter().map(|d| d.with_sources(&p.sources)).collect());
+        let attach = |ds: Diags, p: &Program| {
+            Diags(
+                ds.0.into_iter()
+                    .map(|d| d.with_sources(&p.sources))
+                    .collect(),
+            )
+        };
         if text.len() > MAX_FILE_BYTES {
-            return Err(Diags(vec![Diag::error("umpire::limit::file_size", format!("{name} is larger than {} MiB", MAX_FILE_BYTES / (1024 * 1024)))]));
+            return Err(Diags(vec![Diag::error(
+                "umpire::limit::file_size",
+                format!(
+                    "{name} is larger than {} MiB",
+                    MAX_FILE_BYTES / (1024 * 1024)
+                ),
+            )]));
         }
-        let normalised = program.sources.get(file).map(|f| f.text.clone()).unwrap_or_default();
+        let normalised = program
+            .sources
+            .get(file)
+            .map(|f| f.text.clone())
+            .unwrap_or_default();
         let ast = syntax::parse_file(file, &normalised).map_err(|d| attach(d.into(), &program))?;
         check::check_file(&mut program, &ast).map_err(|d| attach(d, &program))?;
         let warnings = std::mem::take(&mut program.warnings);
-        program.warnings = warnings.into_iter().map(|d| d.with_sources(&program.sources)).collect();
+        program.warnings = warnings
+            .into_iter()
+            .map(|d| d.with_sources(&program.sources))
+            .collect();
         Ok(Ruleset { program })
     }
 
@@ -80,9 +99,12 @@ impl Ruleset {
     pub fn bundled(name: &str) -> Result<Ruleset, Diags> {
         match bundled::source(name) {
             Some(text) => Ruleset::from_source(&format!("bundled:{name}"), text),
-            None => Err(Diag::error("umpire::cli::unknown_ruleset", format!("no bundled ruleset `{name}`"))
-                .suggest(name, bundled::names())
-                .into()),
+            None => Err(Diag::error(
+                "umpire::cli::unknown_ruleset",
+                format!("no bundled ruleset `{name}`"),
+            )
+            .suggest(name, bundled::names())
+            .into()),
         }
     }
 
@@ -96,10 +118,16 @@ impl Ruleset {
                 return Ruleset::bundled(name_or_path);
             }
             if !std::path::Path::new(name_or_path).exists() {
-                return Err(Diag::error("umpire::cli::unknown_ruleset", format!("no bundled ruleset or file `{name_or_path}`"))
-                    .suggest(name_or_path, bundled::names())
-                    .help(format!("bundled rulesets: {}; or give a path to a .rules file", bundled::names().join(", ")))
-                    .into());
+                return Err(Diag::error(
+                    "umpire::cli::unknown_ruleset",
+                    format!("no bundled ruleset or file `{name_or_path}`"),
+                )
+                .suggest(name_or_path, bundled::names())
+                .help(format!(
+                    "bundled rulesets: {}; or give a path to a .rules file",
+                    bundled::names().join(", ")
+                ))
+                .into());
             }
         }
         let text = read_file(name_or_path)?;
@@ -120,8 +148,19 @@ impl Ruleset {
     }
 
     fn compile_in(&mut self, file: span::FileId) -> Result<Query, Diags> {
-        let text = self.program.sources.get(file).map(|f| f.text.clone()).unwrap_or_default();
-        let attach = |ds: Diags, p: &Program| Diags(ds.0.into_iter().map(|d| d.with_sources(&p.sources)).collect());
+        let text = self
+            .program
+            .sources
+            .get(file)
+            .map(|f| f.text.clone())
+            .unwrap_or_default();
+        let attach = |ds: Diags, p: &Program| {
+            Diags(
+                ds.0.into_iter()
+                    .map(|d| d.with_sources(&p.sources))
+                    .collect(),
+            )
+        };
         let ast = syntax::parse_expr(file, &text).map_err(|d| attach(d.into(), &self.program))?;
         check::check_query(&mut self.program, &ast).map_err(|d| attach(d, &self.program))
     }
@@ -129,8 +168,14 @@ impl Ruleset {
     /// Adjudicates a compiled query.
     ///
     /// Errors: arithmetic, limits, dice (with the source attached).
-    pub fn adjudicate(&self, q: &Query, dice: &mut dyn DiceSource, opts: eval::Options) -> Result<Adjudication, Diag> {
-        eval::adjudicate(&self.program, q, dice, opts).map_err(|d| d.with_sources(&self.program.sources))
+    pub fn adjudicate(
+        &self,
+        q: &Query,
+        dice: &mut dyn DiceSource,
+        opts: eval::Options,
+    ) -> Result<Adjudication, Diag> {
+        eval::adjudicate(&self.program, q, dice, opts)
+            .map_err(|d| d.with_sources(&self.program.sources))
     }
 
     /// Runs every `example` block; one result per check.
@@ -155,8 +200,15 @@ impl Ruleset {
             }
             if seeded.is_none() {
                 if let Err(d) = given.finish() {
-                    let d = d.label(ex.span, "in this example").with_sources(&self.program.sources);
-                    out.push(ExampleResult { example: ex.name.clone(), check: "given rolls".into(), failure: Some(d), index: ex.checks.len() });
+                    let d = d
+                        .label(ex.span, "in this example")
+                        .with_sources(&self.program.sources);
+                    out.push(ExampleResult {
+                        example: ex.name.clone(),
+                        check: "given rolls".into(),
+                        failure: Some(d),
+                        index: ex.checks.len(),
+                    });
                 }
             }
         }
@@ -166,15 +218,30 @@ impl Ruleset {
 
 /// Reads a file as UTF-8 text, refusing files over [`MAX_FILE_BYTES`].
 pub fn read_file(path: &str) -> Result<String, Diags> {
-    let meta = std::fs::metadata(path).map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
     if meta.len() > MAX_FILE_BYTES as u64 {
-        return Err(Diag::error("umpire::limit::file_size", format!("{path} is larger than {} MiB", MAX_FILE_BYTES / (1024 * 1024))).into());
+        return Err(Diag::error(
+            "umpire::limit::file_size",
+            format!(
+                "{path} is larger than {} MiB",
+                MAX_FILE_BYTES / (1024 * 1024)
+            ),
+        )
+        .into());
     }
-    let bytes = std::fs::read(path).map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
     String::from_utf8(bytes).map_err(|e| {
-        Diag::error("umpire::io::encoding", format!("{path} is not UTF-8 text (bad byte at offset {})", e.utf8_error().valid_up_to()))
-            .help("save the file as UTF-8")
-            .into()
+        Diag::error(
+            "umpire::io::encoding",
+            format!(
+                "{path} is not UTF-8 text (bad byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+        .help("save the file as UTF-8")
+        .into()
     })
 }
 
@@ -196,13 +263,24 @@ struct NoDice;
 
 impl DiceSource for NoDice {
     fn roll(&mut self, req: &dice::DiceRequest<'_>, _: &mut Vec<u32>) -> Result<i64, Diag> {
-        Err(Diag::at("umpire::dice::no_dice", format!("this rolls `{}`, but no rolls or seed are given", req.text), req.span, "rolls dice")
-            .help("add `given rolls ...` or `seed N` to the example"))
+        Err(Diag::at(
+            "umpire::dice::no_dice",
+            format!("this rolls `{}`, but no rolls or seed are given", req.text),
+            req.span,
+            "rolls dice",
+        )
+        .help("add `given rolls ...` or `seed N` to the example"))
     }
 }
 
 /// Runs one check: `None` if it holds, else why not.
-pub fn run_check(p: &Program, q: &Query, expect: Option<Expectation>, dice: &mut dyn DiceSource, no_dice: bool) -> Option<Diag> {
+pub fn run_check(
+    p: &Program,
+    q: &Query,
+    expect: Option<Expectation>,
+    dice: &mut dyn DiceSource,
+    no_dice: bool,
+) -> Option<Diag> {
     let mut nodice = NoDice;
     let dice: &mut dyn DiceSource = if no_dice { &mut nodice } else { dice };
     let opts = eval::Options::default();
@@ -229,8 +307,15 @@ pub fn run_check(p: &Program, q: &Query, expect: Option<Expectation>, dice: &mut
             return None;
         }
         let text = |o: &Outcome| adjudication::headline(p, o);
-        return Some(Diag::at("umpire::test::failed", "example does not hold", span, format!("gave {}", text(&left)))
-            .help(format!("expected {}", text(&right))));
+        return Some(
+            Diag::at(
+                "umpire::test::failed",
+                "example does not hold",
+                span,
+                format!("gave {}", text(&left)),
+            )
+            .help(format!("expected {}", text(&right))),
+        );
     }
     // Given rolls run on across the checks of an example: no `finish` here.
     let mut ev = eval::Evaluator::new(p, dice, opts);
@@ -241,12 +326,12 @@ pub fn run_check(p: &Program, q: &Query, expect: Option<Expectation>, dice: &mut
         Err(d) => return Some(d),
     };
     let got = adjudication::headline(p, &outcome);
-    let ok = match (expect, &outcome) {
-        (None, Outcome::Value(value::Value::Bool(true))) => true,
-        (Some(Expectation::Refused), Outcome::Refused { .. }) => true,
-        (Some(Expectation::NotGiven), Outcome::NotGiven { .. }) => true,
-        _ => false,
-    };
+    let ok = matches!(
+        (expect, &outcome),
+        (None, Outcome::Value(value::Value::Bool(true)))
+            | (Some(Expectation::Refused), Outcome::Refused { .. })
+            | (Some(Expectation::NotGiven), Outcome::NotGiven { .. })
+    );
     if ok {
         return None;
     }
@@ -255,5 +340,13 @@ pub fn run_check(p: &Program, q: &Query, expect: Option<Expectation>, dice: &mut
         Some(Expectation::Refused) => "a refusal".to_string(),
         Some(Expectation::NotGiven) => "\"not given in the source\"".to_string(),
     };
-    Some(Diag::at("umpire::test::failed", "example does not hold", span, format!("gave {got}")).help(format!("expected {want}")))
+    Some(
+        Diag::at(
+            "umpire::test::failed",
+            "example does not hold",
+            span,
+            format!("gave {got}"),
+        )
+        .help(format!("expected {want}")),
+    )
 }

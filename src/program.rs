@@ -57,7 +57,12 @@ impl Ty {
             Ty::Time => "a time in moves".into(),
             Ty::Bool => "true/false (Bool)".into(),
             Ty::Text => "text".into(),
-            Ty::Enum(e) => format!("a {}", p.enums.get(usize::from(*e)).map_or("?", |e| e.name.as_str())),
+            Ty::Enum(e) => format!(
+                "a {}",
+                p.enums
+                    .get(usize::from(*e))
+                    .map_or("?", |e| e.name.as_str())
+            ),
             Ty::Record(s) => match &s.name {
                 Some(n) => format!("a {n} record"),
                 None => {
@@ -342,7 +347,10 @@ impl Builtin {
 
     /// Its name.
     pub fn name(self) -> &'static str {
-        Builtin::ALL.iter().find(|(_, b)| *b == self).map_or("?", |(n, _)| n)
+        Builtin::ALL
+            .iter()
+            .find(|(_, b)| *b == self)
+            .map_or("?", |(n, _)| n)
     }
 }
 
@@ -484,7 +492,9 @@ pub struct Program {
 impl Program {
     /// The enum value's info.
     pub fn enum_value(&self, e: EnumId, i: u16) -> Option<&EnumValueInfo> {
-        self.enums.get(usize::from(e)).and_then(|en| en.values.get(usize::from(i)))
+        self.enums
+            .get(usize::from(e))
+            .and_then(|en| en.values.get(usize::from(i)))
     }
 
     /// Names of rules, tables and modifier lists, for listings and suggestions.

@@ -77,7 +77,11 @@ fn toml_error(src: &SourceFile, file: crate::span::FileId, e: &toml::de::Error) 
     let msg = e.message().trim().to_string();
     let mut d = Diag::error("umpire::scenario::format", format!("scenario file: {msg}"));
     if let Some(r) = e.span() {
-        let end = if r.end > r.start { r.end } else { (r.start + 1).min(src.text.len()) };
+        let end = if r.end > r.start {
+            r.end
+        } else {
+            (r.start + 1).min(src.text.len())
+        };
         d = d.label(Span::new(file, r.start, end), msg);
     }
     d.help("a scenario has `ruleset = \"...\"` and `[[adjudication]]` tables with `name` and `expr` (and optional `seed`, `rolls`, `expect`)")
@@ -115,16 +119,29 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
     let mut scratch = crate::span::SourceMap::default();
     let sfile = scratch.add(src.clone());
     let attach = |d: Diag| Diags(vec![d.with_sources(&scratch)]);
-    let parsed: ScenarioFile = toml::from_str(&src.text).map_err(|e| attach(toml_error(&src, sfile, &e)))?;
+    let parsed: ScenarioFile =
+        toml::from_str(&src.text).map_err(|e| attach(toml_error(&src, sfile, &e)))?;
 
     let name = parsed.ruleset.get_ref().clone();
     let base = Path::new(path).parent().unwrap_or(Path::new(""));
     let is_path = name.contains(['/', '\\', '.']);
-    let target = if is_path { base.join(&name).to_string_lossy().into_owned() } else { name.clone() };
+    let target = if is_path {
+        base.join(&name).to_string_lossy().into_owned()
+    } else {
+        name.clone()
+    };
     let mut ruleset = Ruleset::load(&target).map_err(|ds| {
         let r = parsed.ruleset.span();
         let mut v = ds.0;
-        v.push(Diag::at("umpire::scenario::ruleset", format!("the scenario's ruleset `{name}` did not load"), Span::new(sfile, r.start, r.end), "this ruleset").with_sources(&scratch));
+        v.push(
+            Diag::at(
+                "umpire::scenario::ruleset",
+                format!("the scenario's ruleset `{name}` did not load"),
+                Span::new(sfile, r.start, r.end),
+                "this ruleset",
+            )
+            .with_sources(&scratch),
+        );
         Diags(v)
     })?;
 
@@ -136,59 +153,109 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
             let r = s.span();
             match content_range(&src.text, r.start, r.end) {
                 Some((a, b)) => src.masked(a, b),
-                None => SourceFile::new(format!("{path}: {} {what}", entry.name), s.get_ref().as_str()),
+                None => SourceFile::new(
+                    format!("{path}: {} {what}", entry.name),
+                    s.get_ref().as_str(),
+                ),
             }
         };
         let expr_text = entry.expr.get_ref().trim().to_string();
-        let result = ruleset.compile_source(piece(&entry.expr, "expr")).map_err(first).and_then(|q| {
-            // Given rolls, else the entry's seed, else a fresh seed that is reported.
-            let seed = entry.seed.unwrap_or_else(rand::random::<u64>);
-            let mut seeded = Seeded::new(seed);
-            let mut given = Given::new(entry.rolls.as_ref().map(|r| r.get_ref().clone()).unwrap_or_default());
-            let dice: &mut dyn DiceSource = match &entry.rolls {
-                Some(rolls) => {
-                    given.span = Some(Span::new(sfile, rolls.span().start, rolls.span().end));
-                    &mut given
+        let result = ruleset
+            .compile_source(piece(&entry.expr, "expr"))
+            .map_err(first)
+            .and_then(|q| {
+                // Given rolls, else the entry's seed, else a fresh seed that is reported.
+                let seed = entry.seed.unwrap_or_else(rand::random::<u64>);
+                let mut seeded = Seeded::new(seed);
+                let mut given = Given::new(
+                    entry
+                        .rolls
+                        .as_ref()
+                        .map(|r| r.get_ref().clone())
+                        .unwrap_or_default(),
+                );
+                let dice: &mut dyn DiceSource = match &entry.rolls {
+                    Some(rolls) => {
+                        given.span = Some(Span::new(sfile, rolls.span().start, rolls.span().end));
+                        &mut given
+                    }
+                    None => &mut seeded,
+                };
+                let mut a = ruleset.adjudicate(
+                    &q,
+                    dice,
+                    Options {
+                        trace,
+                        ..Options::default()
+                    },
+                )?;
+                if entry.rolls.is_none() && !a.rolls.is_empty() {
+                    a.seed = Some(seed);
                 }
-                None => &mut seeded,
-            };
-            let mut a = ruleset.adjudicate(&q, dice, Options { trace, ..Options::default() })?;
-            if entry.rolls.is_none() && !a.rolls.is_empty() {
-                a.seed = Some(seed);
-            }
-            Ok(a)
-        });
+                Ok(a)
+            });
         let (expected, expectation) = match (&entry.expect, &result) {
-            (Some(exp), Ok(a)) => match expectation(&mut ruleset, &piece(exp, "expect"), exp.get_ref()) {
-                Ok(want) => {
-                    let ok = match (&want, &a.outcome) {
-                        (Outcome::Value(w), Outcome::Value(v)) => w.same(v),
-                        (Outcome::Refused { .. }, Outcome::Refused { .. }) => true,
-                        (Outcome::NotGiven { .. }, Outcome::NotGiven { .. }) => true,
-                        _ => false,
-                    };
-                    (Some(ok), Some(headline(&ruleset.program, &want)))
+            (Some(exp), Ok(a)) => {
+                match expectation(&mut ruleset, &piece(exp, "expect"), exp.get_ref()) {
+                    Ok(want) => {
+                        let ok = match (&want, &a.outcome) {
+                            (Outcome::Value(w), Outcome::Value(v)) => w.same(v),
+                            (Outcome::Refused { .. }, Outcome::Refused { .. }) => true,
+                            (Outcome::NotGiven { .. }, Outcome::NotGiven { .. }) => true,
+                            _ => false,
+                        };
+                        (Some(ok), Some(headline(&ruleset.program, &want)))
+                    }
+                    Err(d) => {
+                        done.push(Done {
+                            name: entry.name.clone(),
+                            expr: expr_text,
+                            result: Err(d),
+                            expected: Some(false),
+                            expectation: None,
+                        });
+                        continue;
+                    }
                 }
-                Err(d) => {
-                    done.push(Done { name: entry.name.clone(), expr: expr_text, result: Err(d), expected: Some(false), expectation: None });
-                    continue;
-                }
-            },
+            }
             _ => (None, None),
         };
-        done.push(Done { name: entry.name.clone(), expr: expr_text, result, expected, expectation });
+        done.push(Done {
+            name: entry.name.clone(),
+            expr: expr_text,
+            result,
+            expected,
+            expectation,
+        });
     }
-    Ok(Report { title: parsed.title, ruleset, ruleset_name: name, done })
+    Ok(Report {
+        title: parsed.title,
+        ruleset,
+        ruleset_name: name,
+        done,
+    })
 }
 
 fn first(ds: Diags) -> Diag {
-    ds.0.into_iter().next().unwrap_or_else(|| Diag::error("umpire::scenario::format", "unknown error"))
+    ds.0.into_iter()
+        .next()
+        .unwrap_or_else(|| Diag::error("umpire::scenario::format", "unknown error"))
 }
 
 fn expectation(ruleset: &mut Ruleset, src: &SourceFile, raw: &str) -> Result<Outcome, Diag> {
     match raw.trim() {
-        "refused" => return Ok(Outcome::Refused { reason: String::new(), cite: None }),
-        "not given" => return Ok(Outcome::NotGiven { what: String::new(), cite: None }),
+        "refused" => {
+            return Ok(Outcome::Refused {
+                reason: String::new(),
+                cite: None,
+            })
+        }
+        "not given" => {
+            return Ok(Outcome::NotGiven {
+                what: String::new(),
+                cite: None,
+            })
+        }
         _ => {}
     }
     let q = ruleset.compile_source(src.clone()).map_err(first)?;
@@ -199,7 +266,12 @@ fn expectation(ruleset: &mut Ruleset, src: &SourceFile, raw: &str) -> Result<Out
 /// The report as text: each adjudication with its value, expectation and explanation.
 pub fn render_text(r: &Report, trace: bool) -> String {
     let mut out = String::new();
-    let title = r.ruleset.program.title.clone().unwrap_or_else(|| r.ruleset_name.clone());
+    let title = r
+        .ruleset
+        .program
+        .title
+        .clone()
+        .unwrap_or_else(|| r.ruleset_name.clone());
     match &r.title {
         Some(t) => out.push_str(&format!("{t} ({title})\n")),
         None => out.push_str(&format!("{title}\n")),
@@ -208,9 +280,16 @@ pub fn render_text(r: &Report, trace: bool) -> String {
         out.push_str(&format!("\n{}. {}\n   {}\n", i + 1, d.name, d.expr));
         match &d.result {
             Ok(a) => {
-                out.push_str(&format!("   = {}\n", headline(&r.ruleset.program, &a.outcome)));
+                out.push_str(&format!(
+                    "   = {}\n",
+                    headline(&r.ruleset.program, &a.outcome)
+                ));
                 if !a.rolls.is_empty() {
-                    let rolls: Vec<String> = a.rolls.iter().map(|x| format!("{} → {}", x.dice, x.total)).collect();
+                    let rolls: Vec<String> = a
+                        .rolls
+                        .iter()
+                        .map(|x| format!("{} → {}", x.dice, x.total))
+                        .collect();
                     out.push_str(&format!("   rolls: {}\n", rolls.join(", ")));
                 }
                 if let Some(seed) = a.seed {
@@ -218,7 +297,9 @@ pub fn render_text(r: &Report, trace: bool) -> String {
                 }
                 match (d.expected, &d.expectation) {
                     (Some(true), _) => out.push_str("   as expected\n"),
-                    (Some(false), Some(e)) => out.push_str(&format!("   NOT AS EXPECTED: expected {e}\n")),
+                    (Some(false), Some(e)) => {
+                        out.push_str(&format!("   NOT AS EXPECTED: expected {e}\n"))
+                    }
                     _ => {}
                 }
                 if trace {
@@ -233,7 +314,11 @@ pub fn render_text(r: &Report, trace: bool) -> String {
             Err(e) => out.push_str(&format!("   error: {e}\n")),
         }
     }
-    let failed = r.done.iter().filter(|d| d.result.is_err() || d.expected == Some(false)).count();
+    let failed = r
+        .done
+        .iter()
+        .filter(|d| d.result.is_err() || d.expected == Some(false))
+        .count();
     let checked = r.done.iter().filter(|d| d.expected.is_some()).count();
     out.push_str(&format!(
         "\n{} adjudication(s); {} with an expected result, {} not as expected or in error\n",
@@ -260,7 +345,10 @@ pub fn render_json(r: &Report) -> serde_json::Value {
                     }
                 }
                 Err(e) => {
-                    m.insert("error".into(), serde_json::json!({ "code": e.code, "message": e.message }));
+                    m.insert(
+                        "error".into(),
+                        serde_json::json!({ "code": e.code, "message": e.message }),
+                    );
                 }
             }
             if let Some(x) = d.expected {
@@ -274,5 +362,7 @@ pub fn render_json(r: &Report) -> serde_json::Value {
 
 /// True if every adjudication ran and met its expectation.
 pub fn all_ok(r: &Report) -> bool {
-    r.done.iter().all(|d| d.result.is_ok() && d.expected != Some(false))
+    r.done
+        .iter()
+        .all(|d| d.result.is_ok() && d.expected != Some(false))
 }

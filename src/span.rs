@@ -126,7 +126,12 @@ impl SourceFile {
                 }
             })
             .collect();
-        SourceFile { name: self.name.clone(), original: self.original.clone(), text, dropped: self.dropped.clone() }
+        SourceFile {
+            name: self.name.clone(),
+            original: self.original.clone(),
+            text,
+            dropped: self.dropped.clone(),
+        }
     }
 
     /// Maps a normalised offset onto the original text.

@@ -63,7 +63,9 @@ pub mod arith {
     }
     /// `-a`
     pub fn neg(a: Rational) -> Result<Rational, ArithError> {
-        Rational::new_raw(0, 1).checked_sub(&a).ok_or(ArithError::Overflow)
+        Rational::new_raw(0, 1)
+            .checked_sub(&a)
+            .ok_or(ArithError::Overflow)
     }
     /// Round down, toward minus infinity: `floor(-1/2) == -1`.
     pub fn floor(a: Rational) -> Rational {
@@ -118,7 +120,11 @@ impl fmt::Display for Length {
         if self.unit == LengthUnit::Feet && big {
             // `2'`, or `2' 6"` when not whole feet.
             let sign = if self.inches.is_negative() { "-" } else { "" };
-            let abs = if self.inches.is_negative() { -self.inches } else { self.inches };
+            let abs = if self.inches.is_negative() {
+                -self.inches
+            } else {
+                self.inches
+            };
             let feet = (abs / twelve).to_integer();
             let rest = abs - twelve * Rational::from_integer(feet);
             if rest.is_zero() {
@@ -163,7 +169,12 @@ pub struct Moves(pub Rational);
 impl fmt::Display for Moves {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let plural = self.0.abs() > Rational::from_integer(1);
-        write!(f, "{} {}", Mixed(self.0), if plural { "moves" } else { "move" })
+        write!(
+            f,
+            "{} {}",
+            Mixed(self.0),
+            if plural { "moves" } else { "move" }
+        )
     }
 }
 
@@ -225,7 +236,8 @@ impl Value {
             (Value::Length(a), Value::Length(b)) => a.inches == b.inches,
             (Value::Record(a), Value::Record(b)) => {
                 a.len() == b.len()
-                    && a.iter().all(|(n, v)| other.field(n).is_some_and(|w| v.same(w)))
+                    && a.iter()
+                        .all(|(n, v)| other.field(n).is_some_and(|w| v.same(w)))
                     && b.iter().all(|(n, _)| self.field(n).is_some())
             }
             (Value::Pair(a), Value::Pair(b)) => a.0.same(&b.0) && a.1.same(&b.1),
@@ -248,11 +260,20 @@ mod tests {
         assert_eq!(Mixed(r(-7, 4)).to_string(), "-1 3/4");
         assert_eq!(Mixed(r(3, 4)).to_string(), "3/4");
         assert_eq!(Mixed(r(6, 1)).to_string(), "6");
-        let l = Length { inches: r(7, 4), unit: LengthUnit::Inches };
+        let l = Length {
+            inches: r(7, 4),
+            unit: LengthUnit::Inches,
+        };
         assert_eq!(l.to_string(), "1 3/4\"");
-        let ft = Length { inches: r(24, 1), unit: LengthUnit::Feet };
+        let ft = Length {
+            inches: r(24, 1),
+            unit: LengthUnit::Feet,
+        };
         assert_eq!(ft.to_string(), "2'");
-        let ft = Length { inches: r(30, 1), unit: LengthUnit::Feet };
+        let ft = Length {
+            inches: r(30, 1),
+            unit: LengthUnit::Feet,
+        };
         assert_eq!(ft.to_string(), "2' 6\"");
         assert_eq!(Moves(r(1, 2)).to_string(), "1/2 move");
         assert_eq!(Moves(r(2, 1)).to_string(), "2 moves");
@@ -271,8 +292,14 @@ mod tests {
     fn overflow_and_zero_are_errors() {
         let big = Rational::from_integer(i64::MAX);
         assert_eq!(arith::add(big, big), Err(ArithError::Overflow));
-        assert_eq!(arith::div(big, Rational::zero()), Err(ArithError::DivisionByZero));
+        assert_eq!(
+            arith::div(big, Rational::zero()),
+            Err(ArithError::DivisionByZero)
+        );
         assert_eq!(arith::rem(i64::MIN, -1), Err(ArithError::Overflow));
-        assert_eq!(arith::neg(Rational::from_integer(i64::MIN)), Err(ArithError::Overflow));
+        assert_eq!(
+            arith::neg(Rational::from_integer(i64::MIN)),
+            Err(ArithError::Overflow)
+        );
     }
 }

@@ -54,7 +54,11 @@ fn eval_cases() {
                 let mut seeded;
                 let dice: &mut dyn DiceSource = match (get(&keys, "rolls"), get(&keys, "seed")) {
                     (Some(r), _) => {
-                        given = Given::new(r.split(',').map(|x| x.trim().parse().expect("roll")).collect());
+                        given = Given::new(
+                            r.split(',')
+                                .map(|x| x.trim().parse().expect("roll"))
+                                .collect(),
+                        );
                         &mut given
                     }
                     (None, Some(s)) => {
@@ -66,7 +70,14 @@ fn eval_cases() {
                         &mut given
                     }
                 };
-                match rules.adjudicate(&q, dice, Options { trace: true, ..Options::default() }) {
+                match rules.adjudicate(
+                    &q,
+                    dice,
+                    Options {
+                        trace: true,
+                        ..Options::default()
+                    },
+                ) {
                     Err(d) => render(&d),
                     Ok(a) => {
                         let mut s = format!("{}\n", headline(&rules.program, &a.outcome));

@@ -157,14 +157,44 @@ fn nesting_guard(file: FileId, text: &str) -> Result<(), Diag> {
 /// The category a grammar rule is reported as, so that "expected …" stays short.
 fn expected_word(rule: &Rule) -> String {
     match rule {
-        Rule::op_or | Rule::op_and | Rule::op_eq | Rule::op_ne | Rule::op_lt | Rule::op_le | Rule::op_gt
-        | Rule::op_ge | Rule::op_add | Rule::op_sub | Rule::op_mul | Rule::op_div | Rule::op_rem
+        Rule::op_or
+        | Rule::op_and
+        | Rule::op_eq
+        | Rule::op_ne
+        | Rule::op_lt
+        | Rule::op_le
+        | Rule::op_gt
+        | Rule::op_ge
+        | Rule::op_add
+        | Rule::op_sub
+        | Rule::op_mul
+        | Rule::op_div
+        | Rule::op_rem
         | Rule::field_access => "an operator".into(),
-        Rule::op_not | Rule::op_neg | Rule::op_pos | Rule::paren | Rule::pair_lit | Rule::record_lit
-        | Rule::if_expr | Rule::match_expr | Rule::refuse_expr | Rule::not_given_expr | Rule::length_lit
-        | Rule::time_lit | Rule::dice_lit | Rule::default_dice_lit | Rule::mixed_lit | Rule::mixed
-        | Rule::number_lit | Rule::bool_lit | Rule::string | Rule::call | Rule::ident | Rule::int
-        | Rule::primary | Rule::expr => "a value".into(),
+        Rule::op_not
+        | Rule::op_neg
+        | Rule::op_pos
+        | Rule::paren
+        | Rule::pair_lit
+        | Rule::record_lit
+        | Rule::if_expr
+        | Rule::match_expr
+        | Rule::refuse_expr
+        | Rule::not_given_expr
+        | Rule::length_lit
+        | Rule::time_lit
+        | Rule::dice_lit
+        | Rule::default_dice_lit
+        | Rule::mixed_lit
+        | Rule::mixed
+        | Rule::number_lit
+        | Rule::bool_lit
+        | Rule::string
+        | Rule::call
+        | Rule::ident
+        | Rule::int
+        | Rule::primary
+        | Rule::expr => "a value".into(),
         other => rule_name(other),
     }
 }
@@ -209,20 +239,31 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
         .collect();
     let what = if punct.is_empty() {
         what
-    } else if what.starts_with("expected ") {
-        format!("expected {}, or {}", punct.join(", "), &what["expected ".len()..])
+    } else if let Some(rest) = what.strip_prefix("expected ") {
+        format!("expected {}, or {rest}", punct.join(", "))
     } else {
         format!("expected {}", punct.join(", "))
     };
     let found = text.get(start..).and_then(|t| t.chars().next());
-    let end = if end == start { start + found.map_or(1, char::len_utf8) } else { end };
+    let end = if end == start {
+        start + found.map_or(1, char::len_utf8)
+    } else {
+        end
+    };
     let label = match found {
         None => format!("{what}, found the end"),
         Some(c) => format!("{what}, found `{c}`"),
     };
-    let mut d = Diag::at("umpire::parse::syntax", format!("syntax error: {what}"), Span::new(file, start, end), label);
+    let mut d = Diag::at(
+        "umpire::parse::syntax",
+        format!("syntax error: {what}"),
+        Span::new(file, start, end),
+        label,
+    );
     if operator_expected && found.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '"') {
-        d = d.help("is a `,` missing between two arguments or fields, or an operator between two values?");
+        d = d.help(
+            "is a `,` missing between two arguments or fields, or an operator between two values?",
+        );
     }
     d
 }
@@ -247,7 +288,9 @@ fn parse_rule(rule: Rule, file: FileId, text: &str) -> Result<Pairs<'_, Rule>, D
 /// Parses a whole ruleset file (already normalised).
 pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {
     let mut pairs = parse_rule(Rule::file, file, text)?;
-    let top = pairs.next().ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
+    let top = pairs
+        .next()
+        .ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
     let b = Builder { file, depth: 0 };
     let mut items = Vec::new();
     for p in top.into_inner() {
@@ -262,18 +305,28 @@ pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {
 /// Parses one expression (a command-line question, a REPL line).
 pub fn parse_expr(file: FileId, text: &str) -> Result<Expr, Diag> {
     let mut pairs = parse_rule(Rule::expr_input, file, text)?;
-    let top = pairs.next().ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
+    let top = pairs
+        .next()
+        .ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
     let b = Builder { file, depth: 0 };
-    let e = top.into_inner().next().ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
+    let e = top
+        .into_inner()
+        .next()
+        .ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
     b.build_expr(e)
 }
 
 /// Parses one check: an expression, optionally `is refused` / `is not given`.
 pub fn parse_check(file: FileId, text: &str) -> Result<Check, Diag> {
     let mut pairs = parse_rule(Rule::check_input, file, text)?;
-    let top = pairs.next().ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
+    let top = pairs
+        .next()
+        .ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
     let b = Builder { file, depth: 0 };
-    let c = top.into_inner().next().ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
+    let c = top
+        .into_inner()
+        .next()
+        .ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
     b.build_check(c)
 }
 
@@ -312,7 +365,11 @@ impl Builder {
 
     fn string(&self, p: Pair<Rule>) -> Spanned<String> {
         let span = self.span(&p);
-        let inner = p.into_inner().next().map(|i| unescape(i.as_str())).unwrap_or_default();
+        let inner = p
+            .into_inner()
+            .next()
+            .map(|i| unescape(i.as_str()))
+            .unwrap_or_default();
         Spanned::new(inner, span)
     }
 
@@ -329,20 +386,36 @@ impl Builder {
 
     fn deeper(&self) -> R<Builder> {
         if self.depth >= 4 * MAX_NESTING {
-            return Err(Diag::error("umpire::limit::nesting", format!("expression nested more than {} deep", 4 * MAX_NESTING)));
+            return Err(Diag::error(
+                "umpire::limit::nesting",
+                format!("expression nested more than {} deep", 4 * MAX_NESTING),
+            ));
         }
-        Ok(Builder { file: self.file, depth: self.depth + 1 })
+        Ok(Builder {
+            file: self.file,
+            depth: self.depth + 1,
+        })
     }
 
     fn cite(&self, p: Option<Pair<Rule>>) -> Option<Spanned<String>> {
-        p.and_then(|c| c.into_inner().next()).map(|s| self.string(s))
+        p.and_then(|c| c.into_inner().next())
+            .map(|s| self.string(s))
     }
 
     fn build_definition(&self, p: Pair<Rule>) -> R<Item> {
         let span = self.span(&p);
         let rule = p.as_rule();
         let mut inner = p.into_inner().peekable();
-        let mut next = || inner.next().ok_or_else(|| Diag::at("umpire::parse::syntax", "incomplete definition", span, "here"));
+        let mut next = || {
+            inner.next().ok_or_else(|| {
+                Diag::at(
+                    "umpire::parse::syntax",
+                    "incomplete definition",
+                    span,
+                    "here",
+                )
+            })
+        };
         Ok(match rule {
             Rule::ruleset_decl => {
                 let title = self.string(next()?);
@@ -353,9 +426,16 @@ impl Builder {
                 let d = next()?;
                 let (count, sides) = self.dice_parts(&d)?;
                 if count != 1 {
-                    return Err(Diag::at("umpire::parse::die", "`die` names one die, like `die d6`", self.span(&d), "one die"));
+                    return Err(Diag::at(
+                        "umpire::parse::die",
+                        "`die` names one die, like `die d6`",
+                        self.span(&d),
+                        "one die",
+                    ));
                 }
-                Item::Die { sides: Spanned::new(sides, self.span(&d)) }
+                Item::Die {
+                    sides: Spanned::new(sides, self.span(&d)),
+                }
             }
             Rule::const_def => {
                 let name = self.name(next()?);
@@ -370,8 +450,20 @@ impl Builder {
                         r => unreachable!("{r:?} in build_const"),
                     }
                 }
-                let value = value.ok_or_else(|| Diag::at("umpire::parse::syntax", "constant without a value", span, "here"))?;
-                Item::Const(ConstDef { name, ty, value, cite })
+                let value = value.ok_or_else(|| {
+                    Diag::at(
+                        "umpire::parse::syntax",
+                        "constant without a value",
+                        span,
+                        "here",
+                    )
+                })?;
+                Item::Const(ConstDef {
+                    name,
+                    ty,
+                    value,
+                    cite,
+                })
             }
             Rule::enum_def => {
                 let name = self.name(next()?);
@@ -386,7 +478,11 @@ impl Builder {
                             let display = vi.next().map(|s| self.string(s).node);
                             let sentence = vi.next().map(|s| self.string(s).node);
                             if let Some(vname) = vname {
-                                values.push(EnumValueDef { name: vname, display, sentence });
+                                values.push(EnumValueDef {
+                                    name: vname,
+                                    display,
+                                    sentence,
+                                });
                             }
                         }
                         r => unreachable!("{r:?} in build_enum"),
@@ -403,9 +499,15 @@ impl Builder {
                         Rule::cite => cite = self.cite(Some(q)),
                         Rule::field_decl => {
                             let mut fi = q.into_inner();
-                            let (Some(fname), Some(fty)) = (fi.next(), fi.next()) else { continue };
+                            let (Some(fname), Some(fty)) = (fi.next(), fi.next()) else {
+                                continue;
+                            };
                             let default = fi.next().map(|e| self.build_expr(e)).transpose()?;
-                            fields.push(FieldDecl { name: self.name(fname), ty: self.build_type(fty)?, default });
+                            fields.push(FieldDecl {
+                                name: self.name(fname),
+                                ty: self.build_type(fty)?,
+                                default,
+                            });
                         }
                         r => unreachable!("{r:?} in build_record"),
                     }
@@ -416,21 +518,40 @@ impl Builder {
                 let name = self.name(next()?);
                 let (params, extra) = self.build_params(next()?)?;
                 if let Some(p) = extra.first() {
-                    return Err(Diag::at("umpire::parse::params", "`;` separates table keys from other parameters; a rule has no keys", p.name.span, "write `,` here"));
+                    return Err(Diag::at(
+                        "umpire::parse::params",
+                        "`;` separates table keys from other parameters; a rule has no keys",
+                        p.name.span,
+                        "write `,` here",
+                    ));
                 }
                 let mut returns = None;
                 let mut cite = None;
                 let mut body = None;
                 for q in inner {
                     match q.as_rule() {
-                        Rule::returns => returns = q.into_inner().next().map(|t| self.build_type(t)).transpose()?,
+                        Rule::returns => {
+                            returns = q
+                                .into_inner()
+                                .next()
+                                .map(|t| self.build_type(t))
+                                .transpose()?
+                        }
                         Rule::cite => cite = self.cite(Some(q)),
                         Rule::block => body = Some(self.build_block(q)?),
                         r => unreachable!("{r:?} in build_rule"),
                     }
                 }
-                let body = body.ok_or_else(|| Diag::at("umpire::parse::syntax", "rule without a body", span, "here"))?;
-                Item::Rule(RuleDef { name, params, returns, cite, body })
+                let body = body.ok_or_else(|| {
+                    Diag::at("umpire::parse::syntax", "rule without a body", span, "here")
+                })?;
+                Item::Rule(RuleDef {
+                    name,
+                    params,
+                    returns,
+                    cite,
+                    body,
+                })
             }
             Rule::table_def => {
                 let name = self.name(next()?);
@@ -440,28 +561,50 @@ impl Builder {
                 let mut rows = Vec::new();
                 for q in inner {
                     match q.as_rule() {
-                        Rule::returns => returns = q.into_inner().next().map(|t| self.build_type(t)).transpose()?,
+                        Rule::returns => {
+                            returns = q
+                                .into_inner()
+                                .next()
+                                .map(|t| self.build_type(t))
+                                .transpose()?
+                        }
                         Rule::cite => cite = self.cite(Some(q)),
                         Rule::row => rows.push(self.build_row(q)?),
                         Rule::column_block => {
                             let mut ci = q.into_inner();
-                            let (Some(key), Some(pat)) = (ci.next(), ci.next()) else { continue };
+                            let (Some(key), Some(pat)) = (ci.next(), ci.next()) else {
+                                continue;
+                            };
                             let key = self.name(key);
                             let pat = self.build_pattern(pat)?;
-                            let Some(pos) = keys.iter().position(|k| k.name.node == key.node) else {
-                                return Err(Diag::at("umpire::parse::column", format!("`{}` is not a key of this table", key.node), key.span, "not a key")
-                                    .suggest(&key.node, keys.iter().map(|k| k.name.node.as_str())));
+                            let Some(pos) = keys.iter().position(|k| k.name.node == key.node)
+                            else {
+                                return Err(Diag::at(
+                                    "umpire::parse::column",
+                                    format!("`{}` is not a key of this table", key.node),
+                                    key.span,
+                                    "not a key",
+                                )
+                                .suggest(&key.node, keys.iter().map(|k| k.name.node.as_str())));
                             };
                             for r in ci {
                                 let mut row = self.build_row(r)?;
-                                row.patterns.insert(pos.min(row.patterns.len()), pat.clone());
+                                row.patterns
+                                    .insert(pos.min(row.patterns.len()), pat.clone());
                                 rows.push(row);
                             }
                         }
                         r => unreachable!("{r:?} in build_table"),
                     }
                 }
-                Item::Table(TableDef { name, keys, extra, returns, cite, rows })
+                Item::Table(TableDef {
+                    name,
+                    keys,
+                    extra,
+                    returns,
+                    cite,
+                    rows,
+                })
             }
             Rule::modifiers_def => {
                 let name = self.name(next()?);
@@ -476,11 +619,22 @@ impl Builder {
                         Rule::cite => cite = self.cite(Some(q)),
                         Rule::modifier => {
                             let mut mi = q.into_inner();
-                            let (Some(label), Some(amount)) = (mi.next(), mi.next()) else { continue };
-                            let mut m = Modifier { label: self.string(label), amount: self.build_expr(amount)?, per: None, condition: None };
+                            let (Some(label), Some(amount)) = (mi.next(), mi.next()) else {
+                                continue;
+                            };
+                            let mut m = Modifier {
+                                label: self.string(label),
+                                amount: self.build_expr(amount)?,
+                                per: None,
+                                condition: None,
+                            };
                             for c in mi {
                                 let rule = c.as_rule();
-                                let e = c.into_inner().next().map(|e| self.build_expr(e)).transpose()?;
+                                let e = c
+                                    .into_inner()
+                                    .next()
+                                    .map(|e| self.build_expr(e))
+                                    .transpose()?;
                                 match rule {
                                     Rule::per_clause => m.per = e,
                                     Rule::if_clause => m.condition = e,
@@ -492,11 +646,21 @@ impl Builder {
                         r => unreachable!("{r:?} in build_modifiers"),
                     }
                 }
-                Item::Modifiers(ModifiersDef { name, params, cite, modifiers })
+                Item::Modifiers(ModifiersDef {
+                    name,
+                    params,
+                    cite,
+                    modifiers,
+                })
             }
             Rule::example_def => {
                 let name = self.string(next()?);
-                let mut ex = ExampleDef { name, rolls: Vec::new(), seed: None, checks: Vec::new() };
+                let mut ex = ExampleDef {
+                    name,
+                    rolls: Vec::new(),
+                    seed: None,
+                    checks: Vec::new(),
+                };
                 for q in inner {
                     match q.as_rule() {
                         Rule::given_rolls => {
@@ -522,7 +686,9 @@ impl Builder {
     fn build_check(&self, p: Pair<Rule>) -> R<Check> {
         let mut span = self.span(&p);
         let mut inner = p.into_inner();
-        let e = inner.next().ok_or_else(|| Diag::at("umpire::parse::syntax", "empty check", span, "here"))?;
+        let e = inner
+            .next()
+            .ok_or_else(|| Diag::at("umpire::parse::syntax", "empty check", span, "here"))?;
         let expr = self.build_expr(e)?;
         let expect = inner.next().map(|t| {
             span = expr.span.to(self.span(&t));
@@ -545,8 +711,13 @@ impl Builder {
         for q in p.into_inner() {
             let start = q.as_span().start();
             let mut qi = q.into_inner();
-            let (Some(n), Some(t)) = (qi.next(), qi.next()) else { continue };
-            let param = Param { name: self.name(n), ty: self.build_type(t)? };
+            let (Some(n), Some(t)) = (qi.next(), qi.next()) else {
+                continue;
+            };
+            let param = Param {
+                name: self.name(n),
+                ty: self.build_type(t)?,
+            };
             if semi.is_some_and(|s| start > s) {
                 extra.push(param);
             } else {
@@ -559,7 +730,12 @@ impl Builder {
     fn build_type(&self, p: Pair<Rule>) -> R<TypeExpr> {
         let span = self.span(&p);
         let Some(inner) = p.into_inner().next() else {
-            return Err(Diag::at("umpire::parse::syntax", "expected a type", span, "here"));
+            return Err(Diag::at(
+                "umpire::parse::syntax",
+                "expected a type",
+                span,
+                "here",
+            ));
         };
         Ok(match inner.as_rule() {
             Rule::ident => TypeExpr::Named(self.name(inner)),
@@ -572,9 +748,18 @@ impl Builder {
             Rule::pair_type => {
                 let mut ri = inner.into_inner();
                 let (Some(a), Some(b)) = (ri.next(), ri.next()) else {
-                    return Err(Diag::at("umpire::parse::syntax", "expected a pair type", span, "here"));
+                    return Err(Diag::at(
+                        "umpire::parse::syntax",
+                        "expected a pair type",
+                        span,
+                        "here",
+                    ));
                 };
-                TypeExpr::Pair(Box::new(self.build_type(a)?), Box::new(self.build_type(b)?), span)
+                TypeExpr::Pair(
+                    Box::new(self.build_type(a)?),
+                    Box::new(self.build_type(b)?),
+                    span,
+                )
             }
             r => unreachable!("{r:?} in build_type"),
         })
@@ -586,18 +771,31 @@ impl Builder {
             unreachable!("row without keys or cell")
         };
         let span = self.span(&keys);
-        let patterns = keys.into_inner().map(|k| self.build_pattern(k)).collect::<R<Vec<_>>>()?;
+        let patterns = keys
+            .into_inner()
+            .map(|k| self.build_pattern(k))
+            .collect::<R<Vec<_>>>()?;
         let cell = self.build_cell(cell)?;
-        Ok(Row { patterns, cell, span })
+        Ok(Row {
+            patterns,
+            cell,
+            span,
+        })
     }
 
     fn build_cell(&self, p: Pair<Rule>) -> R<Expr> {
         let span = self.span(&p);
-        let Some(inner) = p.into_inner().next() else { unreachable!("empty cell") };
+        let Some(inner) = p.into_inner().next() else {
+            unreachable!("empty cell")
+        };
         if inner.as_rule() == Rule::dash_cell {
             let c = inner.as_str().chars().next().unwrap_or('-');
             return Ok(Expr {
-                kind: ExprKind::Refuse { reason: format!("not allowed (\"{c}\" in the table)"), cite: None, dash: Some(c) },
+                kind: ExprKind::Refuse {
+                    reason: format!("not allowed (\"{c}\" in the table)"),
+                    cite: None,
+                    dash: Some(c),
+                },
                 span,
             });
         }
@@ -614,21 +812,28 @@ impl Builder {
                 return Ok(Pattern::Any(span));
             }
             let parts: Vec<Pair<Rule>> = a.into_inner().collect();
-            let int_at = |i: usize| -> R<i64> {
-                parts.get(i).map(|x| self.int(x)).unwrap_or(Ok(0))
-            };
+            let int_at =
+                |i: usize| -> R<i64> { parts.get(i).map(|x| self.int(x)).unwrap_or(Ok(0)) };
             alts.push(match rule {
                 Rule::pat_or_more => Alternative::AtLeast(int_at(0)?, aspan),
                 Rule::pat_or_less => Alternative::AtMost(int_at(0)?, aspan),
                 Rule::pat_range => {
                     let (lo, hi) = (int_at(0)?, int_at(1)?);
                     if lo > hi {
-                        return Err(Diag::at("umpire::parse::range", format!("the range {lo}-{hi} is empty"), aspan, "low end first").help(format!("write `{hi}-{lo}`")));
+                        return Err(Diag::at(
+                            "umpire::parse::range",
+                            format!("the range {lo}-{hi} is empty"),
+                            aspan,
+                            "low end first",
+                        )
+                        .help(format!("write `{hi}-{lo}`")));
                     }
                     Alternative::Range(lo, hi, aspan)
                 }
                 Rule::pat_int => Alternative::Int(int_at(0)?, aspan),
-                Rule::pat_bool => Alternative::Bool(parts.first().is_some_and(|b| b.as_str() == "true"), aspan),
+                Rule::pat_bool => {
+                    Alternative::Bool(parts.first().is_some_and(|b| b.as_str() == "true"), aspan)
+                }
                 Rule::pat_name => {
                     let mut it = parts.into_iter();
                     let first = it.next().map(|n| self.name(n));
@@ -653,7 +858,11 @@ impl Builder {
             let rf = items.remove(0);
             let rspan = self.span(&rf);
             let value = b.build_record(rf, rspan)?;
-            return Ok(Block { stmts, value: Box::new(value), span });
+            return Ok(Block {
+                stmts,
+                value: Box::new(value),
+                span,
+            });
         }
         let last = items.pop();
         for it in items {
@@ -682,8 +891,13 @@ impl Builder {
                 Rule::expr => {
                     let e = b.build_expr(it)?;
                     if !matches!(e.kind, ExprKind::If(..)) {
-                        return Err(Diag::at("umpire::parse::unused_value", "this value is not used", e.span, "only the last line of a block gives its value")
-                            .help("use `let name = ...` to keep a value, or make this the last line"));
+                        return Err(Diag::at(
+                            "umpire::parse::unused_value",
+                            "this value is not used",
+                            e.span,
+                            "only the last line of a block gives its value",
+                        )
+                        .help("use `let name = ...` to keep a value, or make this the last line"));
                     }
                     stmts.push(Stmt::Guard(e));
                 }
@@ -693,47 +907,91 @@ impl Builder {
         let value = match last {
             Some(l) if l.as_rule() == Rule::expr => b.build_expr(l)?,
             Some(l) => {
-                return Err(Diag::at("umpire::parse::block_value", "a block must end with the value it gives", self.span(&l), "this is not a value")
-                    .help("add the value as the last line of the block"))
+                return Err(Diag::at(
+                    "umpire::parse::block_value",
+                    "a block must end with the value it gives",
+                    self.span(&l),
+                    "this is not a value",
+                )
+                .help("add the value as the last line of the block"))
             }
-            None => return Err(Diag::at("umpire::parse::block_value", "empty block", span, "a block must give a value")),
+            None => {
+                return Err(Diag::at(
+                    "umpire::parse::block_value",
+                    "empty block",
+                    span,
+                    "a block must give a value",
+                ))
+            }
         };
-        Ok(Block { stmts, value: Box::new(value), span })
+        Ok(Block {
+            stmts,
+            value: Box::new(value),
+            span,
+        })
     }
 
     fn build_record(&self, p: Pair<Rule>, span: Span) -> R<Expr> {
         let mut fields = Vec::new();
         for f in p.into_inner() {
             let mut fi = f.into_inner();
-            let (Some(n), Some(e)) = (fi.next(), fi.next()) else { continue };
+            let (Some(n), Some(e)) = (fi.next(), fi.next()) else {
+                continue;
+            };
             fields.push((self.name(n), self.build_expr(e)?));
         }
-        Ok(Expr { kind: ExprKind::Record(fields), span })
+        Ok(Expr {
+            kind: ExprKind::Record(fields),
+            span,
+        })
     }
 
     fn dice_parts(&self, p: &Pair<Rule>) -> R<(u32, u32)> {
         let s = p.as_str();
         let at = s.find(['d', 'D']).unwrap_or(0);
-        let count = if at == 0 { 1 } else { self.small(&s[..at], p, "dice count")? };
+        let count = if at == 0 {
+            1
+        } else {
+            self.small(&s[..at], p, "dice count")?
+        };
         let sides = self.small(&s[at + 1..], p, "number of sides")?;
         Ok((count, sides))
     }
 
     fn small(&self, s: &str, p: &Pair<Rule>, what: &str) -> R<u32> {
-        s.parse::<u32>().map_err(|_| Diag::at("umpire::limit::dice", format!("{what} too large"), self.span(p), "too large"))
+        s.parse::<u32>().map_err(|_| {
+            Diag::at(
+                "umpire::limit::dice",
+                format!("{what} too large"),
+                self.span(p),
+                "too large",
+            )
+        })
     }
 
     fn number(&self, p: &Pair<Rule>) -> R<Rational> {
         let span = self.span(p);
-        let bad = |what: &str| Diag::at("umpire::parse::number", format!("{what} is too large to hold exactly"), span, "too large");
+        let bad = |what: &str| {
+            Diag::at(
+                "umpire::parse::number",
+                format!("{what} is too large to hold exactly"),
+                span,
+                "too large",
+            )
+        };
         let int = |s: &str| s.trim().parse::<i64>().map_err(|_| bad("this number"));
         let s = p.as_str();
         Ok(match p.as_rule() {
             Rule::int => Rational::from_integer(int(s)?),
             Rule::decimal => {
                 let (w, f) = s.split_once('.').unwrap_or((s, "0"));
-                let den = 10i64.checked_pow(u32::try_from(f.len()).unwrap_or(u32::MAX)).ok_or_else(|| bad("this decimal"))?;
-                let num = int(w)?.checked_mul(den).and_then(|x| x.checked_add(int(f).ok()?)).ok_or_else(|| bad("this decimal"))?;
+                let den = 10i64
+                    .checked_pow(u32::try_from(f.len()).unwrap_or(u32::MAX))
+                    .ok_or_else(|| bad("this decimal"))?;
+                let num = int(w)?
+                    .checked_mul(den)
+                    .and_then(|x| x.checked_add(int(f).ok()?))
+                    .ok_or_else(|| bad("this decimal"))?;
                 Rational::new(num, den)
             }
             Rule::fraction | Rule::mixed => {
@@ -744,7 +1002,12 @@ impl Builder {
                 let (n, d) = frac.split_once('/').unwrap_or((frac, "1"));
                 let (n, d) = (int(n)?, int(d)?);
                 if d == 0 {
-                    return Err(Diag::at("umpire::eval::division_by_zero", "a fraction with 0 below the line", span, "divides by zero"));
+                    return Err(Diag::at(
+                        "umpire::eval::division_by_zero",
+                        "a fraction with 0 below the line",
+                        span,
+                        "divides by zero",
+                    ));
                 }
                 let r = Rational::new(n, d);
                 if *r.denom() != d && p.as_rule() == Rule::fraction {
@@ -755,9 +1018,15 @@ impl Builder {
                         span,
                         "a rulebook cell of two values?",
                     )
-                    .help(format!("write the pair `({n}\", {d}\")` for two values, or `{}/{}` for one number", r.numer(), r.denom())));
+                    .help(format!(
+                        "write the pair `({n}\", {d}\")` for two values, or `{}/{}` for one number",
+                        r.numer(),
+                        r.denom()
+                    )));
                 }
-                Rational::from_integer(whole).checked_add(&r).ok_or_else(|| bad("this number"))?
+                Rational::from_integer(whole)
+                    .checked_add(&r)
+                    .ok_or_else(|| bad("this number"))?
             }
             r => unreachable!("{r:?} in build_number"),
         })
@@ -795,13 +1064,21 @@ impl Builder {
                     Rule::op_not => UnOp::Not,
                     r => unreachable!("{r:?} prefix"),
                 };
-                Ok(Expr { kind: ExprKind::Unary(op, Box::new(rhs)), span })
+                Ok(Expr {
+                    kind: ExprKind::Unary(op, Box::new(rhs)),
+                    span,
+                })
             })
             .map_postfix(|lhs, op| {
                 let lhs = lhs?;
                 let span = lhs.span.to(span_of(file, &op));
-                let Some(name) = op.into_inner().next() else { unreachable!("field without name") };
-                Ok(Expr { kind: ExprKind::Field(Box::new(lhs), b.name(name)), span })
+                let Some(name) = op.into_inner().next() else {
+                    unreachable!("field without name")
+                };
+                Ok(Expr {
+                    kind: ExprKind::Field(Box::new(lhs), b.name(name)),
+                    span,
+                })
             })
             .map_infix(|lhs, op, rhs| {
                 let (lhs, rhs) = (lhs?, rhs?);
@@ -822,7 +1099,10 @@ impl Builder {
                     r => unreachable!("{r:?} infix"),
                 };
                 let span = lhs.span.to(rhs.span);
-                Ok(Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span })
+                Ok(Expr {
+                    kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                    span,
+                })
             })
             .parse(p.into_inner());
         built
@@ -833,41 +1113,62 @@ impl Builder {
         let rule = p.as_rule();
         let kind = match rule {
             Rule::paren => {
-                let Some(e) = p.into_inner().next() else { unreachable!("empty paren") };
+                let Some(e) = p.into_inner().next() else {
+                    unreachable!("empty paren")
+                };
                 let mut e = self.build_expr(e)?;
                 e.span = span;
                 return Ok(e);
             }
             Rule::pair_lit => {
                 let mut it = p.into_inner();
-                let (Some(a), Some(b)) = (it.next(), it.next()) else { unreachable!("pair") };
+                let (Some(a), Some(b)) = (it.next(), it.next()) else {
+                    unreachable!("pair")
+                };
                 ExprKind::Pair(Box::new(self.build_expr(a)?), Box::new(self.build_expr(b)?))
             }
             Rule::record_lit => {
-                let Some(f) = p.into_inner().next() else { unreachable!("record") };
+                let Some(f) = p.into_inner().next() else {
+                    unreachable!("record")
+                };
                 return self.build_record(f, span);
             }
             Rule::length_lit => {
                 let mut it = p.into_inner();
-                let (Some(n), Some(m)) = (it.next(), it.next()) else { unreachable!("length") };
-                let unit = if m.as_rule() == Rule::foot_mark { LengthUnit::Feet } else { LengthUnit::Inches };
+                let (Some(n), Some(m)) = (it.next(), it.next()) else {
+                    unreachable!("length")
+                };
+                let unit = if m.as_rule() == Rule::foot_mark {
+                    LengthUnit::Feet
+                } else {
+                    LengthUnit::Inches
+                };
                 ExprKind::Length(self.number(&n)?, unit)
             }
             Rule::time_lit => {
-                let Some(n) = p.into_inner().next() else { unreachable!("time") };
+                let Some(n) = p.into_inner().next() else {
+                    unreachable!("time")
+                };
                 ExprKind::Time(self.number(&n)?)
             }
             Rule::dice_lit => {
                 let (count, sides) = self.dice_parts(&p)?;
-                ExprKind::Dice { count, sides: Some(sides) }
+                ExprKind::Dice {
+                    count,
+                    sides: Some(sides),
+                }
             }
             Rule::default_dice_lit => {
-                let Some(n) = p.into_inner().next() else { unreachable!("dice") };
+                let Some(n) = p.into_inner().next() else {
+                    unreachable!("dice")
+                };
                 let count = self.small(n.as_str(), &n, "dice count")?;
                 ExprKind::Dice { count, sides: None }
             }
             Rule::mixed_lit | Rule::number_lit => {
-                let Some(n) = p.into_inner().next() else { unreachable!("number") };
+                let Some(n) = p.into_inner().next() else {
+                    unreachable!("number")
+                };
                 ExprKind::Number(self.number(&n)?)
             }
             Rule::bool_lit => ExprKind::Bool(p.as_str() == "true"),
@@ -875,7 +1176,9 @@ impl Builder {
             Rule::ident => ExprKind::Name(p.as_str().to_string()),
             Rule::call => {
                 let mut it = p.into_inner();
-                let Some(n) = it.next() else { unreachable!("call") };
+                let Some(n) = it.next() else {
+                    unreachable!("call")
+                };
                 let name = self.name(n);
                 let mut args = Vec::new();
                 for a in it {
@@ -886,7 +1189,10 @@ impl Builder {
                         (Some(v), None) => (None, v),
                         _ => unreachable!("arg"),
                     };
-                    args.push(Arg { name: aname, value: self.build_expr(value)? });
+                    args.push(Arg {
+                        name: aname,
+                        value: self.build_expr(value)?,
+                    });
                 }
                 ExprKind::Call(name, args)
             }
@@ -917,7 +1223,9 @@ impl Builder {
             }
             Rule::match_expr => {
                 let mut it = p.into_inner();
-                let Some(s) = it.next() else { unreachable!("match") };
+                let Some(s) = it.next() else {
+                    unreachable!("match")
+                };
                 let scrutinee = self.build_expr(s)?;
                 let rows = it.map(|r| self.build_row(r)).collect::<R<Vec<_>>>()?;
                 ExprKind::Match(Box::new(scrutinee), rows)
@@ -926,7 +1234,11 @@ impl Builder {
                 let mut it = p.into_inner();
                 let reason = it.next().map(|s| self.string(s).node).unwrap_or_default();
                 let cite = self.cite(it.next()).map(|c| c.node);
-                ExprKind::Refuse { reason, cite, dash: None }
+                ExprKind::Refuse {
+                    reason,
+                    cite,
+                    dash: None,
+                }
             }
             Rule::not_given_expr => {
                 let mut it = p.into_inner();
@@ -945,16 +1257,33 @@ mod tests {
     use super::*;
 
     fn ok(rule: Rule, text: &str) -> bool {
-        UmpireParser::parse(rule, text).is_ok_and(|mut p| p.next().is_some_and(|q| q.as_str() == text))
+        UmpireParser::parse(rule, text)
+            .is_ok_and(|mut p| p.next().is_some_and(|q| q.as_str() == text))
     }
 
     #[test]
     fn expressions_accepted_and_rejected() {
         let accepted = [
-            "1 + 2", "2d6 + 1", "1/2 x D10 x width", "4\" + inches(1 die)", "1 3/4\"", "2'",
-            "1/2 move", "2 moves", "not a == b", "-x", "f(a: 1, b: 2)", "(24\", 20\")",
-            "u.men", "if a { 1 } else { 2 }", "{ a: 1, b: 2 }", "refuse \"Rivers are impassable to guns\"",
-            "not given \"the Forced March Chart\"", "a × b", "a * b", "x x x",
+            "1 + 2",
+            "2d6 + 1",
+            "1/2 x D10 x width",
+            "4\" + inches(1 die)",
+            "1 3/4\"",
+            "2'",
+            "1/2 move",
+            "2 moves",
+            "not a == b",
+            "-x",
+            "f(a: 1, b: 2)",
+            "(24\", 20\")",
+            "u.men",
+            "if a { 1 } else { 2 }",
+            "{ a: 1, b: 2 }",
+            "refuse \"Rivers are impassable to guns\"",
+            "not given \"the Forced March Chart\"",
+            "a × b",
+            "a * b",
+            "x x x",
             "match r { 7 or more => a 5,6 => b 0 or less => c }",
         ];
         for a in accepted {
@@ -962,13 +1291,24 @@ mod tests {
         }
         let rejected = ["1 +", "2 x", "f(", "{ a: }", "6\" \"", "if a { 1 } else"];
         for r in rejected {
-            assert!(UmpireParser::parse(Rule::expr_input, r).is_err(), "should not parse: {r}");
+            assert!(
+                UmpireParser::parse(Rule::expr_input, r).is_err(),
+                "should not parse: {r}"
+            );
         }
     }
 
     #[test]
     fn table_rows_in_the_rulebooks_phrasing() {
-        for row in ["7 or more => well_handled", "5,6 => tardy", "3-4 => hold", "0 or less => retire", "infantry | embark => 2 moves", "_ => -", "otherwise => ."] {
+        for row in [
+            "7 or more => well_handled",
+            "5,6 => tardy",
+            "3-4 => hold",
+            "0 or less => retire",
+            "infantry | embark => 2 moves",
+            "_ => -",
+            "otherwise => .",
+        ] {
             assert!(ok(Rule::row, row), "should parse: {row}");
         }
     }

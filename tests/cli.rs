@@ -1,0 +1,292 @@
+//! The real binary, driven as a user drives it: the exact output contracts.
+
+use std::process::{Command, Output};
+
+fn umpire(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))
+}
+
+#[test]
+fn nine_against_eleven_as_json() {
+    // Wells: "nine against eleven have two taken prisoners, and each side seven men dead".
+    let o = umpire(&[
+        "eval",
+        "little_wars",
+        "melee(attackers: 11, defenders: 9, attacker_support: 0, defender_support: 0)",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(
+        v,
+        serde_json::json!({
+            "value": { "attacker_killed": 7, "defender_killed": 7, "attacker_prisoners": 0, "defender_prisoners": 2 },
+            "rolls": []
+        })
+    );
+}
+
+#[test]
+fn food_for_forty_six_and_forty_four() {
+    let o = umpire(&[
+        "eval",
+        "kriegspiel",
+        "food_packets(men: 46, isolated: false)",
+    ]);
+    assert_eq!(stdout(&o), "2\n");
+    let o = umpire(&[
+        "eval",
+        "kriegspiel",
+        "food_packets(men: 44, isolated: false)",
+    ]);
+    assert_eq!(stdout(&o), "1\n");
+}
+
+#[test]
+fn text_value_then_explanation_citing_the_rulebook() {
+    let o = umpire(&[
+        "eval",
+        "little_wars",
+        "melee(attackers: 19, defenders: 13, attacker_support: 0, defender_support: 5)",
+        "--explain",
+    ]);
+    let out = stdout(&o);
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("{ attacker_killed: 7, defender_killed: 7, attacker_prisoners: 0, defender_prisoners: 6 }"));
+    assert!(
+        out.contains("[Little Wars, Hand-to-Hand Fighting (3)]"),
+        "{out}"
+    );
+    assert!(out.contains("isolated(men: 13, support: 5)"), "{out}");
+}
+
+#[test]
+fn refusal_is_a_result_with_exit_zero() {
+    let o = umpire(&[
+        "eval",
+        "kriegspiel",
+        "action_time(artillery, pass_fordable_river, men: 0)",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let v = json(&o);
+    assert_eq!(v["refused"]["reason"], "Rivers are impassable to guns");
+    assert!(v.get("value").is_none() && v.get("unspecified").is_none());
+    let o = umpire(&[
+        "eval",
+        "kriegspiel",
+        "action_time(cavalry, embark, men: 20)",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(json(&o).get("unspecified").is_some());
+}
+
+#[test]
+fn json_values_by_kind() {
+    let o = umpire(&["eval", "kriegspiel", "1 3/4\"", "--format", "json"]);
+    assert_eq!(
+        json(&o)["value"],
+        serde_json::json!({ "inches": "7/4", "text": "1 3/4\"" })
+    );
+    let o = umpire(&["eval", "kriegspiel", "7/4", "--format", "json"]);
+    assert_eq!(json(&o)["value"], "7/4");
+    let o = umpire(&["eval", "kriegspiel", "1/2 move", "--format", "json"]);
+    assert_eq!(json(&o)["value"]["text"], "1/2 move");
+    let o = umpire(&["eval", "kriegspiel", "artillery", "--format", "json"]);
+    assert_eq!(json(&o)["value"], "artillery");
+    let o = umpire(&[
+        "eval",
+        "kriegspiel",
+        "isolated_body(13')",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(json(&o)["value"], true);
+}
+
+#[test]
+fn an_expression_may_begin_with_a_minus() {
+    let o = umpire(&["eval", "kriegspiel", "-3 + 1"]);
+    assert_eq!(stdout(&o), "-2\n", "{}", stderr(&o));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_rolls() {
+    let a = json(&umpire(&[
+        "eval",
+        "kriegspiel",
+        "2d6 + d10",
+        "--seed",
+        "1913",
+        "--format",
+        "json",
+    ]));
+    let b = json(&umpire(&[
+        "eval",
+        "kriegspiel",
+        "2d6 + d10",
+        "--seed",
+        "1913",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(a, b);
+    assert_eq!(a["seed"], 1913);
+    assert_eq!(a["rolls"].as_array().map(|r| r.len()), Some(2));
+}
+
+#[test]
+fn given_rolls_are_used_in_order() {
+    let v = json(&umpire(&[
+        "eval",
+        "kriegspiel",
+        "d6 - d6",
+        "--roll",
+        "6,2",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(v["value"], 4);
+    assert_eq!(v["rolls"][0]["faces"], serde_json::json!([6]));
+    assert_eq!(v["rolls"][1]["faces"], serde_json::json!([2]));
+    assert!(v.get("seed").is_none());
+}
+
+#[test]
+fn wrong_given_rolls_are_errors() {
+    let o = umpire(&["eval", "kriegspiel", "2d6", "--roll", "3"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("die 2 of `2d6`"), "{}", stderr(&o));
+    let o = umpire(&["eval", "kriegspiel", "d6", "--roll", "3,4"]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = umpire(&["eval", "kriegspiel", "d6", "--roll", "7"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not a face of a d6"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_fresh_seed_is_reported() {
+    let o = umpire(&["eval", "kriegspiel", "d6"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("seed: "), "{}", stderr(&o));
+    let v = json(&umpire(&["eval", "kriegspiel", "d6", "--format", "json"]));
+    assert!(v["seed"].is_u64());
+}
+
+#[test]
+fn errors_point_at_the_span_and_exit_one() {
+    let o = umpire(&["eval", "kriegspiel", "6\" + 2"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("umpire::check::units") && e.contains("<expression>:1:1"),
+        "{e}"
+    );
+    let o = umpire(&[
+        "eval",
+        "little_wars",
+        "melee(attackers: 11, defendrs: 9, attacker_support: 0, defender_support: 0)",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("did you mean `defenders`?"),
+        "{}",
+        stderr(&o)
+    );
+    let o = umpire(&["eval", "little_wars", "melee(attackers: 11"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("syntax error"), "{}", stderr(&o));
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    assert_eq!(umpire(&["eval"]).status.code(), Some(2));
+    assert_eq!(umpire(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(
+        umpire(&["eval", "kriegspiel", "1", "--format", "xml"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn test_command_ends_with_the_count() {
+    let o = umpire(&["test", "little_wars", "kriegspiel"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let last = out.lines().last().unwrap_or("");
+    assert!(last.ends_with(" passed, 0 failed"), "{last}");
+}
+
+#[test]
+fn show_prints_the_bundled_source() {
+    let o = umpire(&["show", "little_wars"]);
+    assert_eq!(
+        stdout(&o),
+        std::fs::read_to_string("rulesets/little_wars.rules").expect("file")
+    );
+    assert_eq!(umpire(&["show", "little_war"]).status.code(), Some(1));
+}
+
+#[test]
+fn check_reports_every_error() {
+    let dir = std::env::temp_dir().join(format!("umpire-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("two_errors.rules");
+    std::fs::write(
+        &path,
+        "rule a() -> Int { nope }\nrule b() -> Length { 6\" + 1 }\n",
+    )
+    .expect("write");
+    let o = umpire(&["check", path.to_str().expect("utf-8 path")]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("unknown name `nope`") && e.contains("umpire::check::units"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn run_the_melee_scenario() {
+    let o = umpire(&["run", "examples/little_wars_melee.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("as expected") && !out.contains("NOT AS EXPECTED"),
+        "{out}"
+    );
+    assert!(
+        out.contains("[Little Wars, Hand-to-Hand Fighting (1)]"),
+        "{out}"
+    );
+    let v = json(&umpire(&[
+        "run",
+        "examples/little_wars_melee.toml",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(v["adjudications"][0]["value"]["defender_prisoners"], 2);
+}

@@ -1,0 +1,83 @@
+//! Every file in rulesets/ and examples/ loads and checks; every bundled ruleset passes
+//! its own `example` blocks; every example scenario meets its expectations.
+
+use umpire::{bundled, scenario, Ruleset};
+
+fn files(dir: &str, ext: &str) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("folder exists")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_ruleset_file_checks_and_passes_its_examples() {
+    let found = files("rulesets", "rules");
+    assert!(found.len() >= 2, "rulesets/ holds the bundled rulesets");
+    for path in found {
+        let r = Ruleset::load(&path).unwrap_or_else(|e| panic!("{path} does not check: {e}"));
+        assert!(!r.program.examples.is_empty(), "{path} has worked examples");
+        for res in r.run_examples() {
+            assert!(
+                res.failure.is_none(),
+                "{path}: example \"{}\" fails at `{}`: {:?}",
+                res.example,
+                res.check,
+                res.failure
+            );
+        }
+    }
+}
+
+#[test]
+fn bundled_rulesets_are_the_files_in_rulesets() {
+    for (name, text) in bundled::BUNDLED {
+        let on_disk = std::fs::read_to_string(format!("rulesets/{name}.rules"))
+            .expect("bundled ruleset has its file");
+        assert_eq!(&on_disk, text, "{name}");
+        Ruleset::bundled(name).unwrap_or_else(|e| panic!("bundled {name}: {e}"));
+    }
+}
+
+#[test]
+fn every_example_scenario_runs_as_expected() {
+    let found = files("examples", "toml");
+    assert!(!found.is_empty());
+    for path in found {
+        let report = scenario::run(&path, true).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(!report.done.is_empty(), "{path} adjudicates something");
+        for d in &report.done {
+            assert!(
+                d.result.is_ok(),
+                "{path}: {} failed: {:?}",
+                d.name,
+                d.result
+            );
+            assert_ne!(
+                d.expected,
+                Some(false),
+                "{path}: {} not as expected",
+                d.name
+            );
+        }
+    }
+}
+
+/// A wrong expectation in an example is reported, not passed: the runner can fail.
+#[test]
+fn a_false_example_fails() {
+    let src = r#"
+        rule escorts(prisoners: Int) -> Int { ceil(prisoners / 7) }
+        example "wrong on purpose" { escorts(8) == 1 }
+        example "refusal expected but a value given" { escorts(1) is refused }
+    "#;
+    let r = Ruleset::from_source("t.rules", src).expect("checks");
+    let results = r.run_examples();
+    assert_eq!(results.len(), 2);
+    assert!(results.iter().all(|x| x.failure.is_some()));
+}
