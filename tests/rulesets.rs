@@ -81,3 +81,38 @@ fn a_false_example_fails() {
     assert_eq!(results.len(), 2);
     assert!(results.iter().all(|x| x.failure.is_some()));
 }
+
+#[test]
+fn the_language_feature_rulesets_pass_their_examples() {
+    for path in files("tests/language", "rules") {
+        let r = Ruleset::load(&path).unwrap_or_else(|e| panic!("{path} does not check: {e}"));
+        let results = r.run_examples();
+        assert!(results.len() > 20, "{path} has its checks");
+        for res in results {
+            assert!(res.failure.is_none(), "{path}: example \"{}\" fails at `{}`: {:?}", res.example, res.check, res.failure);
+        }
+    }
+}
+
+/// A ranged parameter refuses a value outside its range: an error, not an answer.
+#[test]
+fn ranged_parameters_are_checked_at_every_call() {
+    use umpire::dice::Given;
+    use umpire::eval::Options;
+    let mut r = Ruleset::load("tests/language/features.rules").expect("checks");
+    let q = r.compile("<t>", "leader(4)").expect("compiles");
+    let e = r.adjudicate(&q, &mut Given::new(vec![]), Options::default()).expect_err("4 is out of 1..3");
+    assert_eq!(e.code, "umpire::eval::range");
+    let q = r.compile("<t>", "leader(3)").expect("compiles");
+    assert!(r.adjudicate(&q, &mut Given::new(vec![]), Options::default()).is_ok());
+}
+
+/// `Formation.line` and `Grade.line` share a name: a bare `line` with no type to guide
+/// it is refused with both spellings offered.
+#[test]
+fn an_ambiguous_value_name_asks_which() {
+    let mut r = Ruleset::load("tests/language/features.rules").expect("checks");
+    let e = r.compile("<t>", "line").expect_err("ambiguous");
+    assert_eq!(e.0[0].code, "umpire::check::ambiguous");
+    assert!(r.compile("<t>", "Formation.line").is_ok());
+}
