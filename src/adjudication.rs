@@ -200,6 +200,14 @@ pub fn show_arg(p: &Program, v: &Value) -> String {
         Value::Enum(e, i) => p
             .enum_value(*e, *i)
             .map_or("?".to_string(), |info| info.name.to_string()),
+        Value::Record(fields) => {
+            let inner: Vec<String> = fields
+                .iter()
+                .map(|(n, f)| format!("{n}: {}", show_arg(p, f)))
+                .collect();
+            format!("{{ {} }}", inner.join(", "))
+        }
+        Value::Pair(pair) => format!("({}, {})", show_arg(p, &pair.0), show_arg(p, &pair.1)),
         other => show(p, other),
     }
 }

@@ -459,7 +459,11 @@ impl<'p> Checker<'p> {
                     let mut scope = Scope::default();
                     let (e, t) = self.expr(d, &mut scope, Some(&fty));
                     self.expect_ty(&t, &fty, d.span);
-                    e
+                    ranged(
+                        e,
+                        declared_range(Some(&f.ty)),
+                        format!("the default of field `{}`", f.name.node),
+                    )
                 }));
             }
             if let Some(info) = self.prog.records.get_mut(id as usize) {
@@ -496,6 +500,11 @@ impl<'p> Checker<'p> {
         let cite = self.prog.consts[i].cite.clone();
         let mut scope = Scope::default();
         let (e, ty) = self.with_cite(cite, |c| c.expr(&def.value, &mut scope, Some(&declared)));
+        let e = ranged(
+            e,
+            declared_range(def.ty.as_ref()),
+            format!("constant `{}`", def.name.node),
+        );
         let ty = if declared == Ty::Any {
             ty
         } else {
@@ -531,6 +540,11 @@ impl<'p> Checker<'p> {
         if expected.is_some() {
             self.expect_ty(&ty, &declared, def.body.value.span);
         }
+        let body = ranged(
+            body,
+            declared_range(def.returns.as_ref()),
+            format!("the result of `{}`", def.name.node),
+        );
         let r = &mut self.prog.rules[i];
         r.body = body;
         r.slots = scope.slots;
@@ -572,7 +586,10 @@ impl<'p> Checker<'p> {
                 } else {
                     c.expect_ty(&ty, &declared, row.cell.span);
                 }
-                let text = c.prog.sources.snippet(row.span).split_whitespace().collect::<Vec<_>>().join(" ");
+                let mut text = c.prog.sources.snippet(row.span).split_whitespace().collect::<Vec<_>>().join(" ");
+                if let Some(col) = row.column {
+                    text = format!("{text}` of column `{}", c.prog.sources.snippet(col).trim());
+                }
                 rows.push(RowInfo { patterns, cell, text: rc(&text) });
             }
         });
@@ -651,6 +668,10 @@ impl<'p> Checker<'p> {
                     expect: chk.expect,
                     span: chk.span,
                 });
+            }
+            if ex.seed.is_some() && !ex.rolls.is_empty() {
+                self.err(Diag::at("umpire::check::example_dice", format!("example \"{}\" gives both a seed and rolls", ex.name.node), ex.name.span, "which dice?")
+                    .help("use `given rolls ...` for rolls the players made, or `seed N` for seeded dice, not both"));
             }
             if self.prog.examples.iter().any(|e| e.name == ex.name.node) {
                 self.err(Diag::at(
@@ -784,10 +805,10 @@ impl<'p> Checker<'p> {
             _ => {
                 self.err(Diag::at(
                     "umpire::check::type",
-                    format!("this gives {}, but an earlier branch gives {}", b.describe(self.prog), a.describe(self.prog)),
+                    format!("this is {}, but the value before it is {}", b.describe(self.prog), a.describe(self.prog)),
                     span,
                     "different type",
-                ).help("every branch of an `if`/`match` and every cell of a table gives the same kind of value"));
+                ).help("every branch of an `if` or `match`, every cell of a table, both parts of a pair and all the arguments of `min`/`max` are the same kind of value"));
                 Ty::Any
             }
         }
@@ -916,8 +937,12 @@ impl<'p> Checker<'p> {
         for s in &b.stmts {
             match s {
                 ast::Stmt::Let(name, ty, value) => {
-                    let declared = ty.as_ref().map(|t| self.ty(t).0);
+                    let (declared, range) = match ty.as_ref().map(|t| self.ty(t)) {
+                        Some((d, r)) => (Some(d), r),
+                        None => (None, None),
+                    };
                     let (e, t) = self.expr(value, scope, declared.as_ref());
+                    let e = ranged(e, range, format!("`{}`", name.node));
                     let t = match declared {
                         Some(d) => {
                             self.expect_ty(&t, &d, value.span);
@@ -1415,7 +1440,11 @@ impl<'p> Checker<'p> {
                 Some((_, e)) => {
                     let (fe, ft) = self.expr(e, scope, Some(fty));
                     self.expect_ty(&ft, fty, e.span);
-                    out.push((fname.clone(), fe));
+                    let range = info.ranges.get(i).copied().flatten();
+                    out.push((
+                        fname.clone(),
+                        ranged(fe, range, format!("field `{fname}` of {}", info.name)),
+                    ));
                 }
                 None => match info.defaults.get(i).cloned().flatten() {
                     Some(d) => out.push((fname.clone(), d)),
@@ -1847,10 +1876,37 @@ impl<'p> Checker<'p> {
                 self.expect_ty(&checked[0].1, &Ty::Num, checked[0].2);
                 Ty::Int
             }
-            Builtin::Abs => checked[0].1.clone(),
+            Builtin::Abs => {
+                let t = checked[0].1.clone();
+                if !matches!(
+                    t,
+                    Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Any | Ty::Never
+                ) {
+                    let d = t.describe(self.prog);
+                    self.err(Diag::at(
+                        "umpire::check::type",
+                        format!("`abs` takes a number, length or time, not {d}"),
+                        checked[0].2,
+                        "not a number",
+                    ));
+                }
+                t
+            }
             Builtin::Min | Builtin::Max => {
                 let mut t = Ty::Never;
                 for (_, at, s) in &checked {
+                    if !matches!(
+                        at,
+                        Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Any | Ty::Never
+                    ) {
+                        let d = at.describe(self.prog);
+                        self.err(Diag::at(
+                            "umpire::check::type",
+                            format!("`{}` compares numbers, lengths or times, not {d}", b.name()),
+                            *s,
+                            "not a number",
+                        ));
+                    }
                     t = match (&t, at) {
                         (Ty::Int, Ty::Num) | (Ty::Num, Ty::Int) => Ty::Num,
                         _ => self.join(&t, at, *s),
@@ -1880,6 +1936,32 @@ impl<'p> Checker<'p> {
             },
             ty,
         )
+    }
+}
+
+/// The range of a declared type, if it is a range.
+fn declared_range(t: Option<&ast::TypeExpr>) -> Option<IntRange> {
+    match t {
+        Some(ast::TypeExpr::Range { lo, hi, .. }) => Some(IntRange { lo: *lo, hi: *hi }),
+        _ => None,
+    }
+}
+
+/// Wraps `e` in a range check when a range is declared.
+fn ranged(e: Expr, range: Option<IntRange>, what: String) -> Expr {
+    match range {
+        Some(range) => {
+            let span = e.span;
+            Expr {
+                kind: ExprKind::InRange {
+                    value: Box::new(e),
+                    range,
+                    what: rc(&what),
+                },
+                span,
+            }
+        }
+        None => e,
     }
 }
 

@@ -60,9 +60,13 @@ impl Diag {
         self
     }
 
-    /// Sets the help line.
+    /// Adds a help line (after any already given, such as a "did you mean").
     pub fn help(mut self, help: impl Into<String>) -> Diag {
-        self.help = Some(help.into());
+        let help = help.into();
+        self.help = Some(match self.help.take() {
+            Some(before) => format!("{before}\n{help}"),
+            None => help,
+        });
         self
     }
 

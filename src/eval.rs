@@ -308,6 +308,11 @@ impl<'a> Evaluator<'a> {
                 });
                 Err(Flow::NotGiven(what.clone(), cite.clone()))
             }
+            ExprKind::InRange { value, range, what } => {
+                let v = self.eval(value, frame)?;
+                check_range(what, *range, &v, e.span)?;
+                Ok(v)
+            }
             ExprKind::Block(stmts, value) => {
                 for s in stmts {
                     match s {
@@ -751,17 +756,31 @@ fn check_arg(p: &ParamInfo, v: &Value, span: Span) -> Result<(), Flow> {
             )));
         }
     }
-    if let (Some(range), Some(i)) = (p.range, v.as_int()) {
-        if i < range.lo || range.hi.is_some_and(|h| i > h) {
-            return Err(Flow::from(Diag::at(
-                "umpire::eval::range",
-                format!("`{}` must be {range}, got {i}", p.name),
-                span,
-                "out of range",
-            )));
-        }
+    match p.range {
+        Some(range) => check_range(&format!("`{}`", p.name), range, v, span),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// Checks a whole number against a declared range (bounds inclusive).
+fn check_range(what: &str, range: IntRange, v: &Value, span: Span) -> Result<(), Flow> {
+    let ok = match v.as_int() {
+        Some(i) => i >= range.lo && range.hi.is_none_or(|h| i <= h),
+        None => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    let got = match v {
+        Value::Num(r) => crate::value::Mixed(*r).to_string(),
+        _ => "a value of another kind".to_string(),
+    };
+    Err(Flow::from(Diag::at(
+        "umpire::eval::range",
+        format!("{what} must be {range}, got {got}"),
+        span,
+        "out of range",
+    )))
 }
 
 /// Does `v` match pattern `p`?

@@ -426,6 +426,15 @@ pub enum ExprKind {
     },
     /// Statements then a value.
     Block(Vec<Stmt>, Box<Expr>),
+    /// A whole number that must lie in a declared range (`lost_percent: 0..100`).
+    InRange {
+        /// The value.
+        value: Box<Expr>,
+        /// The range.
+        range: IntRange,
+        /// What holds the range, for the message (`field \`lost_percent\``).
+        what: Rc<str>,
+    },
 }
 
 /// A checked statement.

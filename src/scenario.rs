@@ -159,7 +159,12 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
                 ),
             }
         };
-        let expr_text = entry.expr.get_ref().trim().to_string();
+        let expr_text = entry
+            .expr
+            .get_ref()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         let result = ruleset
             .compile_source(piece(&entry.expr, "expr"))
             .map_err(first)

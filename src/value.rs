@@ -168,7 +168,9 @@ pub struct Moves(pub Rational);
 
 impl fmt::Display for Moves {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let plural = self.0.abs() > Rational::from_integer(1);
+        // "0 moves", "1/2 move", "1 move", "1 1/2 moves".
+        let one = Rational::from_integer(1);
+        let plural = self.0 > one || self.0 < -one || self.0 == Rational::from_integer(0);
         write!(
             f,
             "{} {}",

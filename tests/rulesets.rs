@@ -89,7 +89,13 @@ fn the_language_feature_rulesets_pass_their_examples() {
         let results = r.run_examples();
         assert!(results.len() > 20, "{path} has its checks");
         for res in results {
-            assert!(res.failure.is_none(), "{path}: example \"{}\" fails at `{}`: {:?}", res.example, res.check, res.failure);
+            assert!(
+                res.failure.is_none(),
+                "{path}: example \"{}\" fails at `{}`: {:?}",
+                res.example,
+                res.check,
+                res.failure
+            );
         }
     }
 }
@@ -101,10 +107,14 @@ fn ranged_parameters_are_checked_at_every_call() {
     use umpire::eval::Options;
     let mut r = Ruleset::load("tests/language/features.rules").expect("checks");
     let q = r.compile("<t>", "leader(4)").expect("compiles");
-    let e = r.adjudicate(&q, &mut Given::new(vec![]), Options::default()).expect_err("4 is out of 1..3");
+    let e = r
+        .adjudicate(&q, &mut Given::new(vec![]), Options::default())
+        .expect_err("4 is out of 1..3");
     assert_eq!(e.code, "umpire::eval::range");
     let q = r.compile("<t>", "leader(3)").expect("compiles");
-    assert!(r.adjudicate(&q, &mut Given::new(vec![]), Options::default()).is_ok());
+    assert!(r
+        .adjudicate(&q, &mut Given::new(vec![]), Options::default())
+        .is_ok());
 }
 
 /// `Formation.line` and `Grade.line` share a name: a bare `line` with no type to guide
@@ -115,4 +125,27 @@ fn an_ambiguous_value_name_asks_which() {
     let e = r.compile("<t>", "line").expect_err("ambiguous");
     assert_eq!(e.0[0].code, "umpire::check::ambiguous");
     assert!(r.compile("<t>", "Formation.line").is_ok());
+}
+
+/// Ranges declared on constants, `let`s and results are enforced when evaluated.
+#[test]
+fn declared_ranges_hold_everywhere() {
+    use umpire::dice::Given;
+    use umpire::eval::Options;
+    let src = "const c: 1..6 = 9\nrule r(n: Int) -> 1..6 { n }\nrule l(n: Int) -> Int { let k: 0..3 = n\n k }\n";
+    let mut r = Ruleset::from_source("t.rules", src).expect("checks");
+    for (expr, ok) in [
+        ("c", false),
+        ("r(6)", true),
+        ("r(9)", false),
+        ("l(3)", true),
+        ("l(-1)", false),
+    ] {
+        let q = r.compile("<t>", expr).expect("compiles");
+        let got = r.adjudicate(&q, &mut Given::new(vec![]), Options::default());
+        assert_eq!(got.is_ok(), ok, "{expr}: {got:?}");
+        if let Err(e) = got {
+            assert_eq!(e.code, "umpire::eval::range", "{expr}");
+        }
+    }
 }

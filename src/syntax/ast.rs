@@ -240,6 +240,8 @@ pub struct Row {
     pub cell: Expr,
     /// The patterns as written, for explanations (`7 or more`).
     pub span: Span,
+    /// For a row inside `column KEY = PATTERN { ... }`: that pattern as written.
+    pub column: Option<Span>,
 }
 
 /// A key pattern: `_`/`otherwise`, or alternatives separated by `,`.

@@ -191,7 +191,6 @@ fn expected_word(rule: &Rule) -> String {
         | Rule::bool_lit
         | Rule::string
         | Rule::call
-        | Rule::ident
         | Rule::int
         | Rule::primary
         | Rule::expr => "a value".into(),
@@ -214,6 +213,10 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
                 if !pos.contains(&w) {
                     pos.push(w);
                 }
+            }
+            // A name is one kind of value: say "a name" only where no other value fits.
+            if pos.iter().any(|w| w == "a value") {
+                pos.retain(|w| w != "a name");
             }
             match pos.len() {
                 0 => "unexpected text".to_string(),
@@ -260,6 +263,15 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
         Span::new(file, start, end),
         label,
     );
+    let rest = text.get(start..).unwrap_or("");
+    let dice_like = rest.starts_with(['d', 'D'])
+        && rest[1..].starts_with(|c: char| c.is_ascii_digit())
+        && !rest[1..]
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .starts_with(|c: char| c.is_alphanumeric() || c == '_');
+    if dice_like && what.contains("a name") {
+        d = d.help("`d6`, `D10` and the like are dice, not names: choose another name");
+    }
     if operator_expected && found.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '"') {
         d = d.help(
             "is a `,` missing between two arguments or fields, or an operator between two values?",
@@ -591,6 +603,7 @@ impl Builder {
                                 let mut row = self.build_row(r)?;
                                 row.patterns
                                     .insert(pos.min(row.patterns.len()), pat.clone());
+                                row.column = Some(pat.span());
                                 rows.push(row);
                             }
                         }
@@ -780,6 +793,7 @@ impl Builder {
             patterns,
             cell,
             span,
+            column: None,
         })
     }
 
@@ -1010,6 +1024,21 @@ impl Builder {
                     ));
                 }
                 let r = Rational::new(n, d);
+                if p.as_rule() == Rule::mixed && (n >= d || *r.denom() != d) {
+                    return Err(Diag::at(
+                        "umpire::parse::unreduced_fraction",
+                        format!(
+                            "`{}` is not a mixed number the way a rulebook writes one",
+                            s.trim()
+                        ),
+                        span,
+                        "the fraction should be less than one, in lowest terms",
+                    )
+                    .help(format!(
+                        "write `{}`",
+                        crate::value::Mixed(Rational::from_integer(whole) + r)
+                    )));
+                }
                 if *r.denom() != d && p.as_rule() == Rule::fraction {
                     // `24/20"` is a charge-rate pair in the rulebooks, not 1 1/5".
                     return Err(Diag::at(
