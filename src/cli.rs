@@ -9,6 +9,7 @@ use crate::diagnostic::{Diag, Diags};
 use crate::dice::{DiceSource, Given, Seeded};
 use crate::eval::Options;
 use crate::{bundled, scenario, Ruleset};
+
 use clap::{Parser, Subcommand, ValueEnum};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 use std::io::IsTerminal;
@@ -44,7 +45,7 @@ enum Command {
         #[arg(long, conflicts_with = "roll")]
         seed: Option<u64>,
         /// Use these rolls, in order, as the players rolled them: --roll 7,3.
-        #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+        #[arg(long, value_delimiter = ',', allow_negative_numbers = true, value_parser = parse_roll)]
         roll: Option<Vec<i64>>,
         /// Show the explanation.
         #[arg(long)]
@@ -83,6 +84,29 @@ enum Command {
     },
 }
 
+/// Writes to standard output; a closed pipe (`umpire show x | head -1`) ends the
+/// program quietly instead of panicking.
+fn write_out(text: &str) {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    if o.write_all(text.as_bytes()).and_then(|()| o.flush()).is_err() {
+        std::process::exit(0);
+    }
+}
+
+macro_rules! out {
+    ($($t:tt)*) => { write_out(&format!($($t)*)) };
+}
+
+macro_rules! outln {
+    ($($t:tt)*) => {{ write_out(&format!($($t)*)); write_out("\n"); }};
+}
+
+/// A roll as typed: `3`, ` 4` (spaces allowed round each number).
+fn parse_roll(s: &str) -> Result<i64, String> {
+    s.trim().parse::<i64>().map_err(|_| format!("`{}` is not a whole number", s.trim()))
+}
+
 /// Renders a diagnostic as miette does, without colour when stderr is not a terminal.
 pub fn render(d: &dyn miette::Diagnostic) -> String {
     let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
@@ -114,9 +138,16 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    let json_errors = matches!(cli.command, Command::Eval { format: Format::Json, .. });
     match run(cli.command) {
         Ok(code) => code,
         Err(ds) => {
+            if json_errors {
+                // A JSON reader gets the error as JSON too; people read stderr.
+                let errors: Vec<serde_json::Value> =
+                    ds.0.iter().map(|d| serde_json::json!({ "code": d.code, "message": d.message })).collect();
+                outln!("{}", serde_json::json!({ "error": errors }));
+            }
             report(&ds);
             ExitCode::from(1)
         }
@@ -133,6 +164,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             explain: want,
             format,
         } => {
+            note_bundled_over_file(&ruleset);
             let mut rules = Ruleset::load(&ruleset)?;
             for w in &rules.program.warnings {
                 eprint!("{}", render(w));
@@ -159,19 +191,19 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                 a.seed = Some(seed);
             }
             match format {
-                Format::Json => println!("{}", adjudication_json(&rules.program, &a)),
+                Format::Json => outln!("{}", adjudication_json(&rules.program, &a)),
                 Format::Text => {
-                    println!("{}", headline(&rules.program, &a.outcome));
+                    outln!("{}", headline(&rules.program, &a.outcome));
                     if !a.rolls.is_empty() && !want {
                         let rolls: Vec<String> = a
                             .rolls
                             .iter()
                             .map(|r| format!("{} → {}", r.dice, r.total))
                             .collect();
-                        println!("rolls: {}", rolls.join(", "));
+                        outln!("rolls: {}", rolls.join(", "));
                     }
                     if let Some(t) = &a.trace {
-                        print!("{}", explain(t));
+                        out!("{}", explain(t));
                     }
                     if fresh && !a.rolls.is_empty() {
                         eprintln!("seed: {seed} (replay with --seed {seed})");
@@ -189,18 +221,18 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                             eprint!("{}", render(w));
                         }
                         let p = &r.program;
-                        println!(
-                            "{name}: ok ({} rules, {} tables, {} modifier lists, {} examples)",
-                            p.rules.len(),
-                            p.tables.len(),
-                            p.modifiers.len(),
-                            p.examples.len()
+                        outln!(
+                            "{name}: ok ({}, {}, {}, {})",
+                            count(p.rules.len(), "rule"),
+                            count(p.tables.len(), "table"),
+                            count(p.modifiers.len(), "modifier list"),
+                            count(p.examples.len(), "example")
                         );
                     }
                     Err(ds) => {
                         report(&ds);
                         let n = ds.0.iter().filter(|d| !d.warning).count();
-                        println!("{name}: {n} error(s)");
+                        outln!("{name}: {n} error(s)");
                         failed = true;
                     }
                 }
@@ -218,7 +250,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                     Ok(r) => r,
                     Err(ds) => {
                         report(&ds);
-                        println!("{name}: does not load");
+                        outln!("{name}: does not load");
                         failed += 1;
                         continue;
                     }
@@ -227,17 +259,17 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                     match &res.failure {
                         None => {
                             passed += 1;
-                            println!("ok     {name}: {} — {}", res.example, one_line(&res.check));
+                            outln!("ok     {name}: {} — {}", res.example, one_line(&res.check));
                         }
                         Some(d) => {
                             failed += 1;
-                            println!("FAILED {name}: {} — {}", res.example, one_line(&res.check));
+                            outln!("FAILED {name}: {} — {}", res.example, one_line(&res.check));
                             eprint!("{}", render(d));
                         }
                     }
                 }
             }
-            println!("{passed} passed, {failed} failed");
+            outln!("{passed} passed, {failed} failed");
             Ok(if failed > 0 {
                 ExitCode::from(1)
             } else {
@@ -246,7 +278,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
         }
         Command::Show { name } => match bundled::source(&name) {
             Some(text) => {
-                print!("{text}");
+                out!("{text}");
                 Ok(ExitCode::SUCCESS)
             }
             None => Err(Diag::error(
@@ -269,8 +301,8 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                 }
             }
             match format {
-                Format::Json => println!("{}", scenario::render_json(&r)),
-                Format::Text => print!("{}", scenario::render_text(&r, !brief)),
+                Format::Json => outln!("{}", scenario::render_json(&r)),
+                Format::Text => out!("{}", scenario::render_text(&r, !brief)),
             }
             Ok(if scenario::all_ok(&r) {
                 ExitCode::SUCCESS
@@ -278,6 +310,22 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                 ExitCode::from(1)
             })
         }
+    }
+}
+
+/// A bundled name is taken before a file of the same name: say so when both exist.
+fn note_bundled_over_file(name: &str) {
+    if bundled::source(name).is_some() && std::path::Path::new(name).is_file() {
+        eprintln!("note: `{name}` is the bundled ruleset; for the file of that name write ./{name}");
+    }
+}
+
+/// `1 rule`, `2 rules`.
+fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
     }
 }
 

@@ -90,9 +90,17 @@ impl Diag {
         let Some(file) = sources.get(primary.file) else {
             return self;
         };
+        // A primary label that covers all the others (`6" + 2` around `6"` and `2`) would
+        // be drawn over them: the parts say it better, so it is left out of the drawing.
+        let covers_rest = self.labels.len() > 1
+            && self.labels[1..]
+                .iter()
+                .all(|(s, _)| s.file == primary.file && s.start >= primary.start && s.end <= primary.end);
+        let skip = usize::from(covers_rest);
         let labels = self
             .labels
             .iter()
+            .skip(skip)
             .filter(|(s, _)| s.file == primary.file)
             .map(|(s, l)| {
                 let (off, len) = file.original_span(*s);

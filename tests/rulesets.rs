@@ -149,3 +149,19 @@ fn declared_ranges_hold_everywhere() {
         }
     }
 }
+
+/// Nested brackets are read once: sixty levels parse at once (a grammar that tried two
+/// bracket rules in turn re-read every level twice, 2^60 times in all). A hang guard,
+/// not a timing: speed is measured in benches/.
+#[test]
+fn nested_brackets_are_read_once() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut r = Ruleset::bundled("kriegspiel").expect("checks");
+        let text = format!("{}1{}", "(".repeat(60), ")".repeat(60));
+        let ok = r.compile("<t>", &text).is_ok();
+        let _ = tx.send(ok);
+    });
+    let ok = rx.recv_timeout(std::time::Duration::from_secs(30)).expect("parses within the hang guard");
+    assert!(ok);
+}

@@ -26,6 +26,9 @@ use grammar::{Rule, UmpireParser};
 /// Deepest nesting of brackets, braces and prefix operators a source may have.
 pub const MAX_NESTING: usize = 64;
 
+/// Most operators in one expression (a rulebook formula has a handful).
+pub const MAX_OPERATORS: usize = 256;
+
 /// The one Pratt parser, lowest precedence first.
 static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
     PrattParser::new()
@@ -175,7 +178,6 @@ fn expected_word(rule: &Rule) -> String {
         | Rule::op_neg
         | Rule::op_pos
         | Rule::paren
-        | Rule::pair_lit
         | Rule::record_lit
         | Rule::if_expr
         | Rule::match_expr
@@ -1064,22 +1066,38 @@ impl Builder {
     fn build_expr(&self, p: Pair<Rule>) -> R<Expr> {
         let b = self.deeper()?;
         let file = self.file;
-        // A long run of prefix operators (`- - - - 1`) recurses in the Pratt parser:
-        // refuse it before it does.
-        let mut run = 0usize;
+        // A long run of prefix or postfix operators (`- - - - 1`, `a.b.c.d...`) recurses
+        // in the Pratt parser, and a long chain of infix operators builds a tree as deep
+        // as it is long: refuse them before they are built.
+        let mut prefix_run = 0usize;
+        let mut postfix_run = 0usize;
+        let mut operators = 0usize;
         for q in p.clone().into_inner() {
-            if matches!(q.as_rule(), Rule::op_neg | Rule::op_pos | Rule::op_not) {
-                run += 1;
-                if run > MAX_NESTING {
-                    return Err(Diag::at(
-                        "umpire::limit::nesting",
-                        format!("more than {MAX_NESTING} prefix operators in a row"),
-                        self.span(&q),
-                        "too many",
-                    ));
-                }
+            let rule = q.as_rule();
+            let is_prefix = matches!(rule, Rule::op_neg | Rule::op_pos | Rule::op_not);
+            let is_postfix = rule == Rule::field_access;
+            prefix_run = if is_prefix { prefix_run + 1 } else { 0 };
+            postfix_run = if is_postfix { postfix_run + 1 } else { 0 };
+            let is_infix = matches!(
+                rule,
+                Rule::op_or | Rule::op_and | Rule::op_eq | Rule::op_ne | Rule::op_lt | Rule::op_le | Rule::op_gt
+                    | Rule::op_ge | Rule::op_add | Rule::op_sub | Rule::op_mul | Rule::op_div | Rule::op_rem
+            );
+            if is_prefix || is_postfix || is_infix {
+                operators += 1;
+            }
+            let limit_hit = if prefix_run > MAX_NESTING {
+                Some(format!("more than {MAX_NESTING} prefix operators in a row"))
+            } else if postfix_run > MAX_NESTING {
+                Some(format!("more than {MAX_NESTING} field accesses in a row"))
+            } else if operators > MAX_OPERATORS {
+                Some(format!("more than {MAX_OPERATORS} operators in one expression"))
             } else {
-                run = 0;
+                None
+            };
+            if let Some(msg) = limit_hit {
+                return Err(Diag::at("umpire::limit::nesting", msg, self.span(&q), "too many")
+                    .help("split the expression with `let` bindings or smaller rules"));
             }
         }
         let built = PRATT
@@ -1142,19 +1160,18 @@ impl Builder {
         let rule = p.as_rule();
         let kind = match rule {
             Rule::paren => {
-                let Some(e) = p.into_inner().next() else {
+                let mut inner = p.into_inner();
+                let Some(a) = inner.next() else {
                     unreachable!("empty paren")
                 };
-                let mut e = self.build_expr(e)?;
-                e.span = span;
-                return Ok(e);
-            }
-            Rule::pair_lit => {
-                let mut it = p.into_inner();
-                let (Some(a), Some(b)) = (it.next(), it.next()) else {
-                    unreachable!("pair")
-                };
-                ExprKind::Pair(Box::new(self.build_expr(a)?), Box::new(self.build_expr(b)?))
+                match inner.next() {
+                    None => {
+                        let mut e = self.build_expr(a)?;
+                        e.span = span;
+                        return Ok(e);
+                    }
+                    Some(b) => ExprKind::Pair(Box::new(self.build_expr(a)?), Box::new(self.build_expr(b)?)),
+                }
             }
             Rule::record_lit => {
                 let Some(f) = p.into_inner().next() else {
