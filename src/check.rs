@@ -356,11 +356,20 @@ impl<'p> Checker<'p> {
                 continue;
             }
             let (ty, range) = self.ty(&p.ty);
+            // A default is a constant expression: no parameters in scope. Names of
+            // consts and enum values resolve; a rule called here is checked on demand.
+            let default = p.default.as_ref().map(|d| {
+                let mut scope = Scope::default();
+                let (e, t) = self.expr(d, &mut scope, Some(&ty));
+                self.expect_ty(&t, &ty, d.span);
+                e
+            });
             out.push(ParamInfo {
                 name: rc(&p.name.node),
                 ty,
                 range,
                 span: p.name.span,
+                default,
             });
         }
         out
@@ -1797,6 +1806,11 @@ impl<'p> Checker<'p> {
             }
             slots[i] = Some(e);
         }
+        for (p, slot) in params.iter().zip(slots.iter_mut()) {
+            if slot.is_none() {
+                *slot = p.default.clone();
+            }
+        }
         let missing: Vec<&str> = params
             .iter()
             .zip(&slots)
@@ -1804,7 +1818,7 @@ impl<'p> Checker<'p> {
             .map(|(p, _)| &*p.name)
             .collect();
         if !missing.is_empty() {
-            let list: Vec<String> = params.iter().map(|p| format!("{}: ...", p.name)).collect();
+            let list: Vec<String> = params.iter().filter(|p| p.default.is_none()).map(|p| format!("{}: ...", p.name)).collect();
             self.err(
                 Diag::at(
                     "umpire::check::argument",

@@ -106,6 +106,8 @@ pub struct ParamInfo {
     pub range: Option<IntRange>,
     /// Where it was declared.
     pub span: Span,
+    /// The value used when a call leaves it out (a constant expression).
+    pub default: Option<Expr>,
 }
 
 /// An enum type with the rulebook's words for each value.

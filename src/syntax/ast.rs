@@ -138,6 +138,8 @@ pub struct Param {
     pub name: Name,
     /// Parameter type.
     pub ty: TypeExpr,
+    /// The value used when a call leaves it out.
+    pub default: Option<Expr>,
 }
 
 /// `rule NAME(params) (-> Type)? cite? { body }`

@@ -729,9 +729,11 @@ impl Builder {
             let (Some(n), Some(t)) = (qi.next(), qi.next()) else {
                 continue;
             };
+            let default = qi.next().map(|d| self.build_expr(d)).transpose()?;
             let param = Param {
                 name: self.name(n),
                 ty: self.build_type(t)?,
+                default,
             };
             if semi.is_some_and(|s| start > s) {
                 extra.push(param);
