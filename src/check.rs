@@ -170,6 +170,14 @@ impl<'p> Checker<'p> {
         for item in &file.items {
             match item {
                 ast::Item::Ruleset { title, cite } => {
+                    if self.prog.title.is_some() {
+                        self.err(Diag::at(
+                            "umpire::check::duplicate",
+                            "a second `ruleset` title",
+                            title.span,
+                            "the ruleset is already named",
+                        ));
+                    }
                     self.prog.title = Some(title.node.clone());
                     self.prog.cite = cite.as_ref().map(|c| rc(&c.node));
                 }
@@ -182,9 +190,28 @@ impl<'p> Checker<'p> {
                             "here",
                         ));
                     }
+                    if self.prog.default_die.is_some() {
+                        self.err(Diag::at(
+                            "umpire::check::duplicate",
+                            "the ruleset's die is declared twice",
+                            sides.span,
+                            "declared again",
+                        ));
+                    }
                     self.prog.default_die = Some(sides.node);
                 }
                 ast::Item::Enum(e) => {
+                    if e.values.len() > usize::from(u16::MAX)
+                        || self.prog.enums.len() >= usize::from(u16::MAX)
+                    {
+                        self.err(Diag::at(
+                            "umpire::limit::enum",
+                            format!("more than {} enums or enum values", u16::MAX),
+                            e.name.span,
+                            "too many",
+                        ));
+                        continue;
+                    }
                     let id = u16::try_from(self.prog.enums.len()).unwrap_or(u16::MAX);
                     self.define(&e.name, Global::EnumType(id));
                     let mut values = Vec::new();
@@ -362,7 +389,11 @@ impl<'p> Checker<'p> {
                 let mut scope = Scope::default();
                 let (e, t) = self.expr(d, &mut scope, Some(&ty));
                 self.expect_ty(&t, &ty, d.span);
-                e
+                ranged(
+                    fresh(e, &scope),
+                    range,
+                    format!("the default of `{}`", p.name.node),
+                )
             });
             out.push(ParamInfo {
                 name: rc(&p.name.node),
@@ -469,7 +500,7 @@ impl<'p> Checker<'p> {
                     let (e, t) = self.expr(d, &mut scope, Some(&fty));
                     self.expect_ty(&t, &fty, d.span);
                     ranged(
-                        e,
+                        fresh(e, &scope),
                         declared_range(Some(&f.ty)),
                         format!("the default of field `{}`", f.name.node),
                     )
@@ -590,6 +621,7 @@ impl<'p> Checker<'p> {
                 let patterns: Vec<Pat> = row.patterns.iter().zip(&info.params).map(|(p, param)| c.pattern(p, &param.ty)).collect();
                 let expected = if declared == Ty::Any { None } else { Some(&declared) };
                 let (cell, ty) = c.expr(&row.cell, &mut scope, expected);
+                let cell = ranged(cell, declared_range(def.returns.as_ref()), format!("a cell of `{}`", def.name.node));
                 if declared == Ty::Any {
                     joined = c.join(&joined, &ty, row.cell.span);
                 } else {
@@ -700,8 +732,27 @@ impl<'p> Checker<'p> {
         }
     }
 
-    fn rule_ret(&mut self, id: u32) -> Ty {
+    fn rule_ret(&mut self, id: u32, span: Span) -> Ty {
         let i = id as usize;
+        let busy = self
+            .pend
+            .rules
+            .get(i)
+            .is_some_and(|(_, s)| *s == State::Busy);
+        if busy && self.prog.rules[i].ret == Ty::Any {
+            let name = self.prog.rules[i].name.clone();
+            self.err(
+                Diag::at(
+                    "umpire::check::recursive_result",
+                    format!("`{name}` calls itself, so its result type must be declared"),
+                    span,
+                    "a call of a rule still being checked",
+                )
+                .help(format!(
+                    "declare what `{name}` gives, e.g. `rule {name}(...) -> Int`"
+                )),
+            );
+        }
         if self
             .pend
             .rules
@@ -989,15 +1040,28 @@ impl<'p> Checker<'p> {
             return self.expr(e, scope, None);
         };
         let mut out = Vec::new();
+        // A guard stops the rule (a refusal, a gap) or lets it go on: a value from one of
+        // its branches would be thrown away, so it is an error, not a silent no-op.
+        let mut unused = |c: &mut Self, t: &Ty, span: Span| {
+            if !matches!(t, Ty::Never) {
+                c.err(
+                    Diag::at("umpire::check::unused_value", "this `if` gives a value that is not used", span, "value not used")
+                        .help("an `if` before a block's last line may only `refuse` or say `not given`; to choose a value, make the `if` the last line, with an `else`"),
+                );
+            }
+        };
         for (c, b) in arms {
             let (ce, ct) = self.expr(c, scope, Some(&Ty::Bool));
             self.expect_ty(&ct, &Ty::Bool, c.span);
-            let (be, _) = self.block(b, scope, None);
+            let (be, bt) = self.block(b, scope, None);
+            unused(self, &bt, b.value.span);
             out.push((ce, be));
         }
-        let other = otherwise
-            .as_ref()
-            .map(|b| Box::new(self.block(b, scope, None).0));
+        let other = otherwise.as_ref().map(|b| {
+            let (be, bt) = self.block(b, scope, None);
+            unused(self, &bt, b.value.span);
+            Box::new(be)
+        });
         (
             Expr {
                 kind: ExprKind::If(out, other),
@@ -1728,7 +1792,7 @@ impl<'p> Checker<'p> {
         };
         let ordered = self.bind_args(&name.node, what, &params, args, span, scope);
         let ret = match callee {
-            Callee::Rule(id) => self.rule_ret(id),
+            Callee::Rule(id) => self.rule_ret(id, span),
             Callee::Table(id) => self.table_ret(id),
             Callee::Modifiers(id) => self.modifiers_ret(id),
             Callee::Builtin(_) => Ty::Any,
@@ -1818,7 +1882,11 @@ impl<'p> Checker<'p> {
             .map(|(p, _)| &*p.name)
             .collect();
         if !missing.is_empty() {
-            let list: Vec<String> = params.iter().filter(|p| p.default.is_none()).map(|p| format!("{}: ...", p.name)).collect();
+            let list: Vec<String> = params
+                .iter()
+                .filter(|p| p.default.is_none())
+                .map(|p| format!("{}: ...", p.name))
+                .collect();
             self.err(
                 Diag::at(
                     "umpire::check::argument",
@@ -1950,6 +2018,21 @@ impl<'p> Checker<'p> {
             },
             ty,
         )
+    }
+}
+
+/// An expression checked in its own scope, to be evaluated in its own frame.
+fn fresh(e: Expr, scope: &Scope) -> Expr {
+    if scope.slots == 0 {
+        return e;
+    }
+    let span = e.span;
+    Expr {
+        kind: ExprKind::Fresh {
+            value: Box::new(e),
+            slots: scope.slots,
+        },
+        span,
     }
 }
 

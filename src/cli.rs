@@ -89,7 +89,10 @@ enum Command {
 fn write_out(text: &str) {
     use std::io::Write;
     let mut o = std::io::stdout().lock();
-    if o.write_all(text.as_bytes()).and_then(|()| o.flush()).is_err() {
+    if o.write_all(text.as_bytes())
+        .and_then(|()| o.flush())
+        .is_err()
+    {
         std::process::exit(0);
     }
 }
@@ -104,7 +107,9 @@ macro_rules! outln {
 
 /// A roll as typed: `3`, ` 4` (spaces allowed round each number).
 fn parse_roll(s: &str) -> Result<i64, String> {
-    s.trim().parse::<i64>().map_err(|_| format!("`{}` is not a whole number", s.trim()))
+    s.trim()
+        .parse::<i64>()
+        .map_err(|_| format!("`{}` is not a whole number", s.trim()))
 }
 
 /// Renders a diagnostic as miette does, without colour when stderr is not a terminal.
@@ -138,14 +143,22 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    let json_errors = matches!(cli.command, Command::Eval { format: Format::Json, .. });
+    let json_errors = matches!(
+        cli.command,
+        Command::Eval {
+            format: Format::Json,
+            ..
+        }
+    );
     match run(cli.command) {
         Ok(code) => code,
         Err(ds) => {
             if json_errors {
                 // A JSON reader gets the error as JSON too; people read stderr.
                 let errors: Vec<serde_json::Value> =
-                    ds.0.iter().map(|d| serde_json::json!({ "code": d.code, "message": d.message })).collect();
+                    ds.0.iter()
+                        .map(|d| serde_json::json!({ "code": d.code, "message": d.message }))
+                        .collect();
                 outln!("{}", serde_json::json!({ "error": errors }));
             }
             report(&ds);
@@ -316,7 +329,9 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
 /// A bundled name is taken before a file of the same name: say so when both exist.
 fn note_bundled_over_file(name: &str) {
     if bundled::source(name).is_some() && std::path::Path::new(name).is_file() {
-        eprintln!("note: `{name}` is the bundled ruleset; for the file of that name write ./{name}");
+        eprintln!(
+            "note: `{name}` is the bundled ruleset; for the file of that name write ./{name}"
+        );
     }
 }
 

@@ -93,9 +93,9 @@ impl Diag {
         // A primary label that covers all the others (`6" + 2` around `6"` and `2`) would
         // be drawn over them: the parts say it better, so it is left out of the drawing.
         let covers_rest = self.labels.len() > 1
-            && self.labels[1..]
-                .iter()
-                .all(|(s, _)| s.file == primary.file && s.start >= primary.start && s.end <= primary.end);
+            && self.labels[1..].iter().all(|(s, _)| {
+                s.file == primary.file && s.start >= primary.start && s.end <= primary.end
+            });
         let skip = usize::from(covers_rest);
         let labels = self
             .labels

@@ -308,6 +308,10 @@ impl<'a> Evaluator<'a> {
                 });
                 Err(Flow::NotGiven(what.clone(), cite.clone()))
             }
+            ExprKind::Fresh { value, slots } => {
+                let mut f = vec![Value::Bool(false); *slots as usize];
+                self.eval(value, &mut f)
+            }
             ExprKind::InRange { value, range, what } => {
                 let v = self.eval(value, frame)?;
                 check_range(what, *range, &v, e.span)?;

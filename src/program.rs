@@ -428,6 +428,14 @@ pub enum ExprKind {
     },
     /// Statements then a value.
     Block(Vec<Stmt>, Box<Expr>),
+    /// An expression checked in a scope of its own (a field or parameter default),
+    /// evaluated in a fresh frame of `slots` so its `let`s touch no caller's locals.
+    Fresh {
+        /// The expression.
+        value: Box<Expr>,
+        /// Frame slots it needs.
+        slots: u32,
+    },
     /// A whole number that must lie in a declared range (`lost_percent: 0..100`).
     InRange {
         /// The value.

@@ -162,6 +162,8 @@ fn nested_brackets_are_read_once() {
         let ok = r.compile("<t>", &text).is_ok();
         let _ = tx.send(ok);
     });
-    let ok = rx.recv_timeout(std::time::Duration::from_secs(30)).expect("parses within the hang guard");
+    let ok = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("parses within the hang guard");
     assert!(ok);
 }

@@ -1082,8 +1082,19 @@ impl Builder {
             postfix_run = if is_postfix { postfix_run + 1 } else { 0 };
             let is_infix = matches!(
                 rule,
-                Rule::op_or | Rule::op_and | Rule::op_eq | Rule::op_ne | Rule::op_lt | Rule::op_le | Rule::op_gt
-                    | Rule::op_ge | Rule::op_add | Rule::op_sub | Rule::op_mul | Rule::op_div | Rule::op_rem
+                Rule::op_or
+                    | Rule::op_and
+                    | Rule::op_eq
+                    | Rule::op_ne
+                    | Rule::op_lt
+                    | Rule::op_le
+                    | Rule::op_gt
+                    | Rule::op_ge
+                    | Rule::op_add
+                    | Rule::op_sub
+                    | Rule::op_mul
+                    | Rule::op_div
+                    | Rule::op_rem
             );
             if is_prefix || is_postfix || is_infix {
                 operators += 1;
@@ -1093,13 +1104,17 @@ impl Builder {
             } else if postfix_run > MAX_NESTING {
                 Some(format!("more than {MAX_NESTING} field accesses in a row"))
             } else if operators > MAX_OPERATORS {
-                Some(format!("more than {MAX_OPERATORS} operators in one expression"))
+                Some(format!(
+                    "more than {MAX_OPERATORS} operators in one expression"
+                ))
             } else {
                 None
             };
             if let Some(msg) = limit_hit {
-                return Err(Diag::at("umpire::limit::nesting", msg, self.span(&q), "too many")
-                    .help("split the expression with `let` bindings or smaller rules"));
+                return Err(
+                    Diag::at("umpire::limit::nesting", msg, self.span(&q), "too many")
+                        .help("split the expression with `let` bindings or smaller rules"),
+                );
             }
         }
         let built = PRATT
@@ -1172,7 +1187,9 @@ impl Builder {
                         e.span = span;
                         return Ok(e);
                     }
-                    Some(b) => ExprKind::Pair(Box::new(self.build_expr(a)?), Box::new(self.build_expr(b)?)),
+                    Some(b) => {
+                        ExprKind::Pair(Box::new(self.build_expr(a)?), Box::new(self.build_expr(b)?))
+                    }
                 }
             }
             Rule::record_lit => {
