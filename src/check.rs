@@ -1042,7 +1042,7 @@ impl<'p> Checker<'p> {
         let mut out = Vec::new();
         // A guard stops the rule (a refusal, a gap) or lets it go on: a value from one of
         // its branches would be thrown away, so it is an error, not a silent no-op.
-        let mut unused = |c: &mut Self, t: &Ty, span: Span| {
+        let unused = |c: &mut Self, t: &Ty, span: Span| {
             if !matches!(t, Ty::Never) {
                 c.err(
                     Diag::at("umpire::check::unused_value", "this `if` gives a value that is not used", span, "value not used")
