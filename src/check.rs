@@ -613,6 +613,14 @@ impl<'p> Checker<'p> {
         let mut rows = Vec::new();
         self.with_cite(info.cite.clone(), |c| {
             for row in &def.rows {
+                // `otherwise => ...` alone stands for every key.
+                let expanded;
+                let row = if info.keys > 1 && row.patterns.len() == 1 && matches!(row.patterns[0], ast::Pattern::Any(_)) {
+                    expanded = ast::Row { patterns: vec![row.patterns[0].clone(); info.keys], ..row.clone() };
+                    &expanded
+                } else {
+                    row
+                };
                 if row.patterns.len() != info.keys {
                     c.err(Diag::at("umpire::check::row_keys", format!("this row gives {} key(s); the table has {}", row.patterns.len(), info.keys), row.span, "wrong number of keys")
                         .help("separate the keys of a row with `|`; alternatives within a key with `,`"));
@@ -1668,7 +1676,7 @@ impl<'p> Checker<'p> {
                     .label(aspan, da)
                     .label(bspan, db);
                     if matches!((dim(a), dim(b)), (Some(1), Some(0)) | (Some(0), Some(1))) {
-                        d = d.help("a length plus a plain number has no meaning: make the number a length with inches(...), e.g. `4\" + inches(1 die)`");
+                        d = d.help("a length plus a plain number has no meaning: make the number a length with inches(...), e.g. `4\" + inches(d6)`");
                     } else if matches!((dim(a), dim(b)), (Some(2), Some(0)) | (Some(0), Some(2))) {
                         d = d.help("make the number a time with moves(...)");
                     }

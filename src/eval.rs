@@ -551,7 +551,7 @@ impl<'a> Evaluator<'a> {
                         .iter()
                         .zip(&f)
                         .take(t.keys)
-                        .map(|(p, v)| format!("{}: {}", p.name, self.show(v)))
+                        .map(|(p, v)| format!("{}: {}", p.name, crate::adjudication::show_arg(self.prog, v)))
                         .collect();
                     return Err(Flow::from(
                         Diag::at(

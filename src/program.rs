@@ -38,6 +38,12 @@ pub enum Ty {
     Any,
 }
 
+/// `a Grade`, `an Arm`.
+fn article(name: &str) -> String {
+    let vowel = name.chars().next().is_some_and(|c| "AEIOUaeiou".contains(c));
+    format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
 /// The fields of a record type, in declared order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecordShape {
@@ -57,20 +63,15 @@ impl Ty {
             Ty::Time => "a time in moves".into(),
             Ty::Bool => "true/false (Bool)".into(),
             Ty::Text => "text".into(),
-            Ty::Enum(e) => format!(
-                "a {}",
-                p.enums
-                    .get(usize::from(*e))
-                    .map_or("?", |e| e.name.as_str())
-            ),
+            Ty::Enum(e) => article(p.enums.get(usize::from(*e)).map_or("?", |e| e.name.as_str())),
             Ty::Record(s) => match &s.name {
-                Some(n) => format!("a {n} record"),
+                Some(n) => format!("{} record", article(n)),
                 None => {
                     let f: Vec<&str> = s.fields.iter().map(|(n, _)| &**n).collect();
                     format!("a record {{ {} }}", f.join(", "))
                 }
             },
-            Ty::Pair(t) => format!("a pair of {}", t.describe(p)),
+            Ty::Pair(t) => format!("a pair (each part {})", t.describe(p)),
             Ty::Never => "no value (a refusal)".into(),
             Ty::Any => "any value".into(),
         }

@@ -23,6 +23,12 @@ mod grammar {
 }
 use grammar::{Rule, UmpireParser};
 
+/// The reserved words (grammar/umpire.pest, `keyword`).
+pub const RESERVED: [&str; 20] = [
+    "ruleset", "rule", "table", "enum", "record", "const", "modifiers", "example", "let", "if", "else",
+    "match", "refuse", "cite", "otherwise", "true", "false", "and", "or", "not",
+];
+
 /// Deepest nesting of brackets, braces and prefix operators a source may have.
 pub const MAX_NESTING: usize = 64;
 
@@ -102,6 +108,9 @@ fn rule_name(rule: &Rule) -> String {
         Rule::column_block => "`column key = pattern { rows }`",
         Rule::dash_cell => "`-`",
         Rule::length_lit => "a length (`6\"`, `2'`)",
+        Rule::file => "a definition (`rule`, `table`, `enum`, `record`, `const`, `modifiers`, `example`)",
+        Rule::inch_mark => "`\"` (inches)",
+        Rule::foot_mark => "`'` (feet)",
         Rule::time_lit => "a time (`1/2 move`)",
         Rule::dice_lit => "dice (`d6`, `2d6`)",
         other => return format!("{other:?}").replace('_', " "),
@@ -109,9 +118,11 @@ fn rule_name(rule: &Rule) -> String {
     s.to_string()
 }
 
+/// The span of a pair, without the whitespace pest may have taken after it.
 fn span_of(file: FileId, pair: &Pair<Rule>) -> Span {
     let s = pair.as_span();
-    Span::new(file, s.start(), s.end())
+    let trimmed = s.as_str().trim_end().len();
+    Span::new(file, s.start(), s.start() + trimmed)
 }
 
 /// Refuses nesting deeper than [`MAX_NESTING`] before pest recurses into it.
@@ -191,9 +202,7 @@ fn expected_word(rule: &Rule) -> String {
         | Rule::mixed
         | Rule::number_lit
         | Rule::bool_lit
-        | Rule::string
         | Rule::call
-        | Rule::int
         | Rule::primary
         | Rule::expr => "a value".into(),
         other => rule_name(other),
@@ -216,9 +225,10 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
                     pos.push(w);
                 }
             }
-            // A name is one kind of value: say "a name" only where no other value fits.
+            // A name, a number and a text are kinds of value: name them only where no
+            // other value fits.
             if pos.iter().any(|w| w == "a value") {
-                pos.retain(|w| w != "a name");
+                pos.retain(|w| !matches!(w.as_str(), "a name" | "a whole number" | "a quoted \"text\""));
             }
             match pos.len() {
                 0 => "unexpected text".to_string(),
@@ -274,7 +284,15 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
     if dice_like && what.contains("a name") {
         d = d.help("`d6`, `D10` and the like are dice, not names: choose another name");
     }
-    if operator_expected && found.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '"') {
+    let after_digit = text.get(..start).is_some_and(|t| t.ends_with(|c: char| c.is_ascii_digit()));
+    if found == Some('"') && !rest[1..].contains('"') {
+        d = d.help("this text has no closing `\"`");
+    } else if found.is_some_and(|c| c.is_alphabetic()) && what.contains("a name") {
+        let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        if RESERVED.contains(&word.as_str()) {
+            d = d.help(format!("`{word}` is a reserved word of the language: choose another name"));
+        }
+    } else if operator_expected && !after_digit && found.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '"') {
         d = d.help(
             "is a `,` missing between two arguments or fields, or an operator between two values?",
         );
@@ -287,11 +305,11 @@ fn parse_rule(rule: Rule, file: FileId, text: &str) -> Result<Pairs<'_, Rule>, D
     pest::set_error_detail(true);
     UmpireParser::parse(rule, text).map_err(|e| {
         let mut d = syntax_error(file, text, e);
-        // A cursor past the end of the text is clamped to its last byte.
+        // A cursor at the end of the text points just after it.
         for (span, _) in &mut d.labels {
             let len = u32::try_from(text.len()).unwrap_or(u32::MAX);
-            if span.start >= len && len > 0 {
-                span.start = len - 1;
+            if span.start >= len {
+                span.start = len;
                 span.end = len;
             }
         }
@@ -398,12 +416,15 @@ impl Builder {
         })
     }
 
-    fn deeper(&self) -> R<Builder> {
+    fn deeper(&self, span: Span) -> R<Builder> {
         if self.depth >= 4 * MAX_NESTING {
-            return Err(Diag::error(
+            return Err(Diag::at(
                 "umpire::limit::nesting",
                 format!("expression nested more than {} deep", 4 * MAX_NESTING),
-            ));
+                span,
+                "too deep",
+            )
+            .help("split it with `let` bindings or smaller rules"));
         }
         Ok(Builder {
             file: self.file,
@@ -685,7 +706,9 @@ impl Builder {
                         }
                         Rule::seed_stmt => {
                             if let Some(n) = q.into_inner().next() {
-                                ex.seed = Some(self.int(&n)?.unsigned_abs());
+                                ex.seed = Some(n.as_str().parse::<u64>().map_err(|_| {
+                                    Diag::at("umpire::parse::number", "a seed is a whole number from 0 to 18446744073709551615", self.span(&n), "not a seed")
+                                })?);
                             }
                         }
                         Rule::check => ex.checks.push(self.build_check(q)?),
@@ -869,7 +892,7 @@ impl Builder {
 
     fn build_block(&self, p: Pair<Rule>) -> R<Block> {
         let span = self.span(&p);
-        let b = self.deeper()?;
+        let b = self.deeper(self.span(&p))?;
         let mut stmts = Vec::new();
         let mut items: Vec<Pair<Rule>> = p.into_inner().collect();
         if items.len() == 1 && items[0].as_rule() == Rule::record_fields {
@@ -1066,7 +1089,7 @@ impl Builder {
     }
 
     fn build_expr(&self, p: Pair<Rule>) -> R<Expr> {
-        let b = self.deeper()?;
+        let b = self.deeper(self.span(&p))?;
         let file = self.file;
         // A long run of prefix or postfix operators (`- - - - 1`, `a.b.c.d...`) recurses
         // in the Pratt parser, and a long chain of infix operators builds a tree as deep
@@ -1208,7 +1231,17 @@ impl Builder {
                 } else {
                     LengthUnit::Inches
                 };
-                ExprKind::Length(self.number(&n)?, unit)
+                match (it.next(), unit) {
+                    // `12' 6"`: the inches are carried as a fraction of a foot.
+                    (Some(inches), LengthUnit::Feet) => {
+                        let extra = self.number(&inches)? / Rational::from_integer(12);
+                        let feet = self.number(&n)?.checked_add(&extra).ok_or_else(|| {
+                            Diag::at("umpire::parse::number", "this length is too large to hold exactly", span, "too large")
+                        })?;
+                        ExprKind::Length(feet, LengthUnit::Feet)
+                    }
+                    _ => ExprKind::Length(self.number(&n)?, unit),
+                }
             }
             Rule::time_lit => {
                 let Some(n) = p.into_inner().next() else {
@@ -1241,7 +1274,7 @@ impl Builder {
             Rule::ident => ExprKind::Name(p.as_str().to_string()),
             Rule::call => {
                 let mut it = p.into_inner();
-                let Some(n) = it.next() else {
+                let Some(n) = it.next().and_then(|head| head.into_inner().next()) else {
                     unreachable!("call")
                 };
                 let name = self.name(n);
