@@ -264,40 +264,56 @@ impl<'p> Checker<'p> {
                 });
             }
         }
-        // Record fields (now that every record name is known).
-        for item in &file.items {
-            if let ast::Item::Record(r) = item {
-                let Some(Global::RecordType(id)) = self.prog.globals.get(&r.name.node).cloned()
-                else {
-                    continue;
-                };
-                let mut fields = Vec::new();
-                let mut ranges = Vec::new();
-                for f in &r.fields {
-                    if fields
-                        .iter()
-                        .any(|(n, _): &(Rc<str>, Ty)| **n == *f.name.node)
-                    {
-                        self.err(Diag::at(
-                            "umpire::check::duplicate",
-                            format!("field `{}` is declared twice", f.name.node),
-                            f.name.span,
-                            "declared again",
-                        ));
+        // Record fields (now that every record name is known). A field may have the
+        // type of a record declared later: each pass sees the shapes of the one before,
+        // so as many passes as records settle every shape; errors count on the last.
+        let passes = file
+            .items
+            .iter()
+            .filter(|i| matches!(i, ast::Item::Record(_)))
+            .count();
+        for pass in 0..passes {
+            let last = pass + 1 == passes;
+            let mark = self.errors.len();
+            for item in &file.items {
+                if let ast::Item::Record(r) = item {
+                    let Some(Global::RecordType(id)) = self.prog.globals.get(&r.name.node).cloned()
+                    else {
                         continue;
+                    };
+                    let mut fields = Vec::new();
+                    let mut ranges = Vec::new();
+                    for f in &r.fields {
+                        if fields
+                            .iter()
+                            .any(|(n, _): &(Rc<str>, Ty)| **n == *f.name.node)
+                        {
+                            self.err(Diag::at(
+                                "umpire::check::duplicate",
+                                format!("field `{}` is declared twice", f.name.node),
+                                f.name.span,
+                                "declared again",
+                            ));
+                            continue;
+                        }
+                        let (ty, range) = self.ty(&f.ty);
+                        fields.push((rc(&f.name.node), ty));
+                        ranges.push(range);
                     }
-                    let (ty, range) = self.ty(&f.ty);
-                    fields.push((rc(&f.name.node), ty));
-                    ranges.push(range);
+                    if last {
+                        self.pend.records.push((id, Rc::new(r.clone())));
+                    }
+                    if let Some(info) = self.prog.records.get_mut(id as usize) {
+                        info.shape = Rc::new(RecordShape {
+                            name: Some(r.name.node.clone()),
+                            fields,
+                        });
+                        info.ranges = ranges;
+                    }
                 }
-                self.pend.records.push((id, Rc::new(r.clone())));
-                if let Some(info) = self.prog.records.get_mut(id as usize) {
-                    info.shape = Rc::new(RecordShape {
-                        name: Some(r.name.node.clone()),
-                        fields,
-                    });
-                    info.ranges = ranges;
-                }
+            }
+            if !last {
+                self.errors.truncate(mark);
             }
         }
         // Then everything callable, with parameter types known.
@@ -482,7 +498,21 @@ impl<'p> Checker<'p> {
     // ------------------------------------------------------------------ definitions
 
     fn check_all(&mut self) {
-        for (id, def) in std::mem::take(&mut self.pend.records) {
+        // Field defaults may build records declared later: as with the shapes, each pass
+        // sees the defaults of the one before; errors count on the last.
+        let pending = std::mem::take(&mut self.pend.records);
+        for pass in 0..pending.len() {
+            let mark = self.errors.len();
+            self.record_defaults(&pending);
+            if pass + 1 < pending.len() {
+                self.errors.truncate(mark);
+            }
+        }
+        self.check_definitions();
+    }
+
+    fn record_defaults(&mut self, pending: &[(u32, Rc<ast::RecordDef>)]) {
+        for (id, def) in pending.iter().cloned() {
             let Some(info) = self.prog.records.get(id as usize).cloned() else {
                 continue;
             };
@@ -510,6 +540,9 @@ impl<'p> Checker<'p> {
                 info.defaults = defaults;
             }
         }
+    }
+
+    fn check_definitions(&mut self) {
         for i in 0..self.pend.consts.len() {
             self.check_const(i);
         }

@@ -9,6 +9,24 @@ use crate::span::{SourceMap, Span};
 use miette::{LabeledSpan, NamedSource, Severity, SourceSpan};
 use std::fmt;
 
+/// Longest line drawn with its source; longer ones are described by line and column.
+const MAX_DRAWN_LINE: usize = 10_000;
+
+/// The text as drawn: a lone CR (old Mac line ending) becomes LF, same length, so that
+/// lines break where the user's editor breaks them and offsets stay valid.
+fn display_text(original: &str) -> String {
+    let bytes = original.as_bytes();
+    let mut out = String::with_capacity(original.len());
+    for (i, c) in original.char_indices() {
+        if c == '\r' && bytes.get(i + 1) != Some(&b'\n') {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// One diagnostic: code, message, labels, help.
 #[derive(Debug, Clone)]
 pub struct Diag {
@@ -90,6 +108,27 @@ impl Diag {
         let Some(file) = sources.get(primary.file) else {
             return self;
         };
+        let (off, _) = file.original_span(primary);
+        // A very long line cannot be drawn (miette's columns stop at 65535): say where
+        // the problem is in words instead.
+        let line_start = file.original[..off.min(file.original.len())]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        let line_end = file.original[line_start..]
+            .find('\n')
+            .map_or(file.original.len(), |i| line_start + i);
+        if line_end - line_start > MAX_DRAWN_LINE {
+            let line = file.original[..line_start].matches('\n').count() + 1;
+            let column = file.original[line_start..off.min(file.original.len())]
+                .chars()
+                .count()
+                + 1;
+            self.message = format!(
+                "{} ({}, line {line}, column {column})",
+                self.message, file.name
+            );
+            return self;
+        }
         // A primary label that covers all the others (`6" + 2` around `6"` and `2`) would
         // be drawn over them: the parts say it better, so it is left out of the drawing.
         let covers_rest = self.labels.len() > 1
@@ -108,7 +147,7 @@ impl Diag {
             })
             .collect();
         self.source = Some(Box::new(Attached {
-            named: NamedSource::new(file.name.clone(), file.original.to_string()),
+            named: NamedSource::new(file.name.clone(), display_text(&file.original)),
             labels,
         }));
         self

@@ -20,6 +20,8 @@ pub struct Limits {
     pub steps: u64,
     /// Depth of rule, table and modifier calls.
     pub depth: u32,
+    /// Dice rolled in all, over the whole adjudication.
+    pub dice: u64,
 }
 
 impl Default for Limits {
@@ -27,6 +29,7 @@ impl Default for Limits {
         Limits {
             steps: 1_000_000,
             depth: 100,
+            dice: 100_000,
         }
     }
 }
@@ -93,6 +96,7 @@ pub struct Evaluator<'a> {
     pub trace: Option<Vec<Vec<TraceNode>>>,
     steps: u64,
     depth: u32,
+    dice_rolled: u64,
     limits: Limits,
     faces: Vec<u32>,
 }
@@ -127,6 +131,7 @@ impl<'a> Evaluator<'a> {
             trace: opts.trace.then(|| vec![Vec::new()]),
             steps: 0,
             depth: 0,
+            dice_rolled: 0,
             limits: opts.limits,
             faces: Vec::new(),
         }
@@ -355,6 +360,21 @@ impl<'a> Evaluator<'a> {
     }
 
     fn roll(&mut self, count: u32, sides: u32, span: Span) -> Ev {
+        self.dice_rolled += u64::from(count);
+        if self.dice_rolled > self.limits.dice {
+            return Err(Flow::from(
+                Diag::at(
+                    "umpire::limit::dice",
+                    format!(
+                        "the adjudication rolls more than {} dice in all",
+                        self.limits.dice
+                    ),
+                    span,
+                    "one roll too many",
+                )
+                .help("a rule may be rolling dice in a loop without end"),
+            ));
+        }
         if sides == 0 {
             return Err(Flow::from(Diag::at(
                 "umpire::limit::dice",
@@ -551,7 +571,13 @@ impl<'a> Evaluator<'a> {
                         .iter()
                         .zip(&f)
                         .take(t.keys)
-                        .map(|(p, v)| format!("{}: {}", p.name, crate::adjudication::show_arg(self.prog, v)))
+                        .map(|(p, v)| {
+                            format!(
+                                "{}: {}",
+                                p.name,
+                                crate::adjudication::show_arg(self.prog, v)
+                            )
+                        })
                         .collect();
                     return Err(Flow::from(
                         Diag::at(

@@ -230,8 +230,31 @@ pub fn read_file(path: &str) -> Result<String, Diags> {
         )
         .into());
     }
-    let bytes = std::fs::read(path)
+    if meta.is_dir() {
+        return Err(Diag::error(
+            "umpire::io::read",
+            format!("{path} is a folder, not a file"),
+        )
+        .into());
+    }
+    // Read at most one byte past the limit: a device or pipe reports no size.
+    let mut bytes = Vec::new();
+    let file = std::fs::File::open(path)
         .map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
+    use std::io::Read;
+    file.take(MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(Diag::error(
+            "umpire::limit::file_size",
+            format!(
+                "{path} is larger than {} MiB",
+                MAX_FILE_BYTES / (1024 * 1024)
+            ),
+        )
+        .into());
+    }
     String::from_utf8(bytes).map_err(|e| {
         Diag::error(
             "umpire::io::encoding",

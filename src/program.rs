@@ -40,7 +40,10 @@ pub enum Ty {
 
 /// `a Grade`, `an Arm`.
 fn article(name: &str) -> String {
-    let vowel = name.chars().next().is_some_and(|c| "AEIOUaeiou".contains(c));
+    let vowel = name
+        .chars()
+        .next()
+        .is_some_and(|c| "AEIOUaeiou".contains(c));
     format!("{} {name}", if vowel { "an" } else { "a" })
 }
 
@@ -63,7 +66,11 @@ impl Ty {
             Ty::Time => "a time in moves".into(),
             Ty::Bool => "true/false (Bool)".into(),
             Ty::Text => "text".into(),
-            Ty::Enum(e) => article(p.enums.get(usize::from(*e)).map_or("?", |e| e.name.as_str())),
+            Ty::Enum(e) => article(
+                p.enums
+                    .get(usize::from(*e))
+                    .map_or("?", |e| e.name.as_str()),
+            ),
             Ty::Record(s) => match &s.name {
                 Some(n) => format!("{} record", article(n)),
                 None => {

@@ -111,13 +111,15 @@ impl SourceFile {
         }
     }
 
-    /// This source with every byte outside `start..end` (normalised offsets) blanked to a
-    /// space, newlines kept: parsing it reads only that region, with spans that point
-    /// into the whole file. Used for expressions written inside a scenario file.
+    /// This source with every byte before `start` blanked to a space (newlines kept) and
+    /// everything from `end` on dropped: parsing it reads only that region, with spans
+    /// that point into the whole file. Used for expressions written inside a scenario file.
     pub fn masked(&self, start: usize, end: usize) -> SourceFile {
+        // Everything after the region is dropped, so "end of input" means the region's end.
         let text: String = self
             .text
             .char_indices()
+            .take_while(|(i, _)| *i < end)
             .map(|(i, c)| {
                 if (start..end).contains(&i) || c == '\n' {
                     c.to_string()

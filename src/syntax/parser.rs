@@ -25,8 +25,26 @@ use grammar::{Rule, UmpireParser};
 
 /// The reserved words (grammar/umpire.pest, `keyword`).
 pub const RESERVED: [&str; 20] = [
-    "ruleset", "rule", "table", "enum", "record", "const", "modifiers", "example", "let", "if", "else",
-    "match", "refuse", "cite", "otherwise", "true", "false", "and", "or", "not",
+    "ruleset",
+    "rule",
+    "table",
+    "enum",
+    "record",
+    "const",
+    "modifiers",
+    "example",
+    "let",
+    "if",
+    "else",
+    "match",
+    "refuse",
+    "cite",
+    "otherwise",
+    "true",
+    "false",
+    "and",
+    "or",
+    "not",
 ];
 
 /// Deepest nesting of brackets, braces and prefix operators a source may have.
@@ -228,7 +246,12 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
             // A name, a number and a text are kinds of value: name them only where no
             // other value fits.
             if pos.iter().any(|w| w == "a value") {
-                pos.retain(|w| !matches!(w.as_str(), "a name" | "a whole number" | "a quoted \"text\""));
+                pos.retain(|w| {
+                    !matches!(
+                        w.as_str(),
+                        "a name" | "a whole number" | "a quoted \"text\""
+                    )
+                });
             }
             match pos.len() {
                 0 => "unexpected text".to_string(),
@@ -284,15 +307,25 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
     if dice_like && what.contains("a name") {
         d = d.help("`d6`, `D10` and the like are dice, not names: choose another name");
     }
-    let after_digit = text.get(..start).is_some_and(|t| t.ends_with(|c: char| c.is_ascii_digit()));
+    let after_digit = text
+        .get(..start)
+        .is_some_and(|t| t.ends_with(|c: char| c.is_ascii_digit()));
     if found == Some('"') && !rest[1..].contains('"') {
         d = d.help("this text has no closing `\"`");
     } else if found.is_some_and(|c| c.is_alphabetic()) && what.contains("a name") {
-        let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        let word: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
         if RESERVED.contains(&word.as_str()) {
-            d = d.help(format!("`{word}` is a reserved word of the language: choose another name"));
+            d = d.help(format!(
+                "`{word}` is a reserved word of the language: choose another name"
+            ));
         }
-    } else if operator_expected && !after_digit && found.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '"') {
+    } else if operator_expected
+        && !after_digit
+        && found.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '"')
+    {
         d = d.help(
             "is a `,` missing between two arguments or fields, or an operator between two values?",
         );
@@ -707,7 +740,12 @@ impl Builder {
                         Rule::seed_stmt => {
                             if let Some(n) = q.into_inner().next() {
                                 ex.seed = Some(n.as_str().parse::<u64>().map_err(|_| {
-                                    Diag::at("umpire::parse::number", "a seed is a whole number from 0 to 18446744073709551615", self.span(&n), "not a seed")
+                                    Diag::at(
+                                        "umpire::parse::number",
+                                        "a seed is a whole number from 0 to 18446744073709551615",
+                                        self.span(&n),
+                                        "not a seed",
+                                    )
                                 })?);
                             }
                         }
@@ -1236,7 +1274,12 @@ impl Builder {
                     (Some(inches), LengthUnit::Feet) => {
                         let extra = self.number(&inches)? / Rational::from_integer(12);
                         let feet = self.number(&n)?.checked_add(&extra).ok_or_else(|| {
-                            Diag::at("umpire::parse::number", "this length is too large to hold exactly", span, "too large")
+                            Diag::at(
+                                "umpire::parse::number",
+                                "this length is too large to hold exactly",
+                                span,
+                                "too large",
+                            )
                         })?;
                         ExprKind::Length(feet, LengthUnit::Feet)
                     }
