@@ -143,6 +143,13 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    // EXPR may begin with `-` (`-3 + 1`), but `--bogus` is a mistyped option.
+    if let Command::Eval { expr, .. } = &cli.command {
+        if expr.starts_with("--") {
+            eprintln!("error: unknown option `{expr}` (an expression does not start with `--`)\n\nFor more information, try '--help'.");
+            return ExitCode::from(2);
+        }
+    }
     let json_errors = matches!(
         cli.command,
         Command::Eval {

@@ -165,6 +165,10 @@ impl Diag {
 /// The candidate closest to `name` (Jaro-Winkler ≥ 0.85, or a one- or two-letter slip).
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let mut best: Option<(f64, &str)> = None;
+    // A one- or two-letter name is close to too many others to guess from.
+    if name.chars().count() < 3 {
+        return None;
+    }
     for c in candidates {
         let score = strsim::jaro_winkler(name, c);
         let edits = strsim::damerau_levenshtein(name, c);

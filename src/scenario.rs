@@ -124,7 +124,8 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
 
     let name = parsed.ruleset.get_ref().clone();
     let base = Path::new(path).parent().unwrap_or(Path::new(""));
-    let is_path = name.contains(['/', '\\', '.']);
+    // A bundled name, else a path relative to the scenario file.
+    let is_path = name.contains(['/', '\\', '.']) || crate::bundled::source(&name).is_none();
     let target = if is_path {
         base.join(&name).to_string_lossy().into_owned()
     } else {
@@ -165,6 +166,24 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
+        if let (Some(rolls), Some(_)) = (&entry.rolls, entry.seed) {
+            let r = rolls.span();
+            let d = Diag::at(
+                "umpire::scenario::dice",
+                format!("\"{}\" gives both `rolls` and `seed`", entry.name),
+                Span::new(sfile, r.start, r.end),
+                "which dice?",
+            )
+            .help("use `rolls` for dice the players rolled, or `seed` for seeded dice, not both");
+            done.push(Done {
+                name: entry.name.clone(),
+                expr: expr_text,
+                result: Err(d.with_sources(&ruleset.program.sources)),
+                expected: None,
+                expectation: None,
+            });
+            continue;
+        }
         let result = ruleset
             .compile_source(piece(&entry.expr, "expr"))
             .map_err(first)
@@ -209,7 +228,16 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
                             (Outcome::NotGiven { .. }, Outcome::NotGiven { .. }) => true,
                             _ => false,
                         };
-                        (Some(ok), Some(headline(&ruleset.program, &want)))
+                        {
+                            let text = match &want {
+                                Outcome::Refused { .. } => "a refusal".to_string(),
+                                Outcome::NotGiven { .. } => {
+                                    "\"not given in the source\"".to_string()
+                                }
+                                Outcome::Value(_) => headline(&ruleset.program, &want),
+                            };
+                            (Some(ok), Some(text))
+                        }
                     }
                     Err(d) => {
                         done.push(Done {
@@ -264,8 +292,23 @@ fn expectation(ruleset: &mut Ruleset, src: &SourceFile, raw: &str) -> Result<Out
         _ => {}
     }
     let q = ruleset.compile_source(src.clone()).map_err(first)?;
-    let a = ruleset.adjudicate(&q, &mut Given::new(vec![]), Options::default())?;
+    let a = ruleset.adjudicate(&q, &mut NoRolls, Options::default())?;
     Ok(a.outcome)
+}
+
+/// Dice for an `expect`: there are none; the expected result is written out.
+struct NoRolls;
+
+impl DiceSource for NoRolls {
+    fn roll(&mut self, req: &crate::dice::DiceRequest<'_>, _: &mut Vec<u32>) -> Result<i64, Diag> {
+        Err(Diag::at(
+            "umpire::scenario::expect_dice",
+            "an expected result cannot roll dice",
+            req.span,
+            "dice in `expect`",
+        )
+        .help("write the result you expect, e.g. `expect = '7'`; the `rolls` belong to `expr`"))
+    }
 }
 
 /// The report as text: each adjudication with its value, expectation and explanation.
@@ -308,7 +351,7 @@ pub fn render_text(r: &Report, trace: bool) -> String {
                     _ => {}
                 }
                 if trace {
-                    if let Some(t) = &a.trace {
+                    if let Some(t) = a.trace.as_ref().filter(|t| !t.is_empty()) {
                         out.push_str("   why:\n");
                         for line in explain(t).lines() {
                             out.push_str(&format!("     {line}\n"));
@@ -319,17 +362,30 @@ pub fn render_text(r: &Report, trace: bool) -> String {
             Err(e) => out.push_str(&format!("   error: {e}\n")),
         }
     }
-    let failed = r
+    let errors = r.done.iter().filter(|d| d.result.is_err()).count();
+    let as_expected = r
         .done
         .iter()
-        .filter(|d| d.result.is_err() || d.expected == Some(false))
+        .filter(|d| d.result.is_ok() && d.expected == Some(true))
         .count();
-    let checked = r.done.iter().filter(|d| d.expected.is_some()).count();
+    let not_expected = r
+        .done
+        .iter()
+        .filter(|d| d.result.is_ok() && d.expected == Some(false))
+        .count();
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
     out.push_str(&format!(
-        "\n{} adjudication(s); {} with an expected result, {} not as expected or in error\n",
-        r.done.len(),
-        checked,
-        failed
+        "\n{}: {} as expected, {} not as expected, {}\n",
+        plural(r.done.len(), "adjudication", "adjudications"),
+        as_expected,
+        not_expected,
+        plural(errors, "error", "errors"),
     ));
     out
 }
