@@ -2,6 +2,7 @@
 //! `grammar/umpire.pest` ([`parser`]).
 
 pub mod ast;
+mod build;
 pub mod parser;
 
 pub use parser::{parse_check, parse_expr, parse_file, MAX_NESTING};

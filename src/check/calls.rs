@@ -1,0 +1,296 @@
+//! Calls: rules, tables and modifier lists with positional and named arguments; built-ins.
+
+use super::*;
+
+impl Checker<'_> {
+    pub(super) fn call(
+        &mut self,
+        name: &ast::Name,
+        args: &[ast::Arg],
+        span: Span,
+        scope: &mut Scope,
+    ) -> (Expr, Ty) {
+        let mk = |callee, args| Expr {
+            kind: ExprKind::Call(callee, args),
+            span,
+        };
+        if let Some((_, b)) = Builtin::ALL.iter().find(|(n, _)| *n == name.node) {
+            return self.builtin(*b, name, args, span, scope);
+        }
+        let (callee, params, what) = match self.prog.globals.get(&name.node).cloned() {
+            Some(Global::Rule(id)) => (
+                Callee::Rule(id),
+                self.prog.rules[id as usize].params.clone(),
+                "rule",
+            ),
+            Some(Global::Table(id)) => (
+                Callee::Table(id),
+                self.prog.tables[id as usize].params.clone(),
+                "table",
+            ),
+            Some(Global::Modifiers(id)) => (
+                Callee::Modifiers(id),
+                self.prog.modifiers[id as usize].params.clone(),
+                "modifier list",
+            ),
+            Some(_) => {
+                self.err(Diag::at(
+                    "umpire::check::not_callable",
+                    format!("`{}` cannot be called", name.node),
+                    name.span,
+                    "not a rule, table or modifier list",
+                ));
+                return (dummy(span), Ty::Any);
+            }
+            None => {
+                let mut names: Vec<String> = self
+                    .prog
+                    .callable_names()
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                names.extend(Builtin::ALL.iter().map(|(n, _)| n.to_string()));
+                let d = Diag::at(
+                    "umpire::check::unknown_name",
+                    format!("unknown rule or table `{}`", name.node),
+                    name.span,
+                    "not defined",
+                )
+                .suggest(&name.node, names.iter().map(|s| s.as_str()));
+                self.err(d);
+                for a in args {
+                    self.expr(&a.value, scope, None);
+                }
+                return (dummy(span), Ty::Any);
+            }
+        };
+        let ordered = self.bind_args(&name.node, what, &params, args, span, scope);
+        let ret = match callee {
+            Callee::Rule(id) => self.rule_ret(id, span),
+            Callee::Table(id) => self.table_ret(id),
+            Callee::Modifiers(id) => self.modifiers_ret(id),
+            Callee::Builtin(_) => Ty::Any,
+        };
+        (mk(callee, ordered), ret)
+    }
+
+    /// Matches positional and named arguments to parameters, checking each.
+    pub(super) fn bind_args(
+        &mut self,
+        fname: &str,
+        what: &str,
+        params: &[ParamInfo],
+        args: &[ast::Arg],
+        span: Span,
+        scope: &mut Scope,
+    ) -> Vec<Expr> {
+        let mut slots: Vec<Option<Expr>> = vec![None; params.len()];
+        let mut positional = 0usize;
+        let mut named_seen = false;
+        for a in args {
+            let i = match &a.name {
+                None => {
+                    if named_seen {
+                        self.err(Diag::at(
+                            "umpire::check::argument",
+                            "a positional argument after a named one",
+                            a.value.span,
+                            "name this argument",
+                        ));
+                    }
+                    positional += 1;
+                    if positional > params.len() {
+                        self.err(Diag::at(
+                            "umpire::check::argument",
+                            format!("{what} `{fname}` takes {} argument(s)", params.len()),
+                            a.value.span,
+                            "one too many",
+                        ));
+                        self.expr(&a.value, scope, None);
+                        continue;
+                    }
+                    positional - 1
+                }
+                Some(n) => {
+                    named_seen = true;
+                    match params.iter().position(|p| *p.name == *n.node) {
+                        Some(i) => i,
+                        None => {
+                            let names: Vec<&str> = params.iter().map(|p| &*p.name).collect();
+                            let d = Diag::at(
+                                "umpire::check::argument",
+                                format!("{what} `{fname}` has no parameter `{}`", n.node),
+                                n.span,
+                                "unknown parameter",
+                            )
+                            .suggest(&n.node, names);
+                            self.err(d);
+                            self.expr(&a.value, scope, None);
+                            continue;
+                        }
+                    }
+                }
+            };
+            let p = &params[i];
+            let (e, t) = self.expr(&a.value, scope, Some(&p.ty));
+            self.expect_ty(&t, &p.ty, a.value.span);
+            if slots[i].is_some() {
+                self.err(Diag::at(
+                    "umpire::check::argument",
+                    format!("`{}` is given twice", p.name),
+                    a.value.span,
+                    "given again",
+                ));
+            }
+            slots[i] = Some(e);
+        }
+        for (p, slot) in params.iter().zip(slots.iter_mut()) {
+            if slot.is_none() {
+                *slot = p.default.clone();
+            }
+        }
+        let missing: Vec<&str> = params
+            .iter()
+            .zip(&slots)
+            .filter(|(_, s)| s.is_none())
+            .map(|(p, _)| &*p.name)
+            .collect();
+        if !missing.is_empty() {
+            let list: Vec<String> = params
+                .iter()
+                .filter(|p| p.default.is_none())
+                .map(|p| format!("{}: ...", p.name))
+                .collect();
+            self.err(
+                Diag::at(
+                    "umpire::check::argument",
+                    format!(
+                        "{what} `{fname}` is missing {}",
+                        missing
+                            .iter()
+                            .map(|m| format!("`{m}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    span,
+                    "missing arguments",
+                )
+                .help(format!("call it as {fname}({})", list.join(", "))),
+            );
+        }
+        slots
+            .into_iter()
+            .map(|s| s.unwrap_or_else(|| dummy(span)))
+            .collect()
+    }
+
+    pub(super) fn builtin(
+        &mut self,
+        b: Builtin,
+        name: &ast::Name,
+        args: &[ast::Arg],
+        span: Span,
+        scope: &mut Scope,
+    ) -> (Expr, Ty) {
+        if let Some(n) = args.iter().find_map(|a| a.name.as_ref()) {
+            self.err(Diag::at(
+                "umpire::check::argument",
+                format!("`{}` takes its arguments without names", name.node),
+                n.span,
+                "remove the name",
+            ));
+        }
+        let checked: Vec<(Expr, Ty, Span)> = args
+            .iter()
+            .map(|a| {
+                let (e, t) = self.expr(&a.value, scope, None);
+                (e, t, a.value.span)
+            })
+            .collect();
+        let arity = match b {
+            Builtin::Min | Builtin::Max => None,
+            Builtin::Dice => Some(2),
+            _ => Some(1),
+        };
+        let n = checked.len();
+        let wrong = match arity {
+            Some(k) => n != k,
+            None => n < 2,
+        };
+        if wrong {
+            let want = arity.map_or("at least 2".to_string(), |k| k.to_string());
+            self.err(Diag::at(
+                "umpire::check::argument",
+                format!("`{}` takes {want} argument(s), given {n}", b.name()),
+                span,
+                "wrong number of arguments",
+            ));
+            return (dummy(span), Ty::Any);
+        }
+        let ty = match b {
+            Builtin::Floor | Builtin::Ceil | Builtin::Round | Builtin::Trunc => {
+                self.expect_ty(&checked[0].1, &Ty::Num, checked[0].2);
+                Ty::Int
+            }
+            Builtin::Abs => {
+                let t = checked[0].1.clone();
+                if !matches!(
+                    t,
+                    Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Any | Ty::Never
+                ) {
+                    let d = t.describe(self.prog);
+                    self.err(Diag::at(
+                        "umpire::check::type",
+                        format!("`abs` takes a number, length or time, not {d}"),
+                        checked[0].2,
+                        "not a number",
+                    ));
+                }
+                t
+            }
+            Builtin::Min | Builtin::Max => {
+                let mut t = Ty::Never;
+                for (_, at, s) in &checked {
+                    if !matches!(
+                        at,
+                        Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Any | Ty::Never
+                    ) {
+                        let d = at.describe(self.prog);
+                        self.err(Diag::at(
+                            "umpire::check::type",
+                            format!("`{}` compares numbers, lengths or times, not {d}", b.name()),
+                            *s,
+                            "not a number",
+                        ));
+                    }
+                    t = match (&t, at) {
+                        (Ty::Int, Ty::Num) | (Ty::Num, Ty::Int) => Ty::Num,
+                        _ => self.join(&t, at, *s),
+                    };
+                }
+                t
+            }
+            Builtin::Inches | Builtin::Feet => {
+                self.expect_ty(&checked[0].1, &Ty::Num, checked[0].2);
+                Ty::Length
+            }
+            Builtin::Moves => {
+                self.expect_ty(&checked[0].1, &Ty::Num, checked[0].2);
+                Ty::Time
+            }
+            Builtin::Dice => {
+                self.expect_ty(&checked[0].1, &Ty::Int, checked[0].2);
+                self.expect_ty(&checked[1].1, &Ty::Int, checked[1].2);
+                Ty::Int
+            }
+        };
+        let args = checked.into_iter().map(|(e, _, _)| e).collect();
+        (
+            Expr {
+                kind: ExprKind::Call(Callee::Builtin(b), args),
+                span,
+            },
+            ty,
+        )
+    }
+}

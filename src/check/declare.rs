@@ -1,0 +1,359 @@
+//! Declarations: every top-level name, type, record shape and parameter, before any body is checked.
+
+use super::*;
+
+impl Checker<'_> {
+    pub(super) fn define(&mut self, name: &ast::Name, g: Global) {
+        if self.prog.globals.contains_key(&name.node) {
+            self.err(Diag::at(
+                "umpire::check::duplicate",
+                format!("`{}` is defined twice", name.node),
+                name.span,
+                "defined again here",
+            ));
+            return;
+        }
+        if Builtin::ALL.iter().any(|(n, _)| *n == name.node) {
+            self.err(Diag::at(
+                "umpire::check::builtin_name",
+                format!("`{}` is the name of a built-in function", name.node),
+                name.span,
+                "choose another name",
+            ));
+            return;
+        }
+        self.prog.globals.insert(name.node.clone(), g);
+    }
+
+    pub(super) fn declare(&mut self, file: &ast::File) {
+        // Types first: enums, then records (whose fields may name enums and records).
+        for item in &file.items {
+            match item {
+                ast::Item::Ruleset { title, cite } => {
+                    if self.prog.title.is_some() {
+                        self.err(Diag::at(
+                            "umpire::check::duplicate",
+                            "a second `ruleset` title",
+                            title.span,
+                            "the ruleset is already named",
+                        ));
+                    }
+                    self.prog.title = Some(title.node.clone());
+                    self.prog.cite = cite.as_ref().map(|c| rc(&c.node));
+                }
+                ast::Item::Die { sides } => {
+                    if sides.node == 0 || sides.node > MAX_SIDES {
+                        self.err(Diag::at(
+                            "umpire::limit::dice",
+                            format!("a die must have 1 to {MAX_SIDES} sides"),
+                            sides.span,
+                            "here",
+                        ));
+                    }
+                    if self.prog.default_die.is_some() {
+                        self.err(Diag::at(
+                            "umpire::check::duplicate",
+                            "the ruleset's die is declared twice",
+                            sides.span,
+                            "declared again",
+                        ));
+                    }
+                    self.prog.default_die = Some(sides.node);
+                }
+                ast::Item::Enum(e) => {
+                    if e.values.len() > usize::from(u16::MAX)
+                        || self.prog.enums.len() >= usize::from(u16::MAX)
+                    {
+                        self.err(Diag::at(
+                            "umpire::limit::enum",
+                            format!("more than {} enums or enum values", u16::MAX),
+                            e.name.span,
+                            "too many",
+                        ));
+                        continue;
+                    }
+                    let id = u16::try_from(self.prog.enums.len()).unwrap_or(u16::MAX);
+                    self.define(&e.name, Global::EnumType(id));
+                    let mut values = Vec::new();
+                    for (i, v) in e.values.iter().enumerate() {
+                        if values
+                            .iter()
+                            .any(|x: &EnumValueInfo| *x.name == *v.name.node)
+                        {
+                            self.err(Diag::at(
+                                "umpire::check::duplicate",
+                                format!("`{}` is listed twice in {}", v.name.node, e.name.node),
+                                v.name.span,
+                                "listed again",
+                            ));
+                            continue;
+                        }
+                        let i = u16::try_from(i).unwrap_or(u16::MAX);
+                        self.prog
+                            .enum_values
+                            .entry(v.name.node.clone())
+                            .or_default()
+                            .push((id, i));
+                        values.push(EnumValueInfo {
+                            name: rc(&v.name.node),
+                            display: v.display.as_deref().map(rc),
+                            sentence: v.sentence.as_deref().map(rc),
+                        });
+                    }
+                    self.prog.enums.push(EnumInfo {
+                        name: e.name.node.clone(),
+                        cite: e.cite.as_ref().map(|c| rc(&c.node)),
+                        values,
+                    });
+                }
+                _ => {}
+            }
+        }
+        for item in &file.items {
+            if let ast::Item::Record(r) = item {
+                let id = idx(self.prog.records.len());
+                self.define(&r.name, Global::RecordType(id));
+                self.prog.records.push(RecordInfo {
+                    name: r.name.node.clone(),
+                    shape: Rc::new(RecordShape {
+                        name: Some(r.name.node.clone()),
+                        fields: vec![],
+                    }),
+                    defaults: vec![],
+                    ranges: vec![],
+                });
+            }
+        }
+        // Record fields (now that every record name is known). A field may have the
+        // type of a record declared later: each pass sees the shapes of the one before,
+        // so as many passes as records settle every shape; errors count on the last.
+        let passes = file
+            .items
+            .iter()
+            .filter(|i| matches!(i, ast::Item::Record(_)))
+            .count();
+        for pass in 0..passes {
+            let last = pass + 1 == passes;
+            let mark = self.errors.len();
+            for item in &file.items {
+                if let ast::Item::Record(r) = item {
+                    let Some(Global::RecordType(id)) = self.prog.globals.get(&r.name.node).cloned()
+                    else {
+                        continue;
+                    };
+                    let mut fields = Vec::new();
+                    let mut ranges = Vec::new();
+                    for f in &r.fields {
+                        if fields
+                            .iter()
+                            .any(|(n, _): &(Rc<str>, Ty)| **n == *f.name.node)
+                        {
+                            self.err(Diag::at(
+                                "umpire::check::duplicate",
+                                format!("field `{}` is declared twice", f.name.node),
+                                f.name.span,
+                                "declared again",
+                            ));
+                            continue;
+                        }
+                        let (ty, range) = self.ty(&f.ty);
+                        fields.push((rc(&f.name.node), ty));
+                        ranges.push(range);
+                    }
+                    if last {
+                        self.pend.records.push((id, Rc::new(r.clone())));
+                    }
+                    if let Some(info) = self.prog.records.get_mut(id as usize) {
+                        info.shape = Rc::new(RecordShape {
+                            name: Some(r.name.node.clone()),
+                            fields,
+                        });
+                        info.ranges = ranges;
+                    }
+                }
+            }
+            if !last {
+                self.errors.truncate(mark);
+            }
+        }
+        // Then everything callable, with parameter types known.
+        for item in &file.items {
+            match item {
+                ast::Item::Const(c) => {
+                    let id = idx(self.prog.consts.len());
+                    self.define(&c.name, Global::Const(id));
+                    let ty = c.ty.as_ref().map_or(Ty::Any, |t| self.ty(t).0);
+                    self.prog.consts.push(ConstInfo {
+                        name: rc(&c.name.node),
+                        ty,
+                        value: dummy(c.name.span),
+                        slots: 0,
+                        cite: c.cite.as_ref().map(|c| rc(&c.node)),
+                    });
+                    self.pend.consts.push((Rc::new(c.clone()), State::Todo));
+                }
+                ast::Item::Rule(r) => {
+                    let id = idx(self.prog.rules.len());
+                    self.define(&r.name, Global::Rule(id));
+                    let params = self.params(&r.params);
+                    let ret = r.returns.as_ref().map_or(Ty::Any, |t| self.ty(t).0);
+                    self.prog.rules.push(RuleInfo {
+                        name: rc(&r.name.node),
+                        params,
+                        ret,
+                        cite: r.cite.as_ref().map(|c| rc(&c.node)),
+                        body: dummy(r.name.span),
+                        slots: 0,
+                        span: r.name.span,
+                    });
+                    self.pend.rules.push((Rc::new(r.clone()), State::Todo));
+                }
+                ast::Item::Table(t) => {
+                    let id = idx(self.prog.tables.len());
+                    self.define(&t.name, Global::Table(id));
+                    let mut params = self.params(&t.keys);
+                    params.extend(self.params(&t.extra));
+                    let ret = t.returns.as_ref().map_or(Ty::Any, |r| self.ty(r).0);
+                    self.prog.tables.push(TableInfo {
+                        name: rc(&t.name.node),
+                        params,
+                        keys: t.keys.len(),
+                        ret,
+                        cite: t.cite.as_ref().map(|c| rc(&c.node)),
+                        rows: vec![],
+                        slots: 0,
+                        span: t.name.span,
+                    });
+                    self.pend.tables.push((Rc::new(t.clone()), State::Todo));
+                }
+                ast::Item::Modifiers(m) => {
+                    let id = idx(self.prog.modifiers.len());
+                    self.define(&m.name, Global::Modifiers(id));
+                    let params = self.params(&m.params);
+                    self.prog.modifiers.push(ModifiersInfo {
+                        name: rc(&m.name.node),
+                        params,
+                        cite: m.cite.as_ref().map(|c| rc(&c.node)),
+                        modifiers: vec![],
+                        slots: 0,
+                        ret: Ty::Int,
+                        span: m.name.span,
+                    });
+                    self.pend.modifiers.push((Rc::new(m.clone()), State::Todo));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    pub(super) fn params(&mut self, ps: &[ast::Param]) -> Vec<ParamInfo> {
+        let mut out: Vec<ParamInfo> = Vec::new();
+        for p in ps {
+            if out.iter().any(|q| *q.name == *p.name.node) {
+                self.err(Diag::at(
+                    "umpire::check::duplicate",
+                    format!("parameter `{}` is declared twice", p.name.node),
+                    p.name.span,
+                    "declared again",
+                ));
+                continue;
+            }
+            let (ty, range) = self.ty(&p.ty);
+            // A default is a constant expression: no parameters in scope. Names of
+            // consts and enum values resolve; a rule called here is checked on demand.
+            let default = p.default.as_ref().map(|d| {
+                let mut scope = Scope::default();
+                let (e, t) = self.expr(d, &mut scope, Some(&ty));
+                self.expect_ty(&t, &ty, d.span);
+                ranged(
+                    fresh(e, &scope),
+                    range,
+                    format!("the default of `{}`", p.name.node),
+                )
+            });
+            out.push(ParamInfo {
+                name: rc(&p.name.node),
+                ty,
+                range,
+                span: p.name.span,
+                default,
+            });
+        }
+        out
+    }
+
+    pub(super) fn ty(&mut self, t: &ast::TypeExpr) -> (Ty, Option<IntRange>) {
+        match t {
+            ast::TypeExpr::Range { lo, hi, span } => {
+                if hi.is_some_and(|h| h < *lo) {
+                    self.err(Diag::at(
+                        "umpire::check::range",
+                        "empty range: the upper bound is below the lower",
+                        *span,
+                        "empty",
+                    ));
+                }
+                (Ty::Int, Some(IntRange { lo: *lo, hi: *hi }))
+            }
+            ast::TypeExpr::Pair(a, b, span) => {
+                let (ta, _) = self.ty(a);
+                let (tb, _) = self.ty(b);
+                if ta != tb {
+                    self.err(Diag::at(
+                        "umpire::check::pair_type",
+                        "both parts of a pair have one type",
+                        *span,
+                        "two different types",
+                    ));
+                }
+                (Ty::Pair(Box::new(ta)), None)
+            }
+            ast::TypeExpr::Named(n) => {
+                let ty = match n.node.as_str() {
+                    "Int" => Ty::Int,
+                    "Num" | "Number" => Ty::Num,
+                    "Length" => Ty::Length,
+                    "Time" | "Moves" => Ty::Time,
+                    "Bool" => Ty::Bool,
+                    "Text" => Ty::Text,
+                    other => match self.prog.globals.get(other) {
+                        Some(Global::EnumType(e)) => Ty::Enum(*e),
+                        Some(Global::RecordType(r)) => self
+                            .prog
+                            .records
+                            .get(*r as usize)
+                            .map_or(Ty::Any, |r| Ty::Record(r.shape.clone())),
+                        _ => {
+                            let mut names: Vec<String> =
+                                ["Int", "Num", "Length", "Time", "Bool", "Text"]
+                                    .iter()
+                                    .map(|s| s.to_string())
+                                    .collect();
+                            names.extend(
+                                self.prog
+                                    .globals
+                                    .iter()
+                                    .filter(|(_, g)| {
+                                        matches!(g, Global::EnumType(_) | Global::RecordType(_))
+                                    })
+                                    .map(|(k, _)| k.clone()),
+                            );
+                            let d = Diag::at(
+                                "umpire::check::unknown_type",
+                                format!("unknown type `{other}`"),
+                                n.span,
+                                "not a type",
+                            )
+                            .suggest(other, names.iter().map(|s| s.as_str()));
+                            self.err(d);
+                            Ty::Any
+                        }
+                    },
+                };
+                (ty, None)
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ definitions
+}

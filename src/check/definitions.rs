@@ -1,0 +1,368 @@
+//! Bodies of definitions: constants, rules, tables, modifier lists, examples; result types on demand.
+
+use super::*;
+
+impl Checker<'_> {
+    pub(super) fn check_all(&mut self) {
+        // Field defaults may build records declared later: as with the shapes, each pass
+        // sees the defaults of the one before; errors count on the last.
+        let pending = std::mem::take(&mut self.pend.records);
+        for pass in 0..pending.len() {
+            let mark = self.errors.len();
+            self.record_defaults(&pending);
+            if pass + 1 < pending.len() {
+                self.errors.truncate(mark);
+            }
+        }
+        self.check_definitions();
+    }
+
+    pub(super) fn record_defaults(&mut self, pending: &[(u32, Rc<ast::RecordDef>)]) {
+        for (id, def) in pending.iter().cloned() {
+            let Some(info) = self.prog.records.get(id as usize).cloned() else {
+                continue;
+            };
+            let mut defaults = Vec::new();
+            for f in &def.fields {
+                let fty = info
+                    .shape
+                    .fields
+                    .iter()
+                    .find(|(n, _)| **n == *f.name.node)
+                    .map(|(_, t)| t.clone())
+                    .unwrap_or(Ty::Any);
+                defaults.push(f.default.as_ref().map(|d| {
+                    let mut scope = Scope::default();
+                    let (e, t) = self.expr(d, &mut scope, Some(&fty));
+                    self.expect_ty(&t, &fty, d.span);
+                    ranged(
+                        fresh(e, &scope),
+                        declared_range(Some(&f.ty)),
+                        format!("the default of field `{}`", f.name.node),
+                    )
+                }));
+            }
+            if let Some(info) = self.prog.records.get_mut(id as usize) {
+                info.defaults = defaults;
+            }
+        }
+    }
+
+    pub(super) fn check_definitions(&mut self) {
+        for i in 0..self.pend.consts.len() {
+            self.check_const(i);
+        }
+        for i in 0..self.pend.rules.len() {
+            self.check_rule(i);
+        }
+        for i in 0..self.pend.tables.len() {
+            self.check_table(i);
+        }
+        for i in 0..self.pend.modifiers.len() {
+            self.check_modifiers(i);
+        }
+    }
+
+    pub(super) fn with_cite<T>(
+        &mut self,
+        cite: Option<Rc<str>>,
+        f: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        let saved = std::mem::replace(&mut self.cite, cite);
+        let out = f(self);
+        self.cite = saved;
+        out
+    }
+
+    pub(super) fn check_const(&mut self, i: usize) {
+        let Some((def, State::Todo)) = self.pend.consts.get(i).cloned() else {
+            return;
+        };
+        self.pend.consts[i].1 = State::Busy;
+        let declared = self.prog.consts[i].ty.clone();
+        let cite = self.prog.consts[i].cite.clone();
+        let mut scope = Scope::default();
+        let (e, ty) = self.with_cite(cite, |c| c.expr(&def.value, &mut scope, Some(&declared)));
+        let e = ranged(
+            e,
+            declared_range(def.ty.as_ref()),
+            format!("constant `{}`", def.name.node),
+        );
+        let ty = if declared == Ty::Any {
+            ty
+        } else {
+            self.expect_ty(&ty, &declared, def.value.span);
+            declared
+        };
+        let info = &mut self.prog.consts[i];
+        info.value = e;
+        info.ty = ty;
+        info.slots = scope.slots;
+        self.pend.consts[i].1 = State::Done;
+    }
+
+    pub(super) fn check_rule(&mut self, i: usize) {
+        let Some((def, State::Todo)) = self.pend.rules.get(i).cloned() else {
+            return;
+        };
+        self.pend.rules[i].1 = State::Busy;
+        let info = self.prog.rules[i].clone();
+        let mut scope = Scope::default();
+        for p in &info.params {
+            scope.bind(&p.name, p.ty.clone());
+        }
+        let declared = info.ret.clone();
+        let expected = if declared == Ty::Any {
+            None
+        } else {
+            Some(&declared)
+        };
+        let (body, ty) = self.with_cite(info.cite.clone(), |c| {
+            c.block(&def.body, &mut scope, expected)
+        });
+        if expected.is_some() {
+            self.expect_ty(&ty, &declared, def.body.value.span);
+        }
+        let body = ranged(
+            body,
+            declared_range(def.returns.as_ref()),
+            format!("the result of `{}`", def.name.node),
+        );
+        let r = &mut self.prog.rules[i];
+        r.body = body;
+        r.slots = scope.slots;
+        if declared == Ty::Any {
+            r.ret = ty;
+        }
+        self.pend.rules[i].1 = State::Done;
+    }
+
+    pub(super) fn check_table(&mut self, i: usize) {
+        let Some((def, State::Todo)) = self.pend.tables.get(i).cloned() else {
+            return;
+        };
+        self.pend.tables[i].1 = State::Busy;
+        let info = self.prog.tables[i].clone();
+        let mut scope = Scope::default();
+        for p in &info.params {
+            scope.bind(&p.name, p.ty.clone());
+        }
+        let declared = info.ret.clone();
+        let mut joined = if declared == Ty::Any {
+            Ty::Never
+        } else {
+            declared.clone()
+        };
+        let mut rows = Vec::new();
+        self.with_cite(info.cite.clone(), |c| {
+            for row in &def.rows {
+                // `otherwise => ...` alone stands for every key.
+                let expanded;
+                let row = if info.keys > 1 && row.patterns.len() == 1 && matches!(row.patterns[0], ast::Pattern::Any(_)) {
+                    expanded = ast::Row { patterns: vec![row.patterns[0].clone(); info.keys], ..row.clone() };
+                    &expanded
+                } else {
+                    row
+                };
+                if row.patterns.len() != info.keys {
+                    c.err(Diag::at("umpire::check::row_keys", format!("this row gives {} key(s); the table has {}", row.patterns.len(), info.keys), row.span, "wrong number of keys")
+                        .help("separate the keys of a row with `|`; alternatives within a key with `,`"));
+                    continue;
+                }
+                let patterns: Vec<Pat> = row.patterns.iter().zip(&info.params).map(|(p, param)| c.pattern(p, &param.ty)).collect();
+                let expected = if declared == Ty::Any { None } else { Some(&declared) };
+                let (cell, ty) = c.expr(&row.cell, &mut scope, expected);
+                let cell = ranged(cell, declared_range(def.returns.as_ref()), format!("a cell of `{}`", def.name.node));
+                if declared == Ty::Any {
+                    joined = c.join(&joined, &ty, row.cell.span);
+                } else {
+                    c.expect_ty(&ty, &declared, row.cell.span);
+                }
+                let mut text = c.prog.sources.snippet(row.span).split_whitespace().collect::<Vec<_>>().join(" ");
+                if let Some(col) = row.column {
+                    text = format!("{text}` of column `{}", c.prog.sources.snippet(col).trim());
+                }
+                rows.push(RowInfo { patterns, cell, text: rc(&text) });
+            }
+        });
+        let t = &mut self.prog.tables[i];
+        t.rows = rows;
+        t.slots = scope.slots;
+        t.ret = joined;
+        self.pend.tables[i].1 = State::Done;
+    }
+
+    pub(super) fn check_modifiers(&mut self, i: usize) {
+        let Some((def, State::Todo)) = self.pend.modifiers.get(i).cloned() else {
+            return;
+        };
+        self.pend.modifiers[i].1 = State::Busy;
+        let info = self.prog.modifiers[i].clone();
+        let mut scope = Scope::default();
+        for p in &info.params {
+            scope.bind(&p.name, p.ty.clone());
+        }
+        let mut ret = Ty::Int;
+        let mut mods = Vec::new();
+        self.with_cite(info.cite.clone(), |c| {
+            for m in &def.modifiers {
+                let (amount, t) = c.expr(&m.amount, &mut scope, Some(&Ty::Num));
+                c.expect_ty(&t, &Ty::Num, m.amount.span);
+                if t == Ty::Num {
+                    ret = Ty::Num;
+                }
+                let per = m.per.as_ref().map(|p| {
+                    let (e, t) = c.expr(p, &mut scope, Some(&Ty::Num));
+                    c.expect_ty(&t, &Ty::Num, p.span);
+                    if t == Ty::Num {
+                        ret = Ty::Num;
+                    }
+                    e
+                });
+                let condition = m.condition.as_ref().map(|p| {
+                    let (e, t) = c.expr(p, &mut scope, Some(&Ty::Bool));
+                    c.expect_ty(&t, &Ty::Bool, p.span);
+                    e
+                });
+                mods.push(ModifierInfo {
+                    label: rc(&m.label.node),
+                    amount,
+                    per,
+                    condition,
+                });
+            }
+        });
+        let t = &mut self.prog.modifiers[i];
+        t.modifiers = mods;
+        t.slots = scope.slots;
+        t.ret = ret;
+        self.pend.modifiers[i].1 = State::Done;
+    }
+
+    pub(super) fn check_examples(&mut self, file: &ast::File) {
+        for item in &file.items {
+            let ast::Item::Example(ex) = item else {
+                continue;
+            };
+            let mut checks = Vec::new();
+            for chk in &ex.checks {
+                let mut scope = Scope::default();
+                let (e, ty) = self.expr(&chk.expr, &mut scope, None);
+                if chk.expect.is_none() {
+                    self.expect_ty(&ty, &Ty::Bool, chk.expr.span);
+                }
+                checks.push(CheckInfo {
+                    query: Query {
+                        expr: e,
+                        slots: scope.slots,
+                        ty,
+                    },
+                    expect: chk.expect,
+                    span: chk.span,
+                });
+            }
+            if ex.seed.is_some() && !ex.rolls.is_empty() {
+                self.err(Diag::at("umpire::check::example_dice", format!("example \"{}\" gives both a seed and rolls", ex.name.node), ex.name.span, "which dice?")
+                    .help("use `given rolls ...` for rolls the players made, or `seed N` for seeded dice, not both"));
+            }
+            if self.prog.examples.iter().any(|e| e.name == ex.name.node) {
+                self.err(Diag::at(
+                    "umpire::check::duplicate",
+                    format!("example \"{}\" is defined twice", ex.name.node),
+                    ex.name.span,
+                    "defined again",
+                ));
+            }
+            self.prog.examples.push(ExampleInfo {
+                name: ex.name.node.clone(),
+                rolls: ex.rolls.iter().map(|r| (r.node, r.span)).collect(),
+                seed: ex.seed,
+                checks,
+                span: ex.name.span,
+            });
+        }
+    }
+
+    pub(super) fn rule_ret(&mut self, id: u32, span: Span) -> Ty {
+        let i = id as usize;
+        let busy = self
+            .pend
+            .rules
+            .get(i)
+            .is_some_and(|(_, s)| *s == State::Busy);
+        if busy && self.prog.rules[i].ret == Ty::Any {
+            let name = self.prog.rules[i].name.clone();
+            self.err(
+                Diag::at(
+                    "umpire::check::recursive_result",
+                    format!("`{name}` calls itself, so its result type must be declared"),
+                    span,
+                    "a call of a rule still being checked",
+                )
+                .help(format!(
+                    "declare what `{name}` gives, e.g. `rule {name}(...) -> Int`"
+                )),
+            );
+        }
+        if self
+            .pend
+            .rules
+            .get(i)
+            .is_some_and(|(_, s)| *s == State::Todo)
+            && self.prog.rules[i].ret == Ty::Any
+        {
+            self.check_rule(i);
+        }
+        self.prog.rules.get(i).map_or(Ty::Any, |r| r.ret.clone())
+    }
+
+    pub(super) fn table_ret(&mut self, id: u32) -> Ty {
+        let i = id as usize;
+        if self
+            .pend
+            .tables
+            .get(i)
+            .is_some_and(|(_, s)| *s == State::Todo)
+            && self.prog.tables[i].ret == Ty::Any
+        {
+            self.check_table(i);
+        }
+        self.prog.tables.get(i).map_or(Ty::Any, |t| t.ret.clone())
+    }
+
+    pub(super) fn modifiers_ret(&mut self, id: u32) -> Ty {
+        let i = id as usize;
+        if self
+            .pend
+            .modifiers
+            .get(i)
+            .is_some_and(|(_, s)| *s == State::Todo)
+        {
+            self.check_modifiers(i);
+        }
+        self.prog
+            .modifiers
+            .get(i)
+            .map_or(Ty::Int, |t| t.ret.clone())
+    }
+
+    pub(super) fn const_ty(&mut self, id: u32) -> Ty {
+        let i = id as usize;
+        match self.pend.consts.get(i).map(|(_, s)| *s) {
+            Some(State::Todo) => self.check_const(i),
+            Some(State::Busy) => {
+                let span = self.pend.consts[i].0.name.span;
+                self.err(Diag::at(
+                    "umpire::check::const_cycle",
+                    format!("constant `{}` depends on itself", self.prog.consts[i].name),
+                    span,
+                    "defined in terms of itself",
+                ));
+            }
+            _ => {}
+        }
+        self.prog.consts.get(i).map_or(Ty::Any, |c| c.ty.clone())
+    }
+
+    // ------------------------------------------------------------------ types
+}

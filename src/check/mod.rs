@@ -1,0 +1,208 @@
+//! The checker: AST → [`Program`]. Resolves every name to an index, types every
+//! expression (units included: a length plus a plain number is an error), and collects
+//! every problem it finds rather than stopping at the first.
+
+use crate::diagnostic::{Diag, Diags};
+use crate::program::*;
+use crate::span::Span;
+use crate::syntax::ast;
+use crate::syntax::ast::{BinOp, LengthUnit, UnOp};
+use crate::value::{Length, Rational, Value};
+use num_traits::CheckedMul;
+use std::rc::Rc;
+
+mod calls;
+mod declare;
+mod definitions;
+mod expr;
+mod types;
+
+/// Most dice one term may roll.
+pub const MAX_DICE: u32 = 1000;
+/// Most sides a die may have.
+pub const MAX_SIDES: u32 = 1000;
+
+#[derive(Clone, Copy, PartialEq)]
+enum State {
+    Todo,
+    Busy,
+    Done,
+}
+
+struct Pending {
+    consts: Vec<(Rc<ast::ConstDef>, State)>,
+    rules: Vec<(Rc<ast::RuleDef>, State)>,
+    tables: Vec<(Rc<ast::TableDef>, State)>,
+    modifiers: Vec<(Rc<ast::ModifiersDef>, State)>,
+    records: Vec<(u32, Rc<ast::RecordDef>)>,
+}
+
+/// Local names in scope, innermost last.
+#[derive(Default)]
+struct Scope {
+    vars: Vec<(String, u32, Ty)>,
+    slots: u32,
+}
+
+impl Scope {
+    fn bind(&mut self, name: &str, ty: Ty) -> u32 {
+        let slot = self.slots;
+        self.slots += 1;
+        self.vars.push((name.to_string(), slot, ty));
+        slot
+    }
+    fn lookup(&self, name: &str) -> Option<(u32, Ty)> {
+        self.vars
+            .iter()
+            .rev()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, s, t)| (*s, t.clone()))
+    }
+}
+
+/// Checks a parsed ruleset file into a program (the sources must already hold `file`).
+pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
+    let mut c = Checker {
+        prog: program,
+        pend: Pending {
+            consts: vec![],
+            rules: vec![],
+            tables: vec![],
+            modifiers: vec![],
+            records: vec![],
+        },
+        errors: vec![],
+        cite: None,
+    };
+    c.declare(ast);
+    c.check_all();
+    c.check_examples(ast);
+    let errors = std::mem::take(&mut c.errors);
+    if errors.iter().any(|d| !d.warning) {
+        Err(Diags(errors))
+    } else {
+        program.warnings.extend(errors);
+        Ok(())
+    }
+}
+
+/// Compiles an expression against a checked program.
+pub fn check_query(program: &mut Program, expr: &ast::Expr) -> Result<Query, Diags> {
+    let mut c = Checker {
+        prog: program,
+        pend: Pending {
+            consts: vec![],
+            rules: vec![],
+            tables: vec![],
+            modifiers: vec![],
+            records: vec![],
+        },
+        errors: vec![],
+        cite: None,
+    };
+    let mut scope = Scope::default();
+    let (e, ty) = c.expr(expr, &mut scope, None);
+    if c.errors.iter().any(|d| !d.warning) {
+        return Err(Diags(c.errors));
+    }
+    Ok(Query {
+        expr: e,
+        slots: scope.slots,
+        ty,
+    })
+}
+
+struct Checker<'p> {
+    prog: &'p mut Program,
+    pend: Pending,
+    errors: Vec<Diag>,
+    /// The citation of the definition being checked (refusals inherit it).
+    cite: Option<Rc<str>>,
+}
+
+fn rc(s: &str) -> Rc<str> {
+    Rc::from(s)
+}
+
+fn dummy(span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Value(Value::Bool(false)),
+        span,
+    }
+}
+
+fn idx(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+impl Checker<'_> {
+    fn err(&mut self, d: Diag) {
+        self.errors.push(d);
+    }
+
+    fn all_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.prog.globals.keys().cloned().collect();
+        v.extend(self.prog.enum_values.keys().cloned());
+        v.extend(Builtin::ALL.iter().map(|(n, _)| n.to_string()));
+        v
+    }
+
+    // ------------------------------------------------------------------ declarations
+}
+
+/// An expression checked in its own scope, to be evaluated in its own frame.
+fn fresh(e: Expr, scope: &Scope) -> Expr {
+    if scope.slots == 0 {
+        return e;
+    }
+    let span = e.span;
+    Expr {
+        kind: ExprKind::Fresh {
+            value: Box::new(e),
+            slots: scope.slots,
+        },
+        span,
+    }
+}
+
+/// The range of a declared type, if it is a range.
+fn declared_range(t: Option<&ast::TypeExpr>) -> Option<IntRange> {
+    match t {
+        Some(ast::TypeExpr::Range { lo, hi, .. }) => Some(IntRange { lo: *lo, hi: *hi }),
+        _ => None,
+    }
+}
+
+/// Wraps `e` in a range check when a range is declared.
+fn ranged(e: Expr, range: Option<IntRange>, what: String) -> Expr {
+    match range {
+        Some(range) => {
+            let span = e.span;
+            Expr {
+                kind: ExprKind::InRange {
+                    value: Box::new(e),
+                    range,
+                    what: rc(&what),
+                },
+                span,
+            }
+        }
+        None => e,
+    }
+}
+
+/// May a value of type `actual` stand where `expected` is wanted?
+pub fn compatible(actual: &Ty, expected: &Ty) -> bool {
+    match (actual, expected) {
+        (Ty::Any | Ty::Never, _) | (_, Ty::Any) => true,
+        (Ty::Int, Ty::Num) => true,
+        (Ty::Record(a), Ty::Record(b)) => {
+            a.fields.len() == b.fields.len()
+                && b.fields
+                    .iter()
+                    .all(|(n, t)| a.fields.iter().any(|(m, u)| m == n && compatible(u, t)))
+        }
+        (Ty::Pair(a), Ty::Pair(b)) => compatible(a, b),
+        _ => actual == expected,
+    }
+}

@@ -1,0 +1,354 @@
+//! Types and units: what may stand where, joining branch types, patterns, operator typing.
+
+use super::*;
+
+impl Checker<'_> {
+    /// Reports an error unless a value of type `actual` may stand where `expected` is wanted.
+    pub(super) fn expect_ty(&mut self, actual: &Ty, expected: &Ty, span: Span) -> bool {
+        if compatible(actual, expected) {
+            return true;
+        }
+        let mut d = Diag::at(
+            "umpire::check::type",
+            format!(
+                "expected {}, found {}",
+                expected.describe(self.prog),
+                actual.describe(self.prog)
+            ),
+            span,
+            format!("this is {}", actual.describe(self.prog)),
+        );
+        d = match (actual, expected) {
+            (Ty::Num, Ty::Int) => {
+                d.help("this may be a fraction: round it with floor(...), ceil(...) or round(...)")
+            }
+            (Ty::Int | Ty::Num, Ty::Length) => {
+                d.help("make the number a length explicitly: inches(...) or feet(...)")
+            }
+            (Ty::Int | Ty::Num, Ty::Time) => {
+                d.help("make the number a time explicitly: moves(...)")
+            }
+            _ => d,
+        };
+        self.err(d);
+        false
+    }
+
+    /// The type of a value that may be either (branches of an `if`, cells of a table).
+    pub(super) fn join(&mut self, a: &Ty, b: &Ty, span: Span) -> Ty {
+        match (a, b) {
+            (Ty::Never, t) | (t, Ty::Never) => t.clone(),
+            (Ty::Any, _) | (_, Ty::Any) => Ty::Any,
+            (Ty::Int, Ty::Num) | (Ty::Num, Ty::Int) => Ty::Num,
+            (Ty::Record(x), Ty::Record(y)) if compatible(a, b) && compatible(b, a) => {
+                if x.name.is_some() {
+                    a.clone()
+                } else if y.name.is_some() {
+                    b.clone()
+                } else {
+                    a.clone()
+                }
+            }
+            _ if a == b => a.clone(),
+            _ => {
+                self.err(Diag::at(
+                    "umpire::check::type",
+                    format!("this is {}, but the value before it is {}", b.describe(self.prog), a.describe(self.prog)),
+                    span,
+                    "different type",
+                ).help("every branch of an `if` or `match`, every cell of a table, both parts of a pair and all the arguments of `min`/`max` are the same kind of value"));
+                Ty::Any
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ patterns
+
+    pub(super) fn pattern(&mut self, p: &ast::Pattern, ty: &Ty) -> Pat {
+        let ast::Pattern::Alternatives(alts, _) = p else {
+            return Pat::Any;
+        };
+        let mut out = Vec::new();
+        for a in alts {
+            let alt = match a {
+                ast::Alternative::AtLeast(n, s) => self.int_pat(ty, *s).then_some(Alt::AtLeast(*n)),
+                ast::Alternative::AtMost(n, s) => self.int_pat(ty, *s).then_some(Alt::AtMost(*n)),
+                ast::Alternative::Range(a, b, s) => {
+                    self.int_pat(ty, *s).then_some(Alt::Range(*a, *b))
+                }
+                ast::Alternative::Int(n, s) => self.int_pat(ty, *s).then_some(Alt::Range(*n, *n)),
+                ast::Alternative::Bool(b, s) => {
+                    if compatible(&Ty::Bool, ty) {
+                        Some(Alt::Bool(*b))
+                    } else {
+                        self.err(Diag::at(
+                            "umpire::check::pattern",
+                            format!("this key is {}, not true/false", ty.describe(self.prog)),
+                            *s,
+                            "wrong kind of pattern",
+                        ));
+                        None
+                    }
+                }
+                ast::Alternative::Name(q, n) => self.enum_pattern(q.as_ref(), n, ty),
+            };
+            out.extend(alt);
+        }
+        Pat::Alts(out)
+    }
+
+    pub(super) fn int_pat(&mut self, ty: &Ty, span: Span) -> bool {
+        if matches!(ty, Ty::Int | Ty::Num | Ty::Any) {
+            return true;
+        }
+        self.err(Diag::at(
+            "umpire::check::pattern",
+            format!("this key is {}, not a number", ty.describe(self.prog)),
+            span,
+            "a number pattern",
+        ));
+        false
+    }
+
+    pub(super) fn enum_pattern(
+        &mut self,
+        qual: Option<&ast::Name>,
+        n: &ast::Name,
+        ty: &Ty,
+    ) -> Option<Alt> {
+        let want = match (qual, ty) {
+            (Some(q), _) => match self.prog.globals.get(&q.node) {
+                Some(Global::EnumType(e)) => Some(*e),
+                _ => {
+                    self.err(Diag::at(
+                        "umpire::check::unknown_name",
+                        format!("`{}` is not an enum", q.node),
+                        q.span,
+                        "not an enum",
+                    ));
+                    return None;
+                }
+            },
+            (None, Ty::Enum(e)) => Some(*e),
+            (None, Ty::Any) => None,
+            (None, other) => {
+                let d = other.describe(self.prog);
+                self.err(Diag::at(
+                    "umpire::check::pattern",
+                    format!("this key is {d}, not a named value"),
+                    n.span,
+                    "a name pattern",
+                ));
+                return None;
+            }
+        };
+        match want {
+            Some(e) => {
+                let found = self
+                    .prog
+                    .enums
+                    .get(usize::from(e))
+                    .and_then(|en| en.values.iter().position(|v| *v.name == *n.node));
+                match found {
+                    Some(i) => Some(Alt::Enum(e, u16::try_from(i).unwrap_or(u16::MAX))),
+                    None => {
+                        let en = &self.prog.enums[usize::from(e)];
+                        let names: Vec<String> =
+                            en.values.iter().map(|v| v.name.to_string()).collect();
+                        let d = Diag::at(
+                            "umpire::check::unknown_value",
+                            format!("`{}` is not a value of {}", n.node, en.name),
+                            n.span,
+                            format!("not a value of {}", en.name),
+                        )
+                        .suggest(&n.node, names.iter().map(|s| s.as_str()));
+                        self.err(d);
+                        None
+                    }
+                }
+            }
+            None => match self.prog.enum_values.get(&n.node).map(|v| v.as_slice()) {
+                Some([(e, i)]) => Some(Alt::Enum(*e, *i)),
+                _ => {
+                    self.err(Diag::at(
+                        "umpire::check::unknown_value",
+                        format!("`{}` is not a known value", n.node),
+                        n.span,
+                        "unknown",
+                    ));
+                    None
+                }
+            },
+        }
+    }
+
+    // ------------------------------------------------------------------ expressions
+
+    pub(super) fn binary_ty(
+        &mut self,
+        op: BinOp,
+        a: &Ty,
+        b: &Ty,
+        aspan: Span,
+        bspan: Span,
+        span: Span,
+    ) -> Ty {
+        use Ty::*;
+        let dim = |t: &Ty| -> Option<u8> {
+            match t {
+                Int | Num => Some(0),
+                Length => Some(1),
+                Time => Some(2),
+                _ => None,
+            }
+        };
+        if matches!(a, Any | Never) || matches!(b, Any | Never) {
+            return match op {
+                BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::And
+                | BinOp::Or => Bool,
+                _ => {
+                    let other = if matches!(a, Any | Never) { b } else { a };
+                    if matches!(other, Any | Never) {
+                        Any
+                    } else {
+                        other.clone()
+                    }
+                }
+            };
+        }
+        let describe = |c: &Self, t: &Ty| t.describe(c.prog);
+        match op {
+            BinOp::And | BinOp::Or => {
+                self.expect_ty(a, &Bool, aspan);
+                self.expect_ty(b, &Bool, bspan);
+                Bool
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let ok = compatible(a, b) || compatible(b, a);
+                if !ok {
+                    let (da, db) = (describe(self, a), describe(self, b));
+                    self.err(
+                        Diag::at(
+                            "umpire::check::type",
+                            format!("cannot compare {da} with {db}"),
+                            span,
+                            "different kinds of value",
+                        )
+                        .label(aspan, da)
+                        .label(bspan, db),
+                    );
+                }
+                Bool
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                if dim(a).is_none() || dim(a) != dim(b) {
+                    let (da, db) = (describe(self, a), describe(self, b));
+                    let mut d = Diag::at(
+                        "umpire::check::type",
+                        format!("cannot compare {da} with {db}"),
+                        span,
+                        "different kinds of value",
+                    )
+                    .label(aspan, da.clone())
+                    .label(bspan, db);
+                    if dim(a) == Some(1) || dim(b) == Some(1) {
+                        d = d.help("a length compares only with a length: write the number with its unit, like `6\"`");
+                    }
+                    self.err(d);
+                }
+                Bool
+            }
+            BinOp::Add | BinOp::Sub => match (dim(a), dim(b)) {
+                (Some(x), Some(y)) if x == y => {
+                    if x == 0 {
+                        if *a == Int && *b == Int {
+                            Int
+                        } else {
+                            Num
+                        }
+                    } else {
+                        a.clone()
+                    }
+                }
+                _ => {
+                    let (da, db) = (describe(self, a), describe(self, b));
+                    let verb = if op == BinOp::Add { "add" } else { "subtract" };
+                    let mut d = Diag::at(
+                        "umpire::check::units",
+                        format!(
+                            "cannot {verb} {db} {} {da}",
+                            if op == BinOp::Add { "to" } else { "from" }
+                        ),
+                        span,
+                        "mixed units",
+                    )
+                    .label(aspan, da)
+                    .label(bspan, db);
+                    if matches!((dim(a), dim(b)), (Some(1), Some(0)) | (Some(0), Some(1))) {
+                        d = d.help("a length plus a plain number has no meaning: make the number a length with inches(...), e.g. `4\" + inches(d6)`");
+                    } else if matches!((dim(a), dim(b)), (Some(2), Some(0)) | (Some(0), Some(2))) {
+                        d = d.help("make the number a time with moves(...)");
+                    }
+                    self.err(d);
+                    Any
+                }
+            },
+            BinOp::Mul => match (dim(a), dim(b)) {
+                (Some(0), Some(0)) => {
+                    if *a == Int && *b == Int {
+                        Int
+                    } else {
+                        Num
+                    }
+                }
+                (Some(0), Some(_)) => b.clone(),
+                (Some(_), Some(0)) => a.clone(),
+                _ => {
+                    let (da, db) = (describe(self, a), describe(self, b));
+                    self.err(
+                        Diag::at(
+                            "umpire::check::units",
+                            format!("cannot multiply {da} by {db}"),
+                            span,
+                            "no such unit",
+                        )
+                        .label(aspan, da)
+                        .label(bspan, db)
+                        .help("multiply a length or time by a plain number"),
+                    );
+                    Any
+                }
+            },
+            BinOp::Div => match (dim(a), dim(b)) {
+                (Some(0), Some(0)) => Num,
+                (Some(x), Some(y)) if x == y => Num,
+                (Some(_), Some(0)) => a.clone(),
+                _ => {
+                    let (da, db) = (describe(self, a), describe(self, b));
+                    self.err(
+                        Diag::at(
+                            "umpire::check::units",
+                            format!("cannot divide {da} by {db}"),
+                            span,
+                            "no such unit",
+                        )
+                        .label(aspan, da)
+                        .label(bspan, db),
+                    );
+                    Any
+                }
+            },
+            BinOp::Rem => {
+                self.expect_ty(a, &Int, aspan);
+                self.expect_ty(b, &Int, bspan);
+                Int
+            }
+        }
+    }
+}
