@@ -184,6 +184,7 @@ impl Ruleset {
         for ex in &self.program.examples {
             let mut given = Given::new(ex.rolls.iter().map(|(r, _)| *r).collect());
             let mut seeded = ex.seed.map(Seeded::new);
+            let mut dice_failed = false;
             let no_dice = ex.rolls.is_empty() && ex.seed.is_none();
             for (i, chk) in ex.checks.iter().enumerate() {
                 let dice: &mut dyn DiceSource = match &mut seeded {
@@ -191,6 +192,9 @@ impl Ruleset {
                     None => &mut given,
                 };
                 let failure = run_check(&self.program, &chk.query, chk.expect, dice, no_dice);
+                dice_failed |= failure
+                    .as_ref()
+                    .is_some_and(|d| d.code.starts_with("umpire::dice::"));
                 out.push(ExampleResult {
                     example: ex.name.clone(),
                     check: self.program.sources.snippet(chk.span).to_string(),
@@ -198,7 +202,8 @@ impl Ruleset {
                     index: i,
                 });
             }
-            if seeded.is_none() {
+            // Rolls left over after a dice error are its echo, not a second failure.
+            if seeded.is_none() && !dice_failed {
                 if let Err(d) = given.finish() {
                     let d = d
                         .label(ex.span, "in this example")
@@ -324,6 +329,8 @@ pub fn run_check(
         };
         let same = match (&left, &right) {
             (Outcome::Value(x), Outcome::Value(y)) => x.same(y),
+            (Outcome::Refused { reason: a, .. }, Outcome::Refused { reason: b, .. }) => a == b,
+            (Outcome::NotGiven { what: a, .. }, Outcome::NotGiven { what: b, .. }) => a == b,
             _ => false,
         };
         if same {

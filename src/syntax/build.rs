@@ -667,7 +667,8 @@ impl Builder {
         })
     }
 
-    fn number(&self, p: &Pair<Rule>) -> R<Rational> {
+    /// A number as written; `mark` is the unit that follows it (`"`, `'`, ` move`, or none).
+    fn number(&self, p: &Pair<Rule>, mark: &str) -> R<Rational> {
         let span = self.span(p);
         let bad = |what: &str| {
             Diag::at(
@@ -731,11 +732,15 @@ impl Builder {
                         span,
                         "a rulebook cell of two values?",
                     )
-                    .help(format!(
-                        "write the pair `({n}\", {d}\")` for two values, or `{}/{}` for one number",
-                        r.numer(),
-                        r.denom()
-                    )));
+                    .help(if mark.contains("move") {
+                        format!("write `{}/{}{mark}`", r.numer(), r.denom())
+                    } else {
+                        format!(
+                            "write the pair `({n}{mark}, {d}{mark})` for two values, or `{}/{}{mark}` for one",
+                            r.numer(),
+                            r.denom()
+                        )
+                    }));
                 }
                 Rational::from_integer(whole)
                     .checked_add(&r)
@@ -891,8 +896,8 @@ impl Builder {
                 match (it.next(), unit) {
                     // `12' 6"`: the inches are carried as a fraction of a foot.
                     (Some(inches), LengthUnit::Feet) => {
-                        let extra = self.number(&inches)? / Rational::from_integer(12);
-                        let feet = self.number(&n)?.checked_add(&extra).ok_or_else(|| {
+                        let extra = self.number(&inches, "\"")? / Rational::from_integer(12);
+                        let feet = self.number(&n, "'")?.checked_add(&extra).ok_or_else(|| {
                             Diag::at(
                                 "umpire::parse::number",
                                 "this length is too large to hold exactly",
@@ -902,14 +907,17 @@ impl Builder {
                         })?;
                         ExprKind::Length(feet, LengthUnit::Feet)
                     }
-                    _ => ExprKind::Length(self.number(&n)?, unit),
+                    _ => ExprKind::Length(
+                        self.number(&n, if unit == LengthUnit::Feet { "'" } else { "\"" })?,
+                        unit,
+                    ),
                 }
             }
             Rule::time_lit => {
                 let Some(n) = p.into_inner().next() else {
                     unreachable!("time")
                 };
-                ExprKind::Time(self.number(&n)?)
+                ExprKind::Time(self.number(&n, " move")?)
             }
             Rule::dice_lit => {
                 let (count, sides) = self.dice_parts(&p)?;
@@ -929,7 +937,7 @@ impl Builder {
                 let Some(n) = p.into_inner().next() else {
                     unreachable!("number")
                 };
-                ExprKind::Number(self.number(&n)?)
+                ExprKind::Number(self.number(&n, "")?)
             }
             Rule::bool_lit => ExprKind::Bool(p.as_str() == "true"),
             Rule::string => ExprKind::Text(self.string(p).node),
