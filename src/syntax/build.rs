@@ -6,7 +6,18 @@ use crate::diagnostic::Diag;
 use crate::span::{FileId, Span, Spanned};
 use crate::value::Rational;
 use num_traits::CheckedAdd;
-use pest::iterators::Pair;
+use pest::iterators::{Pair, Pairs};
+use std::iter::Peekable;
+
+/// The error for a definition cut short.
+fn incomplete(span: Span) -> Diag {
+    Diag::at(
+        "umpire::parse::syntax",
+        "incomplete definition",
+        span,
+        "here",
+    )
+}
 
 /// Builds AST nodes from pest pairs of one source.
 pub(crate) struct Builder {
@@ -92,289 +103,328 @@ impl Builder {
     pub(crate) fn build_definition(&self, p: Pair<Rule>) -> R<Item> {
         let span = self.span(&p);
         let rule = p.as_rule();
-        let mut inner = p.into_inner().peekable();
-        let mut next = || {
-            inner.next().ok_or_else(|| {
+        let inner = p.into_inner().peekable();
+        match rule {
+            Rule::ruleset_decl => self.build_ruleset(span, inner),
+            Rule::die_decl => self.build_die(span, inner),
+            Rule::const_def => self.build_const(span, inner),
+            Rule::enum_def => self.build_enum(span, inner),
+            Rule::record_def => self.build_record_def(span, inner),
+            Rule::rule_def => self.build_rule(span, inner),
+            Rule::table_def => self.build_table(span, inner),
+            Rule::modifiers_def => self.build_modifiers(span, inner),
+            Rule::example_def => self.build_example(span, inner),
+            r => unreachable!("{r:?} in build_definition"),
+        }
+    }
+
+    fn build_ruleset(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let mut next = || inner.next().ok_or_else(|| incomplete(span));
+        Ok({
+            let title = self.string(next()?);
+            let cite = self.cite(next().ok());
+            Item::Ruleset { title, cite }
+        })
+    }
+
+    fn build_die(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let mut next = || inner.next().ok_or_else(|| incomplete(span));
+        Ok({
+            let d = next()?;
+            let (count, sides) = self.dice_parts(&d)?;
+            if count != 1 {
+                return Err(Diag::at(
+                    "umpire::parse::die",
+                    "`die` names one die, like `die d6`",
+                    self.span(&d),
+                    "one die",
+                ));
+            }
+            Item::Die {
+                sides: Spanned::new(sides, self.span(&d)),
+            }
+        })
+    }
+
+    fn build_const(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let mut next = || inner.next().ok_or_else(|| incomplete(span));
+        Ok({
+            let name = self.name(next()?);
+            let mut ty = None;
+            let mut value = None;
+            let mut cite = None;
+            for q in inner {
+                match q.as_rule() {
+                    Rule::type_expr => ty = Some(self.build_type(q)?),
+                    Rule::expr => value = Some(self.build_expr(q)?),
+                    Rule::cite => cite = self.cite(Some(q)),
+                    r => unreachable!("{r:?} in build_const"),
+                }
+            }
+            let value = value.ok_or_else(|| {
                 Diag::at(
                     "umpire::parse::syntax",
-                    "incomplete definition",
+                    "constant without a value",
                     span,
                     "here",
                 )
+            })?;
+            Item::Const(ConstDef {
+                name,
+                ty,
+                value,
+                cite,
             })
-        };
-        Ok(match rule {
-            Rule::ruleset_decl => {
-                let title = self.string(next()?);
-                let cite = self.cite(next().ok());
-                Item::Ruleset { title, cite }
-            }
-            Rule::die_decl => {
-                let d = next()?;
-                let (count, sides) = self.dice_parts(&d)?;
-                if count != 1 {
-                    return Err(Diag::at(
-                        "umpire::parse::die",
-                        "`die` names one die, like `die d6`",
-                        self.span(&d),
-                        "one die",
-                    ));
-                }
-                Item::Die {
-                    sides: Spanned::new(sides, self.span(&d)),
-                }
-            }
-            Rule::const_def => {
-                let name = self.name(next()?);
-                let mut ty = None;
-                let mut value = None;
-                let mut cite = None;
-                for q in inner {
-                    match q.as_rule() {
-                        Rule::type_expr => ty = Some(self.build_type(q)?),
-                        Rule::expr => value = Some(self.build_expr(q)?),
-                        Rule::cite => cite = self.cite(Some(q)),
-                        r => unreachable!("{r:?} in build_const"),
-                    }
-                }
-                let value = value.ok_or_else(|| {
-                    Diag::at(
-                        "umpire::parse::syntax",
-                        "constant without a value",
-                        span,
-                        "here",
-                    )
-                })?;
-                Item::Const(ConstDef {
-                    name,
-                    ty,
-                    value,
-                    cite,
-                })
-            }
-            Rule::enum_def => {
-                let name = self.name(next()?);
-                let mut cite = None;
-                let mut values = Vec::new();
-                for q in inner {
-                    match q.as_rule() {
-                        Rule::cite => cite = self.cite(Some(q)),
-                        Rule::enum_value => {
-                            let mut vi = q.into_inner();
-                            let vname = vi.next().map(|n| self.name(n));
-                            let display = vi.next().map(|s| self.string(s).node);
-                            let sentence = vi.next().map(|s| self.string(s).node);
-                            if let Some(vname) = vname {
-                                values.push(EnumValueDef {
-                                    name: vname,
-                                    display,
-                                    sentence,
-                                });
-                            }
-                        }
-                        r => unreachable!("{r:?} in build_enum"),
-                    }
-                }
-                Item::Enum(EnumDef { name, cite, values })
-            }
-            Rule::record_def => {
-                let name = self.name(next()?);
-                let mut cite = None;
-                let mut fields = Vec::new();
-                for q in inner {
-                    match q.as_rule() {
-                        Rule::cite => cite = self.cite(Some(q)),
-                        Rule::field_decl => {
-                            let mut fi = q.into_inner();
-                            let (Some(fname), Some(fty)) = (fi.next(), fi.next()) else {
-                                continue;
-                            };
-                            let default = fi.next().map(|e| self.build_expr(e)).transpose()?;
-                            fields.push(FieldDecl {
-                                name: self.name(fname),
-                                ty: self.build_type(fty)?,
-                                default,
+        })
+    }
+
+    fn build_enum(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let mut next = || inner.next().ok_or_else(|| incomplete(span));
+        Ok({
+            let name = self.name(next()?);
+            let mut cite = None;
+            let mut values = Vec::new();
+            for q in inner {
+                match q.as_rule() {
+                    Rule::cite => cite = self.cite(Some(q)),
+                    Rule::enum_value => {
+                        let mut vi = q.into_inner();
+                        let vname = vi.next().map(|n| self.name(n));
+                        let display = vi.next().map(|s| self.string(s).node);
+                        let sentence = vi.next().map(|s| self.string(s).node);
+                        if let Some(vname) = vname {
+                            values.push(EnumValueDef {
+                                name: vname,
+                                display,
+                                sentence,
                             });
                         }
-                        r => unreachable!("{r:?} in build_record"),
                     }
+                    r => unreachable!("{r:?} in build_enum"),
                 }
-                Item::Record(RecordDef { name, cite, fields })
             }
-            Rule::rule_def => {
-                let name = self.name(next()?);
-                let (params, extra) = self.build_params(next()?)?;
-                if let Some(p) = extra.first() {
-                    return Err(Diag::at(
-                        "umpire::parse::params",
-                        "`;` separates table keys from other parameters; a rule has no keys",
-                        p.name.span,
-                        "write `,` here",
-                    ));
+            Item::Enum(EnumDef { name, cite, values })
+        })
+    }
+
+    fn build_record_def(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let mut next = || inner.next().ok_or_else(|| incomplete(span));
+        Ok({
+            let name = self.name(next()?);
+            let mut cite = None;
+            let mut fields = Vec::new();
+            for q in inner {
+                match q.as_rule() {
+                    Rule::cite => cite = self.cite(Some(q)),
+                    Rule::field_decl => {
+                        let mut fi = q.into_inner();
+                        let (Some(fname), Some(fty)) = (fi.next(), fi.next()) else {
+                            continue;
+                        };
+                        let default = fi.next().map(|e| self.build_expr(e)).transpose()?;
+                        fields.push(FieldDecl {
+                            name: self.name(fname),
+                            ty: self.build_type(fty)?,
+                            default,
+                        });
+                    }
+                    r => unreachable!("{r:?} in build_record"),
                 }
-                let mut returns = None;
-                let mut cite = None;
-                let mut body = None;
-                for q in inner {
-                    match q.as_rule() {
-                        Rule::returns => {
-                            returns = q
+            }
+            Item::Record(RecordDef { name, cite, fields })
+        })
+    }
+
+    fn build_rule(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let mut next = || inner.next().ok_or_else(|| incomplete(span));
+        Ok({
+            let name = self.name(next()?);
+            let (params, extra) = self.build_params(next()?)?;
+            if let Some(p) = extra.first() {
+                return Err(Diag::at(
+                    "umpire::parse::params",
+                    "`;` separates table keys from other parameters; a rule has no keys",
+                    p.name.span,
+                    "write `,` here",
+                ));
+            }
+            let mut returns = None;
+            let mut cite = None;
+            let mut body = None;
+            for q in inner {
+                match q.as_rule() {
+                    Rule::returns => {
+                        returns = q
+                            .into_inner()
+                            .next()
+                            .map(|t| self.build_type(t))
+                            .transpose()?
+                    }
+                    Rule::cite => cite = self.cite(Some(q)),
+                    Rule::block => body = Some(self.build_block(q)?),
+                    r => unreachable!("{r:?} in build_rule"),
+                }
+            }
+            let body = body.ok_or_else(|| {
+                Diag::at("umpire::parse::syntax", "rule without a body", span, "here")
+            })?;
+            Item::Rule(RuleDef {
+                name,
+                params,
+                returns,
+                cite,
+                body,
+            })
+        })
+    }
+
+    fn build_table(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let mut next = || inner.next().ok_or_else(|| incomplete(span));
+        Ok({
+            let name = self.name(next()?);
+            let (keys, extra) = self.build_params(next()?)?;
+            let mut returns = None;
+            let mut cite = None;
+            let mut rows = Vec::new();
+            for q in inner {
+                match q.as_rule() {
+                    Rule::returns => {
+                        returns = q
+                            .into_inner()
+                            .next()
+                            .map(|t| self.build_type(t))
+                            .transpose()?
+                    }
+                    Rule::cite => cite = self.cite(Some(q)),
+                    Rule::row => rows.push(self.build_row(q)?),
+                    Rule::column_block => {
+                        let mut ci = q.into_inner();
+                        let (Some(key), Some(pat)) = (ci.next(), ci.next()) else {
+                            continue;
+                        };
+                        let key = self.name(key);
+                        let pat = self.build_pattern(pat)?;
+                        let Some(pos) = keys.iter().position(|k| k.name.node == key.node) else {
+                            return Err(Diag::at(
+                                "umpire::parse::column",
+                                format!("`{}` is not a key of this table", key.node),
+                                key.span,
+                                "not a key",
+                            )
+                            .suggest(&key.node, keys.iter().map(|k| k.name.node.as_str())));
+                        };
+                        for r in ci {
+                            let mut row = self.build_row(r)?;
+                            row.patterns
+                                .insert(pos.min(row.patterns.len()), pat.clone());
+                            row.column = Some(pat.span());
+                            rows.push(row);
+                        }
+                    }
+                    r => unreachable!("{r:?} in build_table"),
+                }
+            }
+            Item::Table(TableDef {
+                name,
+                keys,
+                extra,
+                returns,
+                cite,
+                rows,
+            })
+        })
+    }
+
+    fn build_modifiers(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let mut next = || inner.next().ok_or_else(|| incomplete(span));
+        Ok({
+            let name = self.name(next()?);
+            let (params, extra) = self.build_params(next()?)?;
+            if let Some(p) = extra.first() {
+                return Err(Diag::at(
+                    "umpire::parse::params",
+                    "`;` separates table keys from other parameters; a modifier list has no keys",
+                    p.name.span,
+                    "write `,` here",
+                ));
+            }
+            let mut cite = None;
+            let mut modifiers = Vec::new();
+            for q in inner {
+                match q.as_rule() {
+                    Rule::cite => cite = self.cite(Some(q)),
+                    Rule::modifier => {
+                        let mut mi = q.into_inner();
+                        let (Some(label), Some(amount)) = (mi.next(), mi.next()) else {
+                            continue;
+                        };
+                        let mut m = Modifier {
+                            label: self.string(label),
+                            amount: self.build_expr(amount)?,
+                            per: None,
+                            condition: None,
+                        };
+                        for c in mi {
+                            let rule = c.as_rule();
+                            let e = c
                                 .into_inner()
                                 .next()
-                                .map(|t| self.build_type(t))
-                                .transpose()?
+                                .map(|e| self.build_expr(e))
+                                .transpose()?;
+                            match rule {
+                                Rule::per_clause => m.per = e,
+                                Rule::if_clause => m.condition = e,
+                                r => unreachable!("{r:?} in build_modifier"),
+                            }
                         }
-                        Rule::cite => cite = self.cite(Some(q)),
-                        Rule::block => body = Some(self.build_block(q)?),
-                        r => unreachable!("{r:?} in build_rule"),
+                        modifiers.push(m);
                     }
+                    r => unreachable!("{r:?} in build_modifiers"),
                 }
-                let body = body.ok_or_else(|| {
-                    Diag::at("umpire::parse::syntax", "rule without a body", span, "here")
-                })?;
-                Item::Rule(RuleDef {
-                    name,
-                    params,
-                    returns,
-                    cite,
-                    body,
-                })
             }
-            Rule::table_def => {
-                let name = self.name(next()?);
-                let (keys, extra) = self.build_params(next()?)?;
-                let mut returns = None;
-                let mut cite = None;
-                let mut rows = Vec::new();
-                for q in inner {
-                    match q.as_rule() {
-                        Rule::returns => {
-                            returns = q
-                                .into_inner()
-                                .next()
-                                .map(|t| self.build_type(t))
-                                .transpose()?
+            Item::Modifiers(ModifiersDef {
+                name,
+                params,
+                cite,
+                modifiers,
+            })
+        })
+    }
+
+    fn build_example(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let mut next = || inner.next().ok_or_else(|| incomplete(span));
+        Ok({
+            let name = self.string(next()?);
+            let mut ex = ExampleDef {
+                name,
+                rolls: Vec::new(),
+                seed: None,
+                checks: Vec::new(),
+            };
+            for q in inner {
+                match q.as_rule() {
+                    Rule::given_rolls => {
+                        for r in q.into_inner() {
+                            ex.rolls.push(Spanned::new(self.int(&r)?, self.span(&r)));
                         }
-                        Rule::cite => cite = self.cite(Some(q)),
-                        Rule::row => rows.push(self.build_row(q)?),
-                        Rule::column_block => {
-                            let mut ci = q.into_inner();
-                            let (Some(key), Some(pat)) = (ci.next(), ci.next()) else {
-                                continue;
-                            };
-                            let key = self.name(key);
-                            let pat = self.build_pattern(pat)?;
-                            let Some(pos) = keys.iter().position(|k| k.name.node == key.node)
-                            else {
-                                return Err(Diag::at(
-                                    "umpire::parse::column",
-                                    format!("`{}` is not a key of this table", key.node),
-                                    key.span,
-                                    "not a key",
+                    }
+                    Rule::seed_stmt => {
+                        if let Some(n) = q.into_inner().next() {
+                            ex.seed = Some(n.as_str().parse::<u64>().map_err(|_| {
+                                Diag::at(
+                                    "umpire::parse::number",
+                                    "a seed is a whole number from 0 to 18446744073709551615",
+                                    self.span(&n),
+                                    "not a seed",
                                 )
-                                .suggest(&key.node, keys.iter().map(|k| k.name.node.as_str())));
-                            };
-                            for r in ci {
-                                let mut row = self.build_row(r)?;
-                                row.patterns
-                                    .insert(pos.min(row.patterns.len()), pat.clone());
-                                row.column = Some(pat.span());
-                                rows.push(row);
-                            }
+                            })?);
                         }
-                        r => unreachable!("{r:?} in build_table"),
                     }
+                    Rule::check => ex.checks.push(self.build_check(q)?),
+                    r => unreachable!("{r:?} in build_example"),
                 }
-                Item::Table(TableDef {
-                    name,
-                    keys,
-                    extra,
-                    returns,
-                    cite,
-                    rows,
-                })
             }
-            Rule::modifiers_def => {
-                let name = self.name(next()?);
-                let (params, extra) = self.build_params(next()?)?;
-                if let Some(p) = extra.first() {
-                    return Err(Diag::at("umpire::parse::params", "`;` separates table keys from other parameters; a modifier list has no keys", p.name.span, "write `,` here"));
-                }
-                let mut cite = None;
-                let mut modifiers = Vec::new();
-                for q in inner {
-                    match q.as_rule() {
-                        Rule::cite => cite = self.cite(Some(q)),
-                        Rule::modifier => {
-                            let mut mi = q.into_inner();
-                            let (Some(label), Some(amount)) = (mi.next(), mi.next()) else {
-                                continue;
-                            };
-                            let mut m = Modifier {
-                                label: self.string(label),
-                                amount: self.build_expr(amount)?,
-                                per: None,
-                                condition: None,
-                            };
-                            for c in mi {
-                                let rule = c.as_rule();
-                                let e = c
-                                    .into_inner()
-                                    .next()
-                                    .map(|e| self.build_expr(e))
-                                    .transpose()?;
-                                match rule {
-                                    Rule::per_clause => m.per = e,
-                                    Rule::if_clause => m.condition = e,
-                                    r => unreachable!("{r:?} in build_modifier"),
-                                }
-                            }
-                            modifiers.push(m);
-                        }
-                        r => unreachable!("{r:?} in build_modifiers"),
-                    }
-                }
-                Item::Modifiers(ModifiersDef {
-                    name,
-                    params,
-                    cite,
-                    modifiers,
-                })
-            }
-            Rule::example_def => {
-                let name = self.string(next()?);
-                let mut ex = ExampleDef {
-                    name,
-                    rolls: Vec::new(),
-                    seed: None,
-                    checks: Vec::new(),
-                };
-                for q in inner {
-                    match q.as_rule() {
-                        Rule::given_rolls => {
-                            for r in q.into_inner() {
-                                ex.rolls.push(Spanned::new(self.int(&r)?, self.span(&r)));
-                            }
-                        }
-                        Rule::seed_stmt => {
-                            if let Some(n) = q.into_inner().next() {
-                                ex.seed = Some(n.as_str().parse::<u64>().map_err(|_| {
-                                    Diag::at(
-                                        "umpire::parse::number",
-                                        "a seed is a whole number from 0 to 18446744073709551615",
-                                        self.span(&n),
-                                        "not a seed",
-                                    )
-                                })?);
-                            }
-                        }
-                        Rule::check => ex.checks.push(self.build_check(q)?),
-                        r => unreachable!("{r:?} in build_example"),
-                    }
-                }
-                Item::Example(ex)
-            }
-            r => unreachable!("{r:?} in build_definition"),
+            Item::Example(ex)
         })
     }
 
