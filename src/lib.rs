@@ -225,15 +225,18 @@ impl Ruleset {
 pub fn read_file(path: &str) -> Result<String, Diags> {
     let meta = std::fs::metadata(path)
         .map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
-    if meta.len() > MAX_FILE_BYTES as u64 {
-        return Err(Diag::error(
+    let too_big = || -> Diags {
+        Diag::error(
             "umpire::limit::file_size",
             format!(
                 "{path} is larger than {} MiB",
                 MAX_FILE_BYTES / (1024 * 1024)
             ),
         )
-        .into());
+        .into()
+    };
+    if meta.len() > MAX_FILE_BYTES as u64 {
+        return Err(too_big());
     }
     if meta.is_dir() {
         return Err(Diag::error(
@@ -251,14 +254,7 @@ pub fn read_file(path: &str) -> Result<String, Diags> {
         .read_to_end(&mut bytes)
         .map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
     if bytes.len() > MAX_FILE_BYTES {
-        return Err(Diag::error(
-            "umpire::limit::file_size",
-            format!(
-                "{path} is larger than {} MiB",
-                MAX_FILE_BYTES / (1024 * 1024)
-            ),
-        )
-        .into());
+        return Err(too_big());
     }
     String::from_utf8(bytes).map_err(|e| {
         Diag::error(

@@ -29,6 +29,7 @@ enum State {
     Done,
 }
 
+#[derive(Default)]
 struct Pending {
     consts: Vec<(Rc<ast::ConstDef>, State)>,
     rules: Vec<(Rc<ast::RuleDef>, State)>,
@@ -62,18 +63,7 @@ impl Scope {
 
 /// Checks a parsed ruleset file into a program (the sources must already hold `file`).
 pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
-    let mut c = Checker {
-        prog: program,
-        pend: Pending {
-            consts: vec![],
-            rules: vec![],
-            tables: vec![],
-            modifiers: vec![],
-            records: vec![],
-        },
-        errors: vec![],
-        cite: None,
-    };
+    let mut c = Checker::new(program);
     c.declare(ast);
     c.check_all();
     c.check_examples(ast);
@@ -88,18 +78,7 @@ pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
 
 /// Compiles an expression against a checked program.
 pub fn check_query(program: &mut Program, expr: &ast::Expr) -> Result<Query, Diags> {
-    let mut c = Checker {
-        prog: program,
-        pend: Pending {
-            consts: vec![],
-            rules: vec![],
-            tables: vec![],
-            modifiers: vec![],
-            records: vec![],
-        },
-        errors: vec![],
-        cite: None,
-    };
+    let mut c = Checker::new(program);
     let mut scope = Scope::default();
     let (e, ty) = c.expr(expr, &mut scope, None);
     if c.errors.iter().any(|d| !d.warning) {
@@ -135,7 +114,16 @@ fn idx(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-impl Checker<'_> {
+impl<'p> Checker<'p> {
+    fn new(prog: &'p mut Program) -> Checker<'p> {
+        Checker {
+            prog,
+            pend: Pending::default(),
+            errors: Vec::new(),
+            cite: None,
+        }
+    }
+
     fn err(&mut self, d: Diag) {
         self.errors.push(d);
     }

@@ -1,7 +1,7 @@
 //! Pairs → AST: one `build_<rule>` function per grammar rule; every node gets its span.
 
 use super::ast::*;
-use super::parser::{span_of, Rule, MAX_NESTING, MAX_OPERATORS, PRATT};
+use super::parser::{is_infix, span_of, Rule, MAX_NESTING, MAX_OPERATORS, PRATT};
 use crate::diagnostic::Diag;
 use crate::span::{FileId, Span, Spanned};
 use crate::value::Rational;
@@ -815,23 +815,7 @@ impl Builder {
             let is_postfix = rule == Rule::field_access;
             prefix_run = if is_prefix { prefix_run + 1 } else { 0 };
             postfix_run = if is_postfix { postfix_run + 1 } else { 0 };
-            let is_infix = matches!(
-                rule,
-                Rule::op_or
-                    | Rule::op_and
-                    | Rule::op_eq
-                    | Rule::op_ne
-                    | Rule::op_lt
-                    | Rule::op_le
-                    | Rule::op_gt
-                    | Rule::op_ge
-                    | Rule::op_add
-                    | Rule::op_sub
-                    | Rule::op_mul
-                    | Rule::op_div
-                    | Rule::op_rem
-            );
-            if is_prefix || is_postfix || is_infix {
+            if is_prefix || is_postfix || is_infix(rule) {
                 operators += 1;
             }
             let limit_hit = if prefix_run > MAX_NESTING {

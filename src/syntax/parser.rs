@@ -185,23 +185,31 @@ fn nesting_guard(file: FileId, text: &str) -> Result<(), Diag> {
     Ok(())
 }
 
+/// Is this one of the infix operators (`and`, `==`, `+`, `x`, ...)?
+pub(crate) fn is_infix(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::op_or
+            | Rule::op_and
+            | Rule::op_eq
+            | Rule::op_ne
+            | Rule::op_lt
+            | Rule::op_le
+            | Rule::op_gt
+            | Rule::op_ge
+            | Rule::op_add
+            | Rule::op_sub
+            | Rule::op_mul
+            | Rule::op_div
+            | Rule::op_rem
+    )
+}
+
 /// The category a grammar rule is reported as, so that "expected …" stays short.
 fn expected_word(rule: &Rule) -> String {
     match rule {
-        Rule::op_or
-        | Rule::op_and
-        | Rule::op_eq
-        | Rule::op_ne
-        | Rule::op_lt
-        | Rule::op_le
-        | Rule::op_gt
-        | Rule::op_ge
-        | Rule::op_add
-        | Rule::op_sub
-        | Rule::op_mul
-        | Rule::op_div
-        | Rule::op_rem
-        | Rule::field_access => "an operator".into(),
+        r if is_infix(*r) => "an operator".into(),
+        Rule::field_access => "an operator".into(),
         Rule::op_not
         | Rule::op_neg
         | Rule::op_pos
