@@ -481,6 +481,24 @@ impl<'a> Evaluator<'a> {
         })
     }
 
+    /// A record passed where a declared record type is wanted keeps that type's ranges,
+    /// however it was built (`let b = { stands: 20, ... }` then `orders(b)`).
+    fn check_record_ranges(&self, ty: &Ty, v: &Value, span: Span) -> Result<(), Flow> {
+        let Ty::Record(shape) = ty else { return Ok(()) };
+        let Some(name) = &shape.name else {
+            return Ok(());
+        };
+        let Some(info) = self.prog.records.iter().find(|r| &r.name == name) else {
+            return Ok(());
+        };
+        for ((fname, _), range) in info.shape.fields.iter().zip(&info.ranges) {
+            if let (Some(range), Some(fv)) = (range, v.field(fname)) {
+                check_range(&format!("field `{fname}` of {name}"), *range, fv, span)?;
+            }
+        }
+        Ok(())
+    }
+
     fn args(
         &mut self,
         params: &[ParamInfo],
@@ -492,6 +510,7 @@ impl<'a> Evaluator<'a> {
         for (p, a) in params.iter().zip(args) {
             let v = self.eval(a, frame)?;
             check_arg(p, &v, a.span)?;
+            self.check_record_ranges(&p.ty, &v, a.span)?;
             f.push(v);
         }
         f.resize(slots as usize, Value::Bool(false));

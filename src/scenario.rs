@@ -251,6 +251,7 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
                     }
                 }
             }
+            (Some(_), Err(_)) => (Some(false), None),
             _ => (None, None),
         };
         done.push(Done {

@@ -259,18 +259,8 @@ impl Checker<'_> {
                 continue;
             }
             let (ty, range) = self.ty(&p.ty);
-            // A default is a constant expression: no parameters in scope. Names of
-            // consts and enum values resolve; a rule called here is checked on demand.
-            let default = p.default.as_ref().map(|d| {
-                let mut scope = Scope::default();
-                let (e, t) = self.expr(d, &mut scope, Some(&ty));
-                self.expect_ty(&t, &ty, d.span);
-                ranged(
-                    fresh(e, &scope),
-                    range,
-                    format!("the default of `{}`", p.name.node),
-                )
-            });
+            // Defaults are checked once every name is declared (`param_defaults`).
+            let default = None;
             out.push(ParamInfo {
                 name: rc(&p.name.node),
                 ty,

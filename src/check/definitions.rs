@@ -14,6 +14,7 @@ impl Checker<'_> {
                 self.errors.truncate(mark);
             }
         }
+        self.param_defaults();
         self.check_definitions();
     }
 
@@ -35,7 +36,7 @@ impl Checker<'_> {
                     let mut scope = Scope::default();
                     let (e, t) = self.expr(d, &mut scope, Some(&fty));
                     self.expect_ty(&t, &fty, d.span);
-                    ranged(
+                    self.ranged(
                         fresh(e, &scope),
                         declared_range(Some(&f.ty)),
                         format!("the default of field `{}`", f.name.node),
@@ -45,6 +46,68 @@ impl Checker<'_> {
             if let Some(info) = self.prog.records.get_mut(id as usize) {
                 info.defaults = defaults;
             }
+        }
+    }
+
+    /// Parameter defaults, now that every name is declared. A default is a constant
+    /// expression: no parameters in scope; consts, enum values and calls resolve.
+    pub(super) fn param_defaults(&mut self) {
+        let rules: Vec<Rc<ast::RuleDef>> = self.pend.rules.iter().map(|(d, _)| d.clone()).collect();
+        for (i, def) in rules.iter().enumerate() {
+            for p in &def.params {
+                self.param_default(Callee::Rule(idx(i)), p);
+            }
+        }
+        let tables: Vec<Rc<ast::TableDef>> =
+            self.pend.tables.iter().map(|(d, _)| d.clone()).collect();
+        for (i, def) in tables.iter().enumerate() {
+            for p in def.keys.iter().chain(&def.extra) {
+                self.param_default(Callee::Table(idx(i)), p);
+            }
+        }
+        let mods: Vec<Rc<ast::ModifiersDef>> =
+            self.pend.modifiers.iter().map(|(d, _)| d.clone()).collect();
+        for (i, def) in mods.iter().enumerate() {
+            for p in &def.params {
+                self.param_default(Callee::Modifiers(idx(i)), p);
+            }
+        }
+    }
+
+    fn param_default(&mut self, owner: Callee, p: &ast::Param) {
+        let Some(d) = &p.default else { return };
+        let params = match owner {
+            Callee::Rule(i) => self.prog.rules.get(i as usize).map(|r| &r.params),
+            Callee::Table(i) => self.prog.tables.get(i as usize).map(|t| &t.params),
+            Callee::Modifiers(i) => self.prog.modifiers.get(i as usize).map(|m| &m.params),
+            Callee::Builtin(_) => None,
+        };
+        let Some(info) = params
+            .and_then(|ps| ps.iter().find(|q| *q.name == *p.name.node))
+            .cloned()
+        else {
+            return;
+        };
+        let mut scope = Scope::default();
+        let (e, t) = self.expr(d, &mut scope, Some(&info.ty));
+        self.expect_ty(&t, &info.ty, d.span);
+        let e = self.ranged(
+            fresh(e, &scope),
+            info.range,
+            format!("the default of `{}`", p.name.node),
+        );
+        let params = match owner {
+            Callee::Rule(i) => self.prog.rules.get_mut(i as usize).map(|r| &mut r.params),
+            Callee::Table(i) => self.prog.tables.get_mut(i as usize).map(|t| &mut t.params),
+            Callee::Modifiers(i) => self
+                .prog
+                .modifiers
+                .get_mut(i as usize)
+                .map(|m| &mut m.params),
+            Callee::Builtin(_) => None,
+        };
+        if let Some(q) = params.and_then(|ps| ps.iter_mut().find(|q| *q.name == *p.name.node)) {
+            q.default = Some(e);
         }
     }
 
@@ -83,7 +146,7 @@ impl Checker<'_> {
         let cite = self.prog.consts[i].cite.clone();
         let mut scope = Scope::default();
         let (e, ty) = self.with_cite(cite, |c| c.expr(&def.value, &mut scope, Some(&declared)));
-        let e = ranged(
+        let e = self.ranged(
             e,
             declared_range(def.ty.as_ref()),
             format!("constant `{}`", def.name.node),
@@ -123,7 +186,7 @@ impl Checker<'_> {
         if expected.is_some() {
             self.expect_ty(&ty, &declared, def.body.value.span);
         }
-        let body = ranged(
+        let body = self.ranged(
             body,
             declared_range(def.returns.as_ref()),
             format!("the result of `{}`", def.name.node),
@@ -172,7 +235,7 @@ impl Checker<'_> {
                 let patterns: Vec<Pat> = row.patterns.iter().zip(&info.params).map(|(p, param)| c.pattern(p, &param.ty)).collect();
                 let expected = if declared == Ty::Any { None } else { Some(&declared) };
                 let (cell, ty) = c.expr(&row.cell, &mut scope, expected);
-                let cell = ranged(cell, declared_range(def.returns.as_ref()), format!("a cell of `{}`", def.name.node));
+                let cell = c.ranged(cell, declared_range(def.returns.as_ref()), format!("a cell of `{}`", def.name.node));
                 if declared == Ty::Any {
                     joined = c.join(&joined, &ty, row.cell.span);
                 } else {

@@ -19,7 +19,7 @@ impl Checker<'_> {
                         None => (None, None),
                     };
                     let (e, t) = self.expr(value, scope, declared.as_ref());
-                    let e = ranged(e, range, format!("`{}`", name.node));
+                    let e = self.ranged(e, range, format!("`{}`", name.node));
                     let t = match declared {
                         Some(d) => {
                             self.expect_ty(&t, &d, value.span);
@@ -544,7 +544,7 @@ impl Checker<'_> {
                     let range = info.ranges.get(i).copied().flatten();
                     out.push((
                         fname.clone(),
-                        ranged(fe, range, format!("field `{fname}` of {}", info.name)),
+                        self.ranged(fe, range, format!("field `{fname}` of {}", info.name)),
                     ));
                 }
                 None => match info.defaults.get(i).cloned().flatten() {

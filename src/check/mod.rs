@@ -161,6 +161,31 @@ fn declared_range(t: Option<&ast::TypeExpr>) -> Option<IntRange> {
     }
 }
 
+impl Checker<'_> {
+    /// Wraps `e` in a range check when a range is declared; a whole number written
+    /// out (`const c: 1..6 = 9`) is checked here, before anything is adjudicated.
+    fn ranged(&mut self, e: Expr, range: Option<IntRange>, what: String) -> Expr {
+        if let (Some(r), ExprKind::Value(v)) = (range, &e.kind) {
+            let fits = v
+                .as_int()
+                .is_some_and(|i| i >= r.lo && r.hi.is_none_or(|h| i <= h));
+            if !fits {
+                let shown = match v {
+                    Value::Num(n) => crate::value::Mixed(*n).to_string(),
+                    _ => "a value of another kind".into(),
+                };
+                self.err(Diag::at(
+                    "umpire::check::range",
+                    format!("{what} must be {r}, but is {shown}"),
+                    e.span,
+                    "out of range",
+                ));
+            }
+        }
+        ranged(e, range, what)
+    }
+}
+
 /// Wraps `e` in a range check when a range is declared.
 fn ranged(e: Expr, range: Option<IntRange>, what: String) -> Expr {
     match range {

@@ -315,6 +315,13 @@ impl Builder {
                         };
                         for r in ci {
                             let mut row = self.build_row(r)?;
+                            // A lone `otherwise` in a column stands for every other key.
+                            if keys.len() > 2
+                                && row.patterns.len() == 1
+                                && matches!(row.patterns[0], Pattern::Any(_))
+                            {
+                                row.patterns = vec![row.patterns[0].clone(); keys.len() - 1];
+                            }
                             row.patterns
                                 .insert(pos.min(row.patterns.len()), pat.clone());
                             row.column = Some(pat.span());
@@ -783,12 +790,11 @@ impl Builder {
                         "a rulebook cell of two values?",
                     )
                     .help(if mark.contains("move") {
-                        format!("write `{}/{}{mark}`", r.numer(), r.denom())
+                        format!("write `{}{mark}`", crate::value::Mixed(r))
                     } else {
                         format!(
-                            "write the pair `({n}{mark}, {d}{mark})` for two values, or `{}/{}{mark}` for one",
-                            r.numer(),
-                            r.denom()
+                            "write the pair `({n}{mark}, {d}{mark})` for two values, or `{}{mark}` for one",
+                            crate::value::Mixed(r)
                         )
                     }));
                 }
@@ -903,7 +909,11 @@ impl Builder {
                 match inner.next() {
                     None => {
                         let mut e = self.build_expr(a)?;
-                        e.span = span;
+                        // Carets cover the brackets; a dice term keeps its own text
+                        // (`2d6`, not `(2d6)`) for the record of rolls.
+                        if !matches!(e.kind, ExprKind::Dice { .. }) {
+                            e.span = span;
+                        }
                         return Ok(e);
                     }
                     Some(b) => {
@@ -930,7 +940,19 @@ impl Builder {
                 match (it.next(), unit) {
                     // `12' 6"`: the inches are carried as a fraction of a foot.
                     (Some(inches), LengthUnit::Feet) => {
-                        let extra = self.number(&inches, "\"")? / Rational::from_integer(12);
+                        let inches_n = self.number(&inches, "\"")?;
+                        if inches_n >= Rational::from_integer(12) {
+                            return Err(Diag::at(
+                                "umpire::parse::feet_inches",
+                                "the inches of a feet-and-inches length are less than 12",
+                                span,
+                                "12\" or more is a foot",
+                            )
+                            .help(
+                                "carry the whole feet into the feet, e.g. `2' 1\"` for `1' 13\"`",
+                            ));
+                        }
+                        let extra = inches_n / Rational::from_integer(12);
                         let feet = self.number(&n, "'")?.checked_add(&extra).ok_or_else(|| {
                             Diag::at(
                                 "umpire::parse::number",
