@@ -132,7 +132,10 @@ fn an_ambiguous_value_name_asks_which() {
 fn declared_ranges_hold_everywhere() {
     use umpire::dice::Given;
     use umpire::eval::Options;
-    let src = "const c: 1..6 = 9\nrule r(n: Int) -> 1..6 { n }\nrule l(n: Int) -> Int { let k: 0..3 = n\n k }\n";
+    // A value written out is checked at load; a computed one when adjudicated.
+    let e = Ruleset::from_source("t.rules", "const c: 1..6 = 9\n").expect_err("9 is not in 1..6");
+    assert_eq!(e.0[0].code, "umpire::check::range");
+    let src = "const c: 1..6 = 3 + 6\nrule r(n: Int) -> 1..6 { n }\nrule l(n: Int) -> Int { let k: 0..3 = n\n k }\n";
     let mut r = Ruleset::from_source("t.rules", src).expect("checks");
     for (expr, ok) in [
         ("c", false),
