@@ -22,6 +22,9 @@ mod grammar {
 }
 pub(crate) use grammar::{Rule, UmpireParser};
 
+/// Held while a failed parse is redone with pest's error detail switched on.
+static DETAIL_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The reserved words (grammar/umpire.pest, `keyword`).
 pub const RESERVED: [&str; 20] = [
     "ruleset",
@@ -342,8 +345,23 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
 
 fn parse_rule(rule: Rule, file: FileId, text: &str) -> Result<Pairs<'_, Rule>, Diag> {
     nesting_guard(file, text)?;
-    pest::set_error_detail(true);
-    UmpireParser::parse(rule, text).map_err(|e| {
+    // Parse fast; only a text that fails is parsed again with pest's record of what it
+    // expected at each place, for the message.
+    // pest's switch is global: retries take turns, so one cannot turn it off under
+    // another (a parse reads the switch once, when it starts).
+    if let Ok(pairs) = UmpireParser::parse(rule, text) {
+        return Ok(pairs);
+    }
+    let again = {
+        let _turn = DETAIL_TURN
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        pest::set_error_detail(true);
+        let again = UmpireParser::parse(rule, text);
+        pest::set_error_detail(false);
+        again
+    };
+    again.map_err(|e| {
         let mut d = syntax_error(file, text, e);
         // A cursor at the end of the text points just after it.
         for (span, _) in &mut d.labels {
