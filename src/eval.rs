@@ -34,6 +34,9 @@ impl Default for Limits {
     }
 }
 
+/// Deepest nesting of expressions (calls included) in one adjudication.
+pub const MAX_EVAL_NESTING: u32 = 4096;
+
 /// Options for one adjudication.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Options {
@@ -97,6 +100,7 @@ pub struct Evaluator<'a> {
     steps: u64,
     depth: u32,
     dice_rolled: u64,
+    nesting: u32,
     limits: Limits,
     faces: Vec<u32>,
 }
@@ -132,6 +136,7 @@ impl<'a> Evaluator<'a> {
             steps: 0,
             depth: 0,
             dice_rolled: 0,
+            nesting: 0,
             limits: opts.limits,
             faces: Vec::new(),
         }
@@ -208,6 +213,22 @@ impl<'a> Evaluator<'a> {
 
     /// Evaluates `e` with locals in `frame`.
     pub fn eval(&mut self, e: &Expr, frame: &mut [Value]) -> Ev {
+        // Expressions inside calls inside expressions: the whole nesting is bounded, not
+        // just the calls, so a deep body called a hundred deep cannot exhaust the stack.
+        self.nesting += 1;
+        if self.nesting > MAX_EVAL_NESTING {
+            self.nesting -= 1;
+            return Err(Flow::from(
+                Diag::at("umpire::limit::depth", format!("the adjudication nests more than {MAX_EVAL_NESTING} expressions deep"), e.span, "too deep here")
+                    .help("a rule may be calling itself too deeply; write it with fewer calls or shorter chains"),
+            ));
+        }
+        let r = self.eval_inner(e, frame);
+        self.nesting -= 1;
+        r
+    }
+
+    fn eval_inner(&mut self, e: &Expr, frame: &mut [Value]) -> Ev {
         self.step(e.span)?;
         match &e.kind {
             ExprKind::Value(v) => Ok(v.clone()),

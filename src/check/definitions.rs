@@ -111,6 +111,28 @@ impl Checker<'_> {
         }
     }
 
+    /// Checks a definition out of turn, because a call needs its result type. A chain of
+    /// these recurses; past [`MAX_ON_DEMAND`] links the author is asked to declare types.
+    fn on_demand(&mut self, check: impl FnOnce(&mut Self)) {
+        if self.on_demand >= MAX_ON_DEMAND {
+            if !self
+                .errors
+                .iter()
+                .any(|d| d.code == "umpire::limit::type_chain")
+            {
+                self.err(Diag::error(
+                    "umpire::limit::type_chain",
+                    format!("more than {MAX_ON_DEMAND} rules or tables in a row have result types known only from each other"),
+                )
+                .help("declare result types (`rule name(...) -> Int`): then each is checked on its own"));
+            }
+            return;
+        }
+        self.on_demand += 1;
+        check(self);
+        self.on_demand -= 1;
+    }
+
     pub(super) fn check_definitions(&mut self) {
         for i in 0..self.pend.consts.len() {
             self.check_const(i);
@@ -374,7 +396,7 @@ impl Checker<'_> {
             .is_some_and(|(_, s)| *s == State::Todo)
             && self.prog.rules[i].ret == Ty::Any
         {
-            self.check_rule(i);
+            self.on_demand(|c| c.check_rule(i));
         }
         self.prog.rules.get(i).map_or(Ty::Any, |r| r.ret.clone())
     }
@@ -388,7 +410,7 @@ impl Checker<'_> {
             .is_some_and(|(_, s)| *s == State::Todo)
             && self.prog.tables[i].ret == Ty::Any
         {
-            self.check_table(i);
+            self.on_demand(|c| c.check_table(i));
         }
         self.prog.tables.get(i).map_or(Ty::Any, |t| t.ret.clone())
     }
@@ -401,7 +423,7 @@ impl Checker<'_> {
             .get(i)
             .is_some_and(|(_, s)| *s == State::Todo)
         {
-            self.check_modifiers(i);
+            self.on_demand(|c| c.check_modifiers(i));
         }
         self.prog
             .modifiers
@@ -412,7 +434,7 @@ impl Checker<'_> {
     pub(super) fn const_ty(&mut self, id: u32) -> Ty {
         let i = id as usize;
         match self.pend.consts.get(i).map(|(_, s)| *s) {
-            Some(State::Todo) => self.check_const(i),
+            Some(State::Todo) => self.on_demand(|c| c.check_const(i)),
             Some(State::Busy) => {
                 let span = self.pend.consts[i].0.name.span;
                 self.err(Diag::at(

@@ -97,7 +97,12 @@ struct Checker<'p> {
     errors: Vec<Diag>,
     /// The citation of the definition being checked (refusals inherit it).
     cite: Option<Rc<str>>,
+    /// Definitions being checked out of turn, one inside another.
+    on_demand: usize,
 }
+
+/// Longest chain of definitions checked out of turn (see `Checker::on_demand`).
+const MAX_ON_DEMAND: usize = 32;
 
 fn rc(s: &str) -> Rc<str> {
     Rc::from(s)
@@ -121,6 +126,7 @@ impl<'p> Checker<'p> {
             pend: Pending::default(),
             errors: Vec::new(),
             cite: None,
+            on_demand: 0,
         }
     }
 

@@ -1,7 +1,7 @@
 //! Pairs → AST: one `build_<rule>` function per grammar rule; every node gets its span.
 
 use super::ast::*;
-use super::parser::{is_infix, span_of, Rule, MAX_NESTING, MAX_OPERATORS, PRATT};
+use super::parser::{is_infix, span_of, Rule, MAX_DEPTH, MAX_NESTING, MAX_OPERATORS, PRATT};
 use crate::diagnostic::Diag;
 use crate::span::{FileId, Span, Spanned};
 use crate::value::Rational;
@@ -79,11 +79,16 @@ impl Builder {
         })
     }
 
-    fn deeper(&self, span: Span) -> R<Builder> {
-        if self.depth >= 4 * MAX_NESTING {
+    /// A builder one level down, where a level costs `cost` (an expression costs one
+    /// more than its operators: a chain of them is a tree as deep as it is long). The sum
+    /// along any path is at most [`MAX_DEPTH`], so checking and evaluating the tree stay
+    /// within the stack.
+    fn deeper(&self, span: Span, cost: usize) -> R<Builder> {
+        let depth = self.depth + cost;
+        if depth > MAX_DEPTH {
             return Err(Diag::at(
                 "umpire::limit::nesting",
-                format!("expression nested more than {} deep", 4 * MAX_NESTING),
+                format!("expression nested too deeply (more than {MAX_DEPTH} levels, counting each operator)"),
                 span,
                 "too deep",
             )
@@ -91,7 +96,7 @@ impl Builder {
         }
         Ok(Builder {
             file: self.file,
-            depth: self.depth + 1,
+            depth,
         })
     }
 
@@ -606,7 +611,7 @@ impl Builder {
 
     fn build_block(&self, p: Pair<Rule>) -> R<Block> {
         let span = self.span(&p);
-        let b = self.deeper(self.span(&p))?;
+        let b = self.deeper(self.span(&p), 1)?;
         let mut stmts = Vec::new();
         let mut items: Vec<Pair<Rule>> = p.into_inner().collect();
         if items.len() == 1 && items[0].as_rule() == Rule::record_fields {
@@ -807,7 +812,6 @@ impl Builder {
     }
 
     pub(crate) fn build_expr(&self, p: Pair<Rule>) -> R<Expr> {
-        let b = self.deeper(self.span(&p))?;
         let file = self.file;
         // A long run of prefix or postfix operators (`- - - - 1`, `a.b.c.d...`) recurses
         // in the Pratt parser, and a long chain of infix operators builds a tree as deep
@@ -842,6 +846,7 @@ impl Builder {
                 );
             }
         }
+        let b = self.deeper(self.span(&p), operators + 1)?;
         let built = PRATT
             .map_primary(|q| b.build_primary(q))
             .map_prefix(|op, rhs| {

@@ -52,6 +52,9 @@ pub const RESERVED: [&str; 20] = [
 /// Deepest nesting of brackets, braces and prefix operators a source may have.
 pub const MAX_NESTING: usize = 64;
 
+/// Deepest expression tree, counting each operator of a chain as a level.
+pub const MAX_DEPTH: usize = 1024;
+
 /// Most operators in one expression (a rulebook formula has a handful).
 pub const MAX_OPERATORS: usize = 256;
 
