@@ -84,17 +84,26 @@ enum Command {
     },
 }
 
-/// Writes to standard output; a closed pipe (`umpire show x | head -1`) ends the
-/// program quietly instead of panicking.
+/// Writes to standard output. A closed pipe (`umpire show x | head -1`) ends the
+/// program quietly; any other failure (a full disk) ends it with exit code 1, so a
+/// truncated `umpire show x > file` is not reported as done.
 fn write_out(text: &str) {
     use std::io::Write;
     let mut o = std::io::stdout().lock();
-    if o.write_all(text.as_bytes())
-        .and_then(|()| o.flush())
-        .is_err()
-    {
-        std::process::exit(0);
+    if let Err(e) = o.write_all(text.as_bytes()).and_then(|()| o.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        write_err(&format!("error: cannot write the output: {e}\n"));
+        std::process::exit(1);
     }
+}
+
+/// Writes to standard error; if even that fails there is no one left to tell.
+fn write_err(text: &str) {
+    use std::io::Write;
+    let mut e = std::io::stderr().lock();
+    let _ = e.write_all(text.as_bytes()).and_then(|()| e.flush());
 }
 
 macro_rules! out {
@@ -103,6 +112,14 @@ macro_rules! out {
 
 macro_rules! outln {
     ($($t:tt)*) => {{ write_out(&format!($($t)*)); write_out("\n"); }};
+}
+
+macro_rules! err {
+    ($($t:tt)*) => { write_err(&format!($($t)*)) };
+}
+
+macro_rules! errln {
+    ($($t:tt)*) => {{ write_err(&format!($($t)*)); write_err("\n"); }};
 }
 
 /// A roll as typed: `3`, ` 4` (spaces allowed round each number).
@@ -130,7 +147,7 @@ pub fn render(d: &dyn miette::Diagnostic) -> String {
 
 fn report(ds: &Diags) {
     for d in &ds.0 {
-        eprint!("{}", render(d));
+        err!("{}", render(d));
     }
 }
 
@@ -139,14 +156,19 @@ pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let _ = e.print();
+            // Usage errors to stderr (exit 2); `--help` and `--version` to stdout.
+            if e.use_stderr() {
+                write_err(&e.render().to_string());
+            } else {
+                write_out(&e.render().to_string());
+            }
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
     // EXPR may begin with `-` (`-3 + 1`), but `--bogus` is a mistyped option.
     if let Command::Eval { expr, .. } = &cli.command {
-        if expr.starts_with("--") {
-            eprintln!("error: unknown option `{expr}` (an expression does not start with `--`)\n\nFor more information, try '--help'.");
+        if expr.starts_with("--") && expr[2..].starts_with(|c: char| c.is_ascii_alphabetic()) {
+            errln!("error: unknown option `{expr}` (an expression does not start with `--`)\n\nFor more information, try '--help'.");
             return ExitCode::from(2);
         }
     }
@@ -187,7 +209,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             note_bundled_over_file(&ruleset);
             let mut rules = Ruleset::load(&ruleset)?;
             for w in &rules.program.warnings {
-                eprint!("{}", render(w));
+                err!("{}", render(w));
             }
             let q = rules.compile("<expression>", &expr)?;
             let fresh = seed.is_none() && roll.is_none();
@@ -226,7 +248,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                         out!("{}", explain(t));
                     }
                     if fresh && !a.rolls.is_empty() {
-                        eprintln!("seed: {seed} (replay with --seed {seed})");
+                        errln!("seed: {seed} (replay with --seed {seed})");
                     }
                 }
             }
@@ -238,7 +260,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                 match Ruleset::load(name) {
                     Ok(r) => {
                         for w in &r.program.warnings {
-                            eprint!("{}", render(w));
+                            err!("{}", render(w));
                         }
                         let p = &r.program;
                         outln!(
@@ -284,7 +306,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                         Some(d) => {
                             failed += 1;
                             outln!("FAILED {name}: {} — {}", res.example, one_line(&res.check));
-                            eprint!("{}", render(d));
+                            err!("{}", render(d));
                         }
                     }
                 }
@@ -317,7 +339,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             let r = scenario::run(&path, !brief)?;
             for d in r.done.iter() {
                 if let Err(e) = &d.result {
-                    eprint!("{}", render(e));
+                    err!("{}", render(e));
                 }
             }
             match format {
@@ -336,9 +358,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
 /// A bundled name is taken before a file of the same name: say so when both exist.
 fn note_bundled_over_file(name: &str) {
     if bundled::source(name).is_some() && std::path::Path::new(name).is_file() {
-        eprintln!(
-            "note: `{name}` is the bundled ruleset; for the file of that name write ./{name}"
-        );
+        errln!("note: `{name}` is the bundled ruleset; for the file of that name write ./{name}");
     }
 }
 

@@ -59,6 +59,10 @@ pub mod arith {
         if b == 0 {
             return Err(ArithError::DivisionByZero);
         }
+        // i64::MIN % -1 is 0; only the machine instruction overflows.
+        if b == -1 {
+            return Ok(0);
+        }
         a.checked_rem(b).ok_or(ArithError::Overflow)
     }
     /// `-a`
@@ -80,12 +84,15 @@ pub mod arith {
     }
     /// Nearest whole number, halves away from zero: `round(5/2) == 3`, `round(-5/2) == -3`.
     pub fn round(a: Rational) -> Result<Rational, ArithError> {
-        let half = Rational::new(1, 2);
-        if a.is_negative() {
-            Ok(neg(floor(add(neg(a)?, half)?))?)
-        } else {
-            Ok(floor(add(a, half)?))
-        }
+        // In 128 bits: (2|n| + d) / 2d, floored, with the sign put back. The result of
+        // rounding a 64-bit fraction always fits in 64 bits.
+        let n = i128::from(*a.numer());
+        let d = i128::from(*a.denom());
+        let q = (2 * n.abs() + d) / (2 * d);
+        let q = if n < 0 { -q } else { q };
+        i64::try_from(q)
+            .map(Rational::from_integer)
+            .map_err(|_| ArithError::Overflow)
     }
     /// Toward zero: `trunc(-3/2) == -1`.
     pub fn trunc(a: Rational) -> Rational {
@@ -119,22 +126,45 @@ impl fmt::Display for Length {
         let big = self.inches >= twelve || self.inches <= -twelve;
         if self.unit == LengthUnit::Feet && big {
             // `2'`, or `2' 6"` when not whole feet.
+            // In 128 bits, so the most negative length prints too.
             let sign = if self.inches.is_negative() { "-" } else { "" };
-            let abs = if self.inches.is_negative() {
-                -self.inches
-            } else {
-                self.inches
-            };
-            let feet = (abs / twelve).to_integer();
-            let rest = abs - twelve * Rational::from_integer(feet);
-            if rest.is_zero() {
+            let n = i128::from(*self.inches.numer()).abs();
+            let d = i128::from(*self.inches.denom());
+            let feet = n / (12 * d);
+            let rest_n = n - feet * 12 * d;
+            if rest_n == 0 {
                 write!(f, "{sign}{feet}'")
             } else {
-                write!(f, "{sign}{feet}' {}\"", Mixed(rest))
+                write!(f, "{sign}{feet}' {}\"", MixedWide(rest_n, d))
             }
         } else {
             write!(f, "{}\"", Mixed(self.inches))
         }
+    }
+}
+
+/// A non-negative fraction `n/d` in 128 bits, printed as a mixed fraction.
+struct MixedWide(i128, i128);
+
+impl fmt::Display for MixedWide {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (n, d) = (self.0, self.1);
+        let g = gcd(n, d).max(1);
+        let (n, d) = (n / g, d / g);
+        let (whole, rest) = (n / d, n % d);
+        match (whole, rest) {
+            (w, 0) => write!(f, "{w}"),
+            (0, r) => write!(f, "{r}/{d}"),
+            (w, r) => write!(f, "{w} {r}/{d}"),
+        }
+    }
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 
@@ -298,7 +328,16 @@ mod tests {
             arith::div(big, Rational::zero()),
             Err(ArithError::DivisionByZero)
         );
-        assert_eq!(arith::rem(i64::MIN, -1), Err(ArithError::Overflow));
+        assert_eq!(arith::rem(i64::MIN, -1), Ok(0));
+        assert_eq!(
+            arith::round(Rational::new(i64::MAX, 2)),
+            Ok(Rational::from_integer(i64::MAX / 2 + 1))
+        );
+        let min = Length {
+            inches: Rational::from_integer(i64::MIN),
+            unit: LengthUnit::Feet,
+        };
+        assert_eq!(min.to_string(), "-768614336404564650' 8\"");
         assert_eq!(
             arith::neg(Rational::from_integer(i64::MIN)),
             Err(ArithError::Overflow)

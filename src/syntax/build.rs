@@ -772,7 +772,7 @@ impl Builder {
                 }
                 let r = Rational::new(n, d);
                 if p.as_rule() == Rule::mixed && (n >= d || *r.denom() != d) {
-                    return Err(Diag::at(
+                    let d = Diag::at(
                         "umpire::parse::unreduced_fraction",
                         format!(
                             "`{}` is not a mixed number the way a rulebook writes one",
@@ -780,11 +780,11 @@ impl Builder {
                         ),
                         span,
                         "the fraction should be less than one, in lowest terms",
-                    )
-                    .help(format!(
-                        "write `{}`",
-                        crate::value::Mixed(Rational::from_integer(whole) + r)
-                    )));
+                    );
+                    return Err(match Rational::from_integer(whole).checked_add(&r) {
+                        Some(v) => d.help(format!("write `{}{mark}`", crate::value::Mixed(v))),
+                        None => d,
+                    });
                 }
                 if *r.denom() != d && p.as_rule() == Rule::fraction {
                     // `24/20"` is a charge-rate pair in the rulebooks, not 1 1/5".
