@@ -338,6 +338,36 @@ impl<'a> Evaluator<'a> {
                 let mut f = vec![Value::Bool(false); *slots as usize];
                 self.eval(value, &mut f)
             }
+            ExprKind::Default { of, index } => {
+                let prog = self.prog;
+                let i = *index as usize;
+                let default = match of {
+                    DefaultOf::Record(r) => prog
+                        .records
+                        .get(*r as usize)
+                        .and_then(|r| r.defaults.get(i))
+                        .and_then(Option::as_ref),
+                    DefaultOf::Param(Callee::Rule(id)) => prog
+                        .rules
+                        .get(*id as usize)
+                        .and_then(|r| r.params.get(i))
+                        .and_then(|p| p.default.as_ref()),
+                    DefaultOf::Param(Callee::Table(id)) => prog
+                        .tables
+                        .get(*id as usize)
+                        .and_then(|t| t.params.get(i))
+                        .and_then(|p| p.default.as_ref()),
+                    DefaultOf::Param(Callee::Modifiers(id)) => prog
+                        .modifiers
+                        .get(*id as usize)
+                        .and_then(|m| m.params.get(i))
+                        .and_then(|p| p.default.as_ref()),
+                    DefaultOf::Param(Callee::Builtin(_)) => None,
+                };
+                let default = default.ok_or_else(|| internal(e.span, "a default"))?;
+                // A default uses no locals of where it is used.
+                self.eval(default, &mut [])
+            }
             ExprKind::InRange { value, range, what } => {
                 let v = self.eval(value, frame)?;
                 check_range(what, *range, &v, e.span)?;

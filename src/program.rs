@@ -116,6 +116,17 @@ pub struct ParamInfo {
     pub span: Span,
     /// The value used when a call leaves it out (a constant expression).
     pub default: Option<Expr>,
+    /// Whether it has a default (known before the default is checked).
+    pub has_default: bool,
+}
+
+/// Whose default a [`ExprKind::Default`] stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DefaultOf {
+    /// A field of this record type.
+    Record(u32),
+    /// A parameter of this rule, table or modifier list.
+    Param(Callee),
 }
 
 /// An enum type with the rulebook's words for each value.
@@ -149,6 +160,8 @@ pub struct RecordInfo {
     pub shape: Rc<RecordShape>,
     /// Field defaults, by field index.
     pub defaults: Vec<Option<Expr>>,
+    /// Which fields have a default (known before the defaults are checked).
+    pub has_default: Vec<bool>,
     /// Field ranges, by field index.
     pub ranges: Vec<Option<IntRange>>,
 }
@@ -443,6 +456,14 @@ pub enum ExprKind {
         value: Box<Expr>,
         /// Frame slots it needs.
         slots: u32,
+    },
+    /// A field's or parameter's default, evaluated where it is used. Held by reference, so
+    /// defaults that build records with defaults of their own are not copied into every use.
+    Default {
+        /// Whose default.
+        of: DefaultOf,
+        /// Which field or parameter.
+        index: u32,
     },
     /// A whole number that must lie in a declared range (`lost_percent: 0..100`).
     InRange {

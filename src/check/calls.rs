@@ -64,7 +64,7 @@ impl Checker<'_> {
                 return (dummy(span), Ty::Any);
             }
         };
-        let ordered = self.bind_args(&name.node, what, &params, args, span, scope);
+        let ordered = self.bind_args(callee, &name.node, what, &params, args, span, scope);
         let ret = match callee {
             Callee::Rule(id) => self.rule_ret(id, span),
             Callee::Table(id) => self.table_ret(id),
@@ -75,8 +75,10 @@ impl Checker<'_> {
     }
 
     /// Matches positional and named arguments to parameters, checking each.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn bind_args(
         &mut self,
+        callee: Callee,
         fname: &str,
         what: &str,
         params: &[ParamInfo],
@@ -144,9 +146,15 @@ impl Checker<'_> {
             }
             slots[i] = Some(e);
         }
-        for (p, slot) in params.iter().zip(slots.iter_mut()) {
-            if slot.is_none() {
-                *slot = p.default.clone();
+        for (j, (p, slot)) in params.iter().zip(slots.iter_mut()).enumerate() {
+            if slot.is_none() && p.has_default {
+                *slot = Some(Expr {
+                    kind: ExprKind::Default {
+                        of: DefaultOf::Param(callee),
+                        index: idx(j),
+                    },
+                    span,
+                });
             }
         }
         let missing: Vec<&str> = params

@@ -120,62 +120,16 @@ impl Checker<'_> {
                         fields: vec![],
                     }),
                     defaults: vec![],
+                    has_default: vec![],
                     ranges: vec![],
                 });
             }
         }
-        // Record fields (now that every record name is known). A field may have the
-        // type of a record declared later: each pass sees the shapes of the one before,
-        // so as many passes as records settle every shape; errors count on the last.
-        let passes = file
-            .items
-            .iter()
-            .filter(|i| matches!(i, ast::Item::Record(_)))
-            .count();
-        for pass in 0..passes {
-            let last = pass + 1 == passes;
-            let mark = self.errors.len();
-            for item in &file.items {
-                if let ast::Item::Record(r) = item {
-                    let Some(Global::RecordType(id)) = self.prog.globals.get(&r.name.node).cloned()
-                    else {
-                        continue;
-                    };
-                    let mut fields = Vec::new();
-                    let mut ranges = Vec::new();
-                    for f in &r.fields {
-                        if fields
-                            .iter()
-                            .any(|(n, _): &(Rc<str>, Ty)| **n == *f.name.node)
-                        {
-                            self.err(Diag::at(
-                                "umpire::check::duplicate",
-                                format!("field `{}` is declared twice", f.name.node),
-                                f.name.span,
-                                "declared again",
-                            ));
-                            continue;
-                        }
-                        let (ty, range) = self.ty(&f.ty);
-                        fields.push((rc(&f.name.node), ty));
-                        ranges.push(range);
-                    }
-                    if last {
-                        self.pend.records.push((id, Rc::new(r.clone())));
-                    }
-                    if let Some(info) = self.prog.records.get_mut(id as usize) {
-                        info.shape = Rc::new(RecordShape {
-                            name: Some(r.name.node.clone()),
-                            fields,
-                        });
-                        info.ranges = ranges;
-                    }
-                }
-            }
-            if !last {
-                self.errors.truncate(mark);
-            }
-        }
+        // Record fields (now that every record name is known). A field may have the type
+        // of a record declared later: shapes are worked out inner records first.
+        self.records_containing_themselves(file);
+        let order = record_order(file);
+        self.record_shapes(&order);
         // Then everything callable, with parameter types known.
         for item in &file.items {
             match item {
@@ -246,6 +200,88 @@ impl Checker<'_> {
         }
     }
 
+    /// Field types, ranges and which fields have defaults, for records in `order`
+    /// (inner records first); each record is queued for its defaults to be checked.
+    fn record_shapes(&mut self, order: &[&ast::RecordDef]) {
+        for r in order.iter().copied() {
+            let Some(Global::RecordType(id)) = self.prog.globals.get(&r.name.node).cloned() else {
+                continue;
+            };
+            let mut fields: Vec<(Rc<str>, Ty)> = Vec::new();
+            let mut ranges = Vec::new();
+            let mut has_default = Vec::new();
+            for f in &r.fields {
+                if fields.iter().any(|(n, _)| **n == *f.name.node) {
+                    self.err(Diag::at(
+                        "umpire::check::duplicate",
+                        format!("field `{}` is declared twice", f.name.node),
+                        f.name.span,
+                        "declared again",
+                    ));
+                    continue;
+                }
+                let (ty, range) = self.ty(&f.ty);
+                fields.push((rc(&f.name.node), ty));
+                ranges.push(range);
+                has_default.push(f.default.is_some());
+            }
+            self.pend.records.push((id, Rc::new(r.clone())));
+            if let Some(info) = self.prog.records.get_mut(id as usize) {
+                info.shape = Rc::new(RecordShape {
+                    name: Some(r.name.node.clone()),
+                    fields,
+                });
+                info.ranges = ranges;
+                info.has_default = has_default;
+            }
+        }
+    }
+
+    /// A record with a field of its own type (directly or through others) would never
+    /// end: an error, before any shape is worked out.
+    fn records_containing_themselves(&mut self, file: &ast::File) {
+        let records: Vec<&ast::RecordDef> = file
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                ast::Item::Record(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        let field_records = |r: &ast::RecordDef| -> Vec<(String, Span)> {
+            r.fields
+                .iter()
+                .filter_map(|f| match &f.ty {
+                    ast::TypeExpr::Named(n) if records.iter().any(|q| q.name.node == n.node) => {
+                        Some((n.node.clone(), f.name.span))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        for r in &records {
+            // Depth-first from r: does any path of record fields come back to r?
+            let mut stack: Vec<String> = field_records(r).into_iter().map(|(n, _)| n).collect();
+            let mut seen: Vec<String> = Vec::new();
+            while let Some(n) = stack.pop() {
+                if n == r.name.node {
+                    self.err(
+                        Diag::at("umpire::check::record_cycle", format!("record {} contains itself", r.name.node), r.name.span, "a record inside itself never ends")
+                            .help("a field cannot hold a record of the same type, directly or through other records"),
+                    );
+                    break;
+                }
+                if seen.contains(&n) {
+                    continue;
+                }
+                if let Some(q) = records.iter().find(|q| q.name.node == n) {
+                    stack.extend(field_records(q).into_iter().map(|(m, _)| m));
+                }
+                seen.push(n);
+            }
+        }
+    }
+
     pub(super) fn params(&mut self, ps: &[ast::Param]) -> Vec<ParamInfo> {
         let mut out: Vec<ParamInfo> = Vec::new();
         for p in ps {
@@ -260,13 +296,13 @@ impl Checker<'_> {
             }
             let (ty, range) = self.ty(&p.ty);
             // Defaults are checked once every name is declared (`param_defaults`).
-            let default = None;
             out.push(ParamInfo {
                 name: rc(&p.name.node),
                 ty,
                 range,
                 span: p.name.span,
-                default,
+                default: None,
+                has_default: p.default.is_some(),
             });
         }
         out
@@ -346,4 +382,52 @@ impl Checker<'_> {
     }
 
     // ------------------------------------------------------------------ definitions
+}
+
+/// The record declarations, each after every record its fields hold (depth first;
+/// a cycle, already reported, is cut where it closes).
+fn record_order(file: &ast::File) -> Vec<&ast::RecordDef> {
+    let records: Vec<&ast::RecordDef> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            ast::Item::Record(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    let index: std::collections::HashMap<&str, usize> = records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.name.node.as_str(), i))
+        .collect();
+    let mut order: Vec<&ast::RecordDef> = Vec::new();
+    let mut state = vec![0u8; records.len()]; // 0 new, 1 open, 2 done
+    for start in 0..records.len() {
+        // An explicit stack of (record, next field to look at): no recursion.
+        let mut stack = vec![(start, 0usize)];
+        while let Some((i, f)) = stack.pop() {
+            if state[i] == 2 {
+                continue;
+            }
+            state[i] = 1;
+            let field = records[i].fields.get(f);
+            match field {
+                None => {
+                    state[i] = 2;
+                    order.push(records[i]);
+                }
+                Some(field) => {
+                    stack.push((i, f + 1));
+                    if let ast::TypeExpr::Named(n) = &field.ty {
+                        if let Some(&j) = index.get(n.node.as_str()) {
+                            if state[j] == 0 {
+                                stack.push((j, 0));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    order
 }

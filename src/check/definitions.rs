@@ -4,16 +4,10 @@ use super::*;
 
 impl Checker<'_> {
     pub(super) fn check_all(&mut self) {
-        // Field defaults may build records declared later: as with the shapes, each pass
-        // sees the defaults of the one before; errors count on the last.
+        // Field defaults refer to one another by reference (`ExprKind::Default`): one
+        // pass checks them all, in any order.
         let pending = std::mem::take(&mut self.pend.records);
-        for pass in 0..pending.len() {
-            let mark = self.errors.len();
-            self.record_defaults(&pending);
-            if pass + 1 < pending.len() {
-                self.errors.truncate(mark);
-            }
-        }
+        self.record_defaults(&pending);
         self.param_defaults();
         self.check_definitions();
     }

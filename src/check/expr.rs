@@ -547,9 +547,18 @@ impl Checker<'_> {
                         self.ranged(fe, range, format!("field `{fname}` of {}", info.name)),
                     ));
                 }
-                None => match info.defaults.get(i).cloned().flatten() {
-                    Some(d) => out.push((fname.clone(), d)),
-                    None => {
+                None => match info.has_default.get(i) {
+                    Some(true) => out.push((
+                        fname.clone(),
+                        Expr {
+                            kind: ExprKind::Default {
+                                of: DefaultOf::Record(idx(rid)),
+                                index: idx(i),
+                            },
+                            span,
+                        },
+                    )),
+                    _ => {
                         self.err(Diag::at(
                             "umpire::check::missing_field",
                             format!("field `{fname}` of {} is missing", info.name),
