@@ -54,9 +54,56 @@ pub struct RecordShape {
     pub name: Option<String>,
     /// Fields and their types.
     pub fields: Vec<(Rc<str>, Ty)>,
+    /// How deep records and pairs nest inside this one (1 for a record of plain values).
+    pub depth: u32,
+    /// How many plain values a value of this shape holds, all nesting expanded.
+    pub size: u64,
 }
 
+impl RecordShape {
+    /// A shape, with its depth worked out from its fields.
+    pub fn new(name: Option<String>, fields: Vec<(Rc<str>, Ty)>) -> RecordShape {
+        let depth = 1 + fields.iter().map(|(_, t)| t.depth()).max().unwrap_or(0);
+        let size = fields
+            .iter()
+            .fold(0u64, |n, (_, t)| n.saturating_add(t.size()))
+            .max(1);
+        RecordShape {
+            name,
+            fields,
+            depth,
+            size,
+        }
+    }
+}
+
+/// Deepest nesting of records and pairs in one value.
+pub const MAX_VALUE_DEPTH: u32 = 32;
+
+/// Most plain values one record or pair may hold, all nesting expanded: a value is
+/// printed and compared by walking it, and one that doubles at each level soon could
+/// not be.
+pub const MAX_VALUE_SIZE: u64 = 10_000;
+
 impl Ty {
+    /// How deep records and pairs nest in a value of this type.
+    pub fn depth(&self) -> u32 {
+        match self {
+            Ty::Pair(t) => 1 + t.depth(),
+            Ty::Record(s) => s.depth,
+            _ => 0,
+        }
+    }
+
+    /// How many plain values a value of this type holds, all nesting expanded.
+    pub fn size(&self) -> u64 {
+        match self {
+            Ty::Pair(t) => t.size().saturating_mul(2),
+            Ty::Record(s) => s.size,
+            _ => 1,
+        }
+    }
+
     /// Names a type for messages, using the program's enum names.
     pub fn describe(&self, p: &Program) -> String {
         match self {

@@ -115,10 +115,7 @@ impl Checker<'_> {
                 self.define(&r.name, Global::RecordType(id));
                 self.prog.records.push(RecordInfo {
                     name: r.name.node.clone(),
-                    shape: Rc::new(RecordShape {
-                        name: Some(r.name.node.clone()),
-                        fields: vec![],
-                    }),
+                    shape: Rc::new(RecordShape::new(Some(r.name.node.clone()), vec![])),
                     defaults: vec![],
                     has_default: vec![],
                     ranges: vec![],
@@ -227,10 +224,16 @@ impl Checker<'_> {
             }
             self.pend.records.push((id, Rc::new(r.clone())));
             if let Some(info) = self.prog.records.get_mut(id as usize) {
-                info.shape = Rc::new(RecordShape {
-                    name: Some(r.name.node.clone()),
-                    fields,
-                });
+                info.shape = Rc::new(RecordShape::new(Some(r.name.node.clone()), fields));
+                if info.shape.depth > MAX_VALUE_DEPTH || info.shape.size > MAX_VALUE_SIZE {
+                    let d = Diag::at(
+                        "umpire::limit::value_depth",
+                        format!("record {} nests records more than {MAX_VALUE_DEPTH} deep or holds more than {MAX_VALUE_SIZE} values", r.name.node),
+                        r.name.span,
+                        "too deep",
+                    );
+                    self.errors.push(d);
+                }
                 info.ranges = ranges;
                 info.has_default = has_default;
             }

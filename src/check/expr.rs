@@ -257,10 +257,8 @@ impl Checker<'_> {
                 let (ae, at) = self.expr(a, scope, inner.as_ref());
                 let (be, bt) = self.expr(b, scope, inner.as_ref());
                 let t = self.join(&at, &bt, b.span);
-                (
-                    mk(ExprKind::Pair(Box::new(ae), Box::new(be))),
-                    Ty::Pair(Box::new(t)),
-                )
+                let ty = self.value_depth(Ty::Pair(Box::new(t)), span);
+                (mk(ExprKind::Pair(Box::new(ae), Box::new(be))), ty)
             }
             ast::ExprKind::Refuse { reason, cite, .. } => {
                 let cite = cite.as_deref().map(rc).or_else(|| self.cite.clone());
@@ -515,10 +513,7 @@ impl Checker<'_> {
                     kind: ExprKind::Record(out),
                     span,
                 },
-                Ty::Record(Rc::new(RecordShape {
-                    name: None,
-                    fields: tys,
-                })),
+                self.value_depth(Ty::Record(Rc::new(RecordShape::new(None, tys))), span),
             );
         };
         let info = self.prog.records[rid].clone();
@@ -604,5 +599,19 @@ impl Checker<'_> {
             },
             ty,
         )
+    }
+
+    /// Refuses a record or pair nested deeper than [`MAX_VALUE_DEPTH`].
+    pub(super) fn value_depth(&mut self, ty: Ty, span: Span) -> Ty {
+        if ty.depth() > MAX_VALUE_DEPTH || ty.size() > MAX_VALUE_SIZE {
+            self.err(Diag::at(
+                "umpire::limit::value_depth",
+                format!("a record or pair nested more than {MAX_VALUE_DEPTH} deep or holding more than {MAX_VALUE_SIZE} values"),
+                span,
+                "too large",
+            ));
+            return Ty::Any;
+        }
+        ty
     }
 }
