@@ -213,7 +213,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             }
             let q = rules.compile("<expression>", &expr)?;
             let fresh = seed.is_none() && roll.is_none();
-            let seed = seed.unwrap_or_else(rand::random::<u64>);
+            let seed = seed.unwrap_or_else(crate::dice::fresh_seed);
             let mut seeded = Seeded::new(seed);
             let mut given = Given::new(roll.clone().unwrap_or_default());
             let dice: &mut dyn DiceSource = if roll.is_some() {

@@ -8,24 +8,10 @@
 use crate::span::{SourceMap, Span};
 use miette::{LabeledSpan, NamedSource, Severity, SourceSpan};
 use std::fmt;
+use std::sync::Arc;
 
 /// Longest line drawn with its source; longer ones are described by line and column.
 const MAX_DRAWN_LINE: usize = 10_000;
-
-/// The text as drawn: a lone CR (old Mac line ending) becomes LF, same length, so that
-/// lines break where the user's editor breaks them and offsets stay valid.
-fn display_text(original: &str) -> String {
-    let bytes = original.as_bytes();
-    let mut out = String::with_capacity(original.len());
-    for (i, c) in original.char_indices() {
-        if c == '\r' && bytes.get(i + 1) != Some(&b'\n') {
-            out.push('\n');
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
 
 /// One diagnostic: code, message, labels, help.
 #[derive(Debug, Clone)]
@@ -45,7 +31,7 @@ pub struct Diag {
 
 #[derive(Debug, Clone)]
 struct Attached {
-    named: NamedSource<String>,
+    named: NamedSource<Arc<str>>,
     labels: Vec<LabeledSpan>,
 }
 
@@ -147,7 +133,7 @@ impl Diag {
             })
             .collect();
         self.source = Some(Box::new(Attached {
-            named: NamedSource::new(file.name.clone(), display_text(&file.original)),
+            named: NamedSource::new(file.name.clone(), file.display.clone()),
             labels,
         }));
         self

@@ -23,6 +23,12 @@ pub struct DiceRequest<'a> {
     pub text: &'a str,
 }
 
+/// A fresh seed from the operating system, below 2^63 so that it can be written back
+/// into a scenario file (TOML integers are signed 64-bit).
+pub fn fresh_seed() -> u64 {
+    rand::random::<u64>() >> 1
+}
+
 /// Where dice come from.
 pub trait DiceSource {
     /// Rolls every die of `req`, pushing each face to `faces`; returns their sum.
@@ -56,7 +62,7 @@ impl Seeded {
 
     /// Dice from a fresh seed drawn from the operating system.
     pub fn fresh() -> Seeded {
-        Seeded::new(rand::random::<u64>())
+        Seeded::new(fresh_seed())
     }
 }
 

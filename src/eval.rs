@@ -294,10 +294,13 @@ impl<'a> Evaluator<'a> {
             ExprKind::Match(scrutinee, arms) => {
                 let v = self.eval(scrutinee, frame)?;
                 for (pat, body, _) in arms {
+                    self.steps += pattern_cost(pat);
                     if matches(pat, &v) {
+                        self.step(e.span)?;
                         return self.eval(body, frame);
                     }
                 }
+                self.step(e.span)?;
                 Err(Flow::from(
                     Diag::at(
                         "umpire::eval::no_match",
@@ -630,12 +633,17 @@ impl<'a> Evaluator<'a> {
                     .get(id as usize)
                     .ok_or_else(|| internal(span, "a table"))?;
                 let mut f = self.args(&t.params, args, t.slots, frame)?;
-                let Some(row) = t.rows.iter().find(|row| {
-                    row.patterns
-                        .iter()
-                        .zip(f.iter())
-                        .all(|(p, v)| matches(p, v))
-                }) else {
+                // Every pattern alternative tried is a step: a long row costs its length.
+                let mut tried = 0u64;
+                let found = t.rows.iter().find(|row| {
+                    row.patterns.iter().zip(f.iter()).all(|(p, v)| {
+                        tried += pattern_cost(p);
+                        matches(p, v)
+                    })
+                });
+                self.steps += tried;
+                self.step(span)?;
+                let Some(row) = found else {
                     let keys: Vec<String> = t
                         .params
                         .iter()
@@ -881,6 +889,14 @@ fn check_range(what: &str, range: IntRange, v: &Value, span: Span) -> Result<(),
         span,
         "out of range",
     )))
+}
+
+/// Steps charged for trying a pattern: one per alternative.
+fn pattern_cost(p: &Pat) -> u64 {
+    match p {
+        Pat::Any => 1,
+        Pat::Alts(a) => a.len() as u64,
+    }
 }
 
 /// Does `v` match pattern `p`?

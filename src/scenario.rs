@@ -189,7 +189,7 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
             .map_err(first)
             .and_then(|q| {
                 // Given rolls, else the entry's seed, else a fresh seed that is reported.
-                let seed = entry.seed.unwrap_or_else(rand::random::<u64>);
+                let seed = entry.seed.unwrap_or_else(crate::dice::fresh_seed);
                 let mut seeded = Seeded::new(seed);
                 let mut given = Given::new(
                     entry

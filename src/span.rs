@@ -68,6 +68,9 @@ pub struct SourceFile {
     pub original: Arc<str>,
     /// The normalised text the parser reads.
     pub text: String,
+    /// The text as diagnostics draw it (lone CRs shown as line breaks), made once and
+    /// shared by every diagnostic of this source.
+    pub display: Arc<str>,
     /// Normalised offsets at which one original byte was dropped (sorted). A BOM counts
     /// three drops at offset 0.
     dropped: Vec<u32>,
@@ -103,10 +106,12 @@ impl SourceFile {
             }
         }
         text.push_str(&rest[seg_start..]);
+        let display: Arc<str> = Arc::from(display_text(&original));
         SourceFile {
             name: name.into(),
             original,
             text,
+            display,
             dropped,
         }
     }
@@ -132,6 +137,7 @@ impl SourceFile {
             name: self.name.clone(),
             original: self.original.clone(),
             text,
+            display: self.display.clone(),
             dropped: self.dropped.clone(),
         }
     }
@@ -199,4 +205,19 @@ mod tests {
         let (s, l) = f.original_span(Span::new(FileId(0), 2, 4));
         assert_eq!(&f.original[s..s + l], "bc");
     }
+}
+
+/// The text as drawn: a lone CR (old Mac line ending) becomes LF, same length, so that
+/// lines break where the user's editor breaks them and offsets stay valid.
+pub fn display_text(original: &str) -> String {
+    let bytes = original.as_bytes();
+    let mut out = String::with_capacity(original.len());
+    for (i, c) in original.char_indices() {
+        if c == '\r' && bytes.get(i + 1) != Some(&b'\n') {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

@@ -46,6 +46,9 @@ impl Checker<'_> {
                 let mut names: Vec<String> = self
                     .prog
                     .callable_names()
+                    .into_iter()
+                    .filter(|_| self.errors.len() < MAX_ERRORS)
+                    .collect::<Vec<_>>()
                     .iter()
                     .map(|s| s.to_string())
                     .collect();

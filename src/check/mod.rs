@@ -67,7 +67,13 @@ pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
     c.declare(ast);
     c.check_all();
     c.check_examples(ast);
-    let errors = std::mem::take(&mut c.errors);
+    let mut errors = std::mem::take(&mut c.errors);
+    if c.more_errors > 0 {
+        errors.push(Diag::error(
+            "umpire::check::more_errors",
+            format!("... and {} more errors", c.more_errors),
+        ));
+    }
     if errors.iter().any(|d| !d.warning) {
         Err(Diags(errors))
     } else {
@@ -99,7 +105,12 @@ struct Checker<'p> {
     cite: Option<Rc<str>>,
     /// Definitions being checked out of turn, one inside another.
     on_demand: usize,
+    /// Errors found past [`MAX_ERRORS`].
+    more_errors: usize,
 }
+
+/// Most errors reported from one ruleset.
+const MAX_ERRORS: usize = 100;
 
 /// Longest chain of definitions checked out of turn (see `Checker::on_demand`).
 const MAX_ON_DEMAND: usize = 32;
@@ -127,14 +138,25 @@ impl<'p> Checker<'p> {
             errors: Vec::new(),
             cite: None,
             on_demand: 0,
+            more_errors: 0,
         }
     }
 
     fn err(&mut self, d: Diag) {
-        self.errors.push(d);
+        // Past the first hundred, a ruleset has one mistake repeated: say how many more.
+        if self.errors.len() < MAX_ERRORS {
+            self.errors.push(d);
+        } else {
+            self.more_errors += 1;
+        }
     }
 
+    /// Every top-level name, for "did you mean"; none once the error list is full
+    /// (nobody reads the suggestions past it, and finding them costs time).
     fn all_names(&self) -> Vec<String> {
+        if self.errors.len() >= MAX_ERRORS {
+            return Vec::new();
+        }
         let mut v: Vec<String> = self.prog.globals.keys().cloned().collect();
         v.extend(self.prog.enum_values.keys().cloned());
         v.extend(Builtin::ALL.iter().map(|(n, _)| n.to_string()));

@@ -118,6 +118,16 @@ impl Checker<'_> {
     ) -> Option<Alt> {
         let want = match (qual, ty) {
             (Some(q), _) => match self.prog.globals.get(&q.node) {
+                Some(Global::EnumType(e)) if matches!(ty, Ty::Enum(k) if k != e) => {
+                    let d = ty.describe(self.prog);
+                    self.err(Diag::at(
+                        "umpire::check::pattern",
+                        format!("this key is {d}; `{}` is another enum", q.node),
+                        q.span,
+                        "a value of another enum never matches",
+                    ));
+                    return None;
+                }
                 Some(Global::EnumType(e)) => Some(*e),
                 _ => {
                     self.err(Diag::at(
