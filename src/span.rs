@@ -188,6 +188,21 @@ impl SourceMap {
     }
 }
 
+/// The text as drawn: a lone CR (old Mac line ending) becomes LF, same length, so that
+/// lines break where the user's editor breaks them and offsets stay valid.
+pub fn display_text(original: &str) -> String {
+    let bytes = original.as_bytes();
+    let mut out = String::with_capacity(original.len());
+    for (i, c) in original.char_indices() {
+        if c == '\r' && bytes.get(i + 1) != Some(&b'\n') {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,19 +220,4 @@ mod tests {
         let (s, l) = f.original_span(Span::new(FileId(0), 2, 4));
         assert_eq!(&f.original[s..s + l], "bc");
     }
-}
-
-/// The text as drawn: a lone CR (old Mac line ending) becomes LF, same length, so that
-/// lines break where the user's editor breaks them and offsets stay valid.
-pub fn display_text(original: &str) -> String {
-    let bytes = original.as_bytes();
-    let mut out = String::with_capacity(original.len());
-    for (i, c) in original.char_indices() {
-        if c == '\r' && bytes.get(i + 1) != Some(&b'\n') {
-            out.push('\n');
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
