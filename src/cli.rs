@@ -124,9 +124,13 @@ macro_rules! errln {
 
 /// A roll as typed: `3`, ` 4` (spaces allowed round each number).
 fn parse_roll(s: &str) -> Result<i64, String> {
-    s.trim()
-        .parse::<i64>()
-        .map_err(|_| format!("`{}` is not a whole number", s.trim()))
+    let s = s.trim();
+    s.parse::<i64>().map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+            format!("`{s}` is too large for a roll")
+        }
+        _ => format!("`{s}` is not a whole number"),
+    })
 }
 
 /// Renders a diagnostic as miette does, without colour when stderr is not a terminal.

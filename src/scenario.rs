@@ -277,7 +277,12 @@ fn first(ds: Diags) -> Diag {
 }
 
 fn expectation(ruleset: &mut Ruleset, src: &SourceFile, raw: &str) -> Result<Outcome, Diag> {
-    match raw.trim() {
+    match raw
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .as_str()
+    {
         "refused" => {
             return Ok(Outcome::Refused {
                 reason: String::new(),

@@ -243,8 +243,18 @@ impl Checker<'_> {
                 } else {
                     row
                 };
+                if info.keys == 0 {
+                    c.err(Diag::at("umpire::check::row_keys", "a table with no keys has nothing to look up", row.span, "no key to match")
+                        .help("give the table a key parameter, or write a `rule` or `const` instead"));
+                    continue;
+                }
                 if row.patterns.len() != info.keys {
-                    c.err(Diag::at("umpire::check::row_keys", format!("this row gives {} key(s); the table has {}", row.patterns.len(), info.keys), row.span, "wrong number of keys")
+                    // Inside `column KEY = ...` the row gives the other keys.
+                    let (given, wanted, place) = match row.column {
+                        Some(_) => (row.patterns.len() - 1, info.keys - 1, "a row inside a `column` block gives the other keys: "),
+                        None => (row.patterns.len(), info.keys, ""),
+                    };
+                    c.err(Diag::at("umpire::check::row_keys", format!("{place}this row gives {given} key(s), and {wanted} are wanted"), row.span, "wrong number of keys")
                         .help("separate the keys of a row with `|`; alternatives within a key with `,`"));
                     continue;
                 }

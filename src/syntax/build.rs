@@ -421,6 +421,14 @@ impl Builder {
                         }
                     }
                     Rule::seed_stmt => {
+                        if ex.seed.is_some() {
+                            return Err(Diag::at(
+                                "umpire::parse::example_dice",
+                                "a second `seed` in one example",
+                                self.span(&q),
+                                "seed given again",
+                            ));
+                        }
                         if let Some(n) = q.into_inner().next() {
                             ex.seed = Some(n.as_str().parse::<u64>().map_err(|_| {
                                 Diag::at(
@@ -746,9 +754,18 @@ impl Builder {
             Rule::int => Rational::from_integer(int(s)?),
             Rule::decimal => {
                 let (w, f) = s.split_once('.').unwrap_or((s, "0"));
+                let precise = || {
+                    Diag::at(
+                        "umpire::parse::number",
+                        "this decimal has more digits than can be held exactly",
+                        span,
+                        "too many digits",
+                    )
+                    .help("write it as a fraction, like `1/3`")
+                };
                 let den = 10i64
                     .checked_pow(u32::try_from(f.len()).unwrap_or(u32::MAX))
-                    .ok_or_else(|| bad("this decimal"))?;
+                    .ok_or_else(precise)?;
                 let num = int(w)?
                     .checked_mul(den)
                     .and_then(|x| x.checked_add(int(f).ok()?))
