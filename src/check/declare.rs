@@ -209,12 +209,7 @@ impl Checker<'_> {
             let mut has_default = Vec::new();
             for f in &r.fields {
                 if fields.iter().any(|(n, _)| **n == *f.name.node) {
-                    self.err(Diag::at(
-                        "umpire::check::duplicate",
-                        format!("field `{}` is declared twice", f.name.node),
-                        f.name.span,
-                        "declared again",
-                    ));
+                    self.err(declared_twice("field", &f.name));
                     continue;
                 }
                 let (ty, range) = self.ty(&f.ty);
@@ -289,12 +284,7 @@ impl Checker<'_> {
         let mut out: Vec<ParamInfo> = Vec::new();
         for p in ps {
             if out.iter().any(|q| *q.name == *p.name.node) {
-                self.err(Diag::at(
-                    "umpire::check::duplicate",
-                    format!("parameter `{}` is declared twice", p.name.node),
-                    p.name.span,
-                    "declared again",
-                ));
+                self.err(declared_twice("parameter", &p.name));
                 continue;
             }
             let (ty, range) = self.ty(&p.ty);
@@ -433,4 +423,14 @@ fn record_order(file: &ast::File) -> Vec<&ast::RecordDef> {
         }
     }
     order
+}
+
+/// "field `men` is declared twice", at the second one.
+fn declared_twice(what: &str, name: &ast::Name) -> Diag {
+    Diag::at(
+        "umpire::check::duplicate",
+        format!("{what} `{}` is declared twice", name.node),
+        name.span,
+        "declared again",
+    )
 }
