@@ -361,8 +361,13 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
 
 /// A bundled name is taken before a file of the same name: say so when both exist.
 fn note_bundled_over_file(name: &str) {
-    if bundled::source(name).is_some() && std::path::Path::new(name).is_file() {
-        errln!("note: `{name}` is the bundled ruleset; for the file of that name write ./{name}");
+    if bundled::source(name).is_none() {
+        return;
+    }
+    for file in [name.to_string(), format!("{name}.rules")] {
+        if std::path::Path::new(&file).is_file() {
+            errln!("note: `{name}` is the bundled ruleset; for your file write ./{file}");
+        }
     }
 }
 

@@ -23,10 +23,11 @@ pub struct DiceRequest<'a> {
     pub text: &'a str,
 }
 
-/// A fresh seed from the operating system, below 2^63 so that it can be written back
-/// into a scenario file (TOML integers are signed 64-bit).
+/// A fresh seed from the operating system, below 2^53: it can be written back into a
+/// scenario file (TOML integers are signed 64-bit) and read from JSON by any program
+/// (a JavaScript number holds whole numbers exactly only up to 2^53).
 pub fn fresh_seed() -> u64 {
-    rand::random::<u64>() >> 1
+    rand::random::<u64>() >> 11
 }
 
 /// Where dice come from.

@@ -118,16 +118,23 @@ impl Ruleset {
                 return Ruleset::bundled(name_or_path);
             }
             if !std::path::Path::new(name_or_path).exists() {
-                return Err(Diag::error(
+                let with_ext = format!("{name_or_path}.rules");
+                let d = Diag::error(
                     "umpire::cli::unknown_ruleset",
                     format!("no bundled ruleset or file `{name_or_path}`"),
-                )
-                .suggest(name_or_path, bundled::names())
-                .help(format!(
-                    "bundled rulesets: {}; or give a path to a .rules file",
-                    bundled::names().join(", ")
-                ))
-                .into());
+                );
+                // A house-rule file beside it is more likely meant than a bundled name.
+                let d = if std::path::Path::new(&with_ext).is_file() {
+                    d.help(format!("did you mean the file `{with_ext}`?"))
+                } else {
+                    d.suggest(name_or_path, bundled::names())
+                };
+                return Err(d
+                    .help(format!(
+                        "bundled rulesets: {}; or give a path to a .rules file",
+                        bundled::names().join(", ")
+                    ))
+                    .into());
             }
         }
         let text = read_file(name_or_path)?;

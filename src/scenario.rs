@@ -18,9 +18,11 @@
 //! `not given`.
 
 use crate::adjudication::{adjudication_json, explain, headline, Adjudication, Outcome};
+use crate::check::compatible;
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::{DiceSource, Given, Seeded};
 use crate::eval::Options;
+use crate::program::Ty;
 use crate::span::{SourceFile, Span};
 use crate::Ruleset;
 use serde::Deserialize;
@@ -84,7 +86,12 @@ fn toml_error(src: &SourceFile, file: crate::span::FileId, e: &toml::de::Error) 
         };
         d = d.label(Span::new(file, r.start, end), msg);
     }
-    d.help("a scenario has `ruleset = \"...\"` and `[[adjudication]]` tables with `name` and `expr` (and optional `seed`, `rolls`, `expect`)")
+    let d = d.help("a scenario has `ruleset = \"...\"` and `[[adjudication]]` tables with `name` and `expr` (and optional `seed`, `rolls`, `expect`)");
+    let d = d.help("write expressions in single quotes, `expr = '6\" + 1\"'`; one with a foot mark (') in triple quotes, `expr = '''12' + 6\"'''`");
+    if src.name.ends_with(".rules") {
+        return d.help("this looks like a ruleset: `umpire run` takes a scenario (.toml); check a ruleset with `umpire check`, try it with `umpire eval`");
+    }
+    d
 }
 
 /// The normalised byte range of a TOML string's contents, if it can be read in place
@@ -184,10 +191,12 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
             });
             continue;
         }
+        let mut expr_ty = None;
         let result = ruleset
             .compile_source(piece(&entry.expr, "expr"))
             .map_err(first)
             .and_then(|q| {
+                expr_ty = Some(q.ty.clone());
                 // Given rolls, else the entry's seed, else a fresh seed that is reported.
                 let seed = entry.seed.unwrap_or_else(crate::dice::fresh_seed);
                 let mut seeded = Seeded::new(seed);
@@ -220,7 +229,12 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
             });
         let (expected, expectation) = match (&entry.expect, &result) {
             (Some(exp), Ok(a)) => {
-                match expectation(&mut ruleset, &piece(exp, "expect"), exp.get_ref()) {
+                match expectation(
+                    &mut ruleset,
+                    &piece(exp, "expect"),
+                    exp.get_ref(),
+                    expr_ty.as_ref(),
+                ) {
                     Ok(want) => {
                         let ok = match (&want, &a.outcome) {
                             (Outcome::Value(w), Outcome::Value(v)) => w.same(v),
@@ -276,7 +290,12 @@ fn first(ds: Diags) -> Diag {
         .unwrap_or_else(|| Diag::error("umpire::scenario::format", "unknown error"))
 }
 
-fn expectation(ruleset: &mut Ruleset, src: &SourceFile, raw: &str) -> Result<Outcome, Diag> {
+fn expectation(
+    ruleset: &mut Ruleset,
+    src: &SourceFile,
+    raw: &str,
+    result_ty: Option<&Ty>,
+) -> Result<Outcome, Diag> {
     match raw
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -298,6 +317,23 @@ fn expectation(ruleset: &mut Ruleset, src: &SourceFile, raw: &str) -> Result<Out
         _ => {}
     }
     let q = ruleset.compile_source(src.clone()).map_err(first)?;
+    // The expectation is compared as `==` would compare it: values of two kinds are a
+    // mistake in the scenario, not a result that differs.
+    if let Some(got) = result_ty {
+        if !compatible(&q.ty, got) && !compatible(got, &q.ty) {
+            let (want, have) = (
+                q.ty.describe(&ruleset.program),
+                got.describe(&ruleset.program),
+            );
+            return Err(Diag::at(
+                "umpire::scenario::expect_type",
+                format!("`expect` is {want}, but the adjudication gives {have}"),
+                q.expr.span,
+                format!("this is {want}"),
+            )
+            .with_sources(&ruleset.program.sources));
+        }
+    }
     let a = ruleset.adjudicate(&q, &mut NoRolls, Options::default())?;
     Ok(a.outcome)
 }

@@ -373,8 +373,14 @@ impl Checker<'_> {
                     format!("unknown name `{n}`"),
                     span,
                     "not defined",
-                )
-                .suggest(n, names.iter().map(|s| s.as_str()));
+                );
+                // Yes and no are written `true` and `false`.
+                let d = match n.to_lowercase().as_str() {
+                    "yes" | "no" | "true" | "false" | "y" | "n" => {
+                        d.help("yes and no are written `true` and `false`")
+                    }
+                    _ => d.suggest(n, names.iter().map(|s| s.as_str())),
+                };
                 self.err(d);
                 (dummy(span), Ty::Any)
             }

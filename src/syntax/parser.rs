@@ -323,8 +323,30 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
     let after_digit = text
         .get(..start)
         .is_some_and(|t| t.ends_with(|c: char| c.is_ascii_digit()));
+    let before = text.get(..start).unwrap_or("");
+    let space_before_bracket = found == Some('(')
+        && before.ends_with([' ', '\t'])
+        && before
+            .trim_end()
+            .ends_with(|c: char| c.is_alphanumeric() || c == '_');
     if found == Some('"') && !rest[1..].contains('"') {
         d = d.help("this text has no closing `\"`");
+    } else if space_before_bracket {
+        d = d.help(
+            "no space between a rule's name and its `(`: write `melee(...)`, not `melee (...)`",
+        );
+    } else if found == Some('=') && !rest.starts_with("==") && !rest.starts_with("=>") {
+        d = d.help("name an argument or a field with `:` (`attackers: 11`); compare with `==`");
+    } else if what.contains("=>")
+        && rest
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .starts_with('+')
+    {
+        let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        d = d.help(format!(
+            "a die-roll range is written `{n} or more`, `{n} or less`, `{n}-9` or `{n},{}`",
+            n.parse::<i64>().map_or(0, |x| x + 1)
+        ));
     } else if found.is_some_and(|c| c.is_alphabetic()) && what.contains("a name") {
         let word: String = rest
             .chars()
