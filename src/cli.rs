@@ -85,14 +85,16 @@ enum Command {
 }
 
 /// Writes to standard output. A closed pipe (`umpire show x | head -1`) ends the
-/// program quietly; any other failure (a full disk) ends it with exit code 1, so a
-/// truncated `umpire show x > file` is not reported as done.
+/// program quietly with 141, the status of a program stopped by a closed pipe, so a
+/// failing run piped into `head` is not taken for a success; any other failure (a full
+/// disk) ends it with exit code 1, so a truncated `umpire show x > file` is not
+/// reported as done.
 fn write_out(text: &str) {
     use std::io::Write;
     let mut o = std::io::stdout().lock();
     if let Err(e) = o.write_all(text.as_bytes()).and_then(|()| o.flush()) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
+            std::process::exit(141);
         }
         write_err(&format!("error: cannot write the output: {e}\n"));
         std::process::exit(1);
@@ -277,7 +279,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                     }
                     Err(ds) => {
                         report(&ds);
-                        let n = ds.0.iter().filter(|d| !d.warning).count();
+                        let n = error_count(&ds);
                         outln!("{name}: {n} error(s)");
                         failed = true;
                     }
@@ -369,6 +371,22 @@ fn note_bundled_over_file(name: &str) {
             errln!("note: `{name}` is the bundled ruleset; for your file write ./{file}");
         }
     }
+}
+
+/// How many errors a check found, counting those past the hundred shown.
+fn error_count(ds: &Diags) -> usize {
+    ds.0.iter()
+        .filter(|d| !d.warning)
+        .map(|d| match d.code {
+            // "... and N more errors" stands for N.
+            "umpire::check::more_errors" => d
+                .message
+                .split_whitespace()
+                .find_map(|w| w.parse().ok())
+                .unwrap_or(0),
+            _ => 1,
+        })
+        .sum()
 }
 
 /// `1 rule`, `2 rules`.

@@ -147,6 +147,7 @@ impl Checker<'_> {
                     "given again",
                 ));
             }
+            self.written_in_range(&e, p.range, &format!("`{}`", p.name));
             slots[i] = Some(e);
         }
         for (j, (p, slot)) in params.iter().zip(slots.iter_mut()).enumerate() {

@@ -249,12 +249,9 @@ impl Checker<'_> {
         let field_records = |r: &ast::RecordDef| -> Vec<(String, Span)> {
             r.fields
                 .iter()
-                .filter_map(|f| match &f.ty {
-                    ast::TypeExpr::Named(n) if records.iter().any(|q| q.name.node == n.node) => {
-                        Some((n.node.clone(), f.name.span))
-                    }
-                    _ => None,
-                })
+                .flat_map(|f| type_names(&f.ty))
+                .filter(|n| records.iter().any(|q| q.name.node == *n))
+                .map(|n| (n.to_string(), r.name.span))
                 .collect()
         };
         for r in &records {
@@ -325,7 +322,7 @@ impl Checker<'_> {
                         "two different types",
                     ));
                 }
-                (Ty::Pair(Box::new(ta)), None)
+                (self.value_depth(Ty::Pair(Box::new(ta)), *span), None)
             }
             ast::TypeExpr::Named(n) => {
                 let ty = match n.node.as_str() {
@@ -411,8 +408,8 @@ fn record_order(file: &ast::File) -> Vec<&ast::RecordDef> {
                 }
                 Some(field) => {
                     stack.push((i, f + 1));
-                    if let ast::TypeExpr::Named(n) = &field.ty {
-                        if let Some(&j) = index.get(n.node.as_str()) {
+                    for n in type_names(&field.ty) {
+                        if let Some(&j) = index.get(n) {
                             if state[j] == 0 {
                                 stack.push((j, 0));
                             }
@@ -433,4 +430,17 @@ fn declared_twice(what: &str, name: &ast::Name) -> Diag {
         name.span,
         "declared again",
     )
+}
+
+/// The type names a field's type mentions (`Unit`, or both parts of `(Unit, Unit)`).
+fn type_names(t: &ast::TypeExpr) -> Vec<&str> {
+    match t {
+        ast::TypeExpr::Named(n) => vec![n.node.as_str()],
+        ast::TypeExpr::Pair(a, b, _) => {
+            let mut v = type_names(a);
+            v.extend(type_names(b));
+            v
+        }
+        ast::TypeExpr::Range { .. } => Vec::new(),
+    }
 }

@@ -193,24 +193,31 @@ impl Checker<'_> {
     /// Wraps `e` in a range check when a range is declared; a whole number written
     /// out (`const c: 1..6 = 9`) is checked here, before anything is adjudicated.
     fn ranged(&mut self, e: Expr, range: Option<IntRange>, what: String) -> Expr {
-        if let (Some(r), ExprKind::Value(v)) = (range, &e.kind) {
-            let fits = v
-                .as_int()
-                .is_some_and(|i| i >= r.lo && r.hi.is_none_or(|h| i <= h));
-            if !fits {
-                let shown = match v {
-                    Value::Num(n) => crate::value::Mixed(*n).to_string(),
-                    _ => "a value of another kind".into(),
-                };
-                self.err(Diag::at(
-                    "umpire::check::range",
-                    format!("{what} must be {r}, but is {shown}"),
-                    e.span,
-                    "out of range",
-                ));
-            }
-        }
+        self.written_in_range(&e, range, &what);
         ranged(e, range, what)
+    }
+
+    /// Reports a number written out (`9`, `-3`) outside `range`, before any adjudication.
+    fn written_in_range(&mut self, e: &Expr, range: Option<IntRange>, what: &str) {
+        let Some(r) = range else { return };
+        let written = match &e.kind {
+            ExprKind::Value(Value::Num(n)) => Some(*n),
+            ExprKind::Neg(x) => match &x.kind {
+                ExprKind::Value(Value::Num(n)) => Some(-*n),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(n) = written else { return };
+        let fits = n.is_integer() && *n.numer() >= r.lo && r.hi.is_none_or(|h| *n.numer() <= h);
+        if !fits {
+            self.err(Diag::at(
+                "umpire::check::range",
+                format!("{what} must be {r}, but is {}", crate::value::Mixed(n)),
+                e.span,
+                "out of range",
+            ));
+        }
     }
 }
 
