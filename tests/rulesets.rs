@@ -106,7 +106,10 @@ fn ranged_parameters_are_checked_at_every_call() {
     use umpire::dice::Given;
     use umpire::eval::Options;
     let mut r = Ruleset::load("tests/language/features.rules").expect("checks");
-    let q = r.compile("<t>", "leader(4)").expect("compiles");
+    // Written out, it is caught before anything is adjudicated; worked out, at the call.
+    let e = r.compile("<t>", "leader(4)").expect_err("4 is out of 1..3");
+    assert_eq!(e.0[0].code, "umpire::check::range");
+    let q = r.compile("<t>", "leader(2 + 2)").expect("compiles");
     let e = r
         .adjudicate(&q, &mut Given::new(vec![]), Options::default())
         .expect_err("4 is out of 1..3");
