@@ -14,7 +14,8 @@ use std::sync::Arc;
 const MAX_DRAWN_LINE: usize = 10_000;
 
 /// One diagnostic: code, message, labels, help.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{message}")]
 pub struct Diag {
     /// Stable code, e.g. `umpire::parse::syntax`.
     pub code: &'static str,
@@ -167,13 +168,6 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     best.map(|(_, c)| c)
 }
 
-impl fmt::Display for Diag {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Diag {}
 
 impl miette::Diagnostic for Diag {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {

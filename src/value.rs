@@ -14,21 +14,14 @@ use std::rc::Rc;
 pub type Rational = num_rational::Ratio<i64>;
 
 /// Why an arithmetic operation failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum ArithError {
     /// The result does not fit in 64-bit numerator and denominator.
+    #[error("the result is too large to hold exactly")]
     Overflow,
     /// Division or remainder by zero.
+    #[error("division by zero")]
     DivisionByZero,
-}
-
-impl fmt::Display for ArithError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ArithError::Overflow => f.write_str("the result is too large to hold exactly"),
-            ArithError::DivisionByZero => f.write_str("division by zero"),
-        }
-    }
 }
 
 /// Checked exact arithmetic on [`Rational`].
