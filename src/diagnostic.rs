@@ -27,7 +27,7 @@ pub struct Diag {
     pub help: Option<String>,
     /// Error or warning.
     pub warning: bool,
-    source: Option<Box<Attached>>,
+    attached: Option<Box<Attached>>,
 }
 
 #[derive(Debug, Clone)]
@@ -45,7 +45,7 @@ impl Diag {
             labels: Vec::new(),
             help: None,
             warning: false,
-            source: None,
+            attached: None,
         }
     }
 
@@ -133,7 +133,7 @@ impl Diag {
                 LabeledSpan::new_with_span(Some(l.clone()), SourceSpan::new(off.into(), len))
             })
             .collect();
-        self.source = Some(Box::new(Attached {
+        self.attached = Some(Box::new(Attached {
             named: NamedSource::new(file.name.clone(), file.display.clone()),
             labels,
         }));
@@ -168,7 +168,6 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     best.map(|(_, c)| c)
 }
 
-
 impl miette::Diagnostic for Diag {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         Some(Box::new(self.code))
@@ -186,12 +185,12 @@ impl miette::Diagnostic for Diag {
             .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.source
+        self.attached
             .as_ref()
             .map(|a| &a.named as &dyn miette::SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        self.source
+        self.attached
             .as_ref()
             .map(|a| Box::new(a.labels.iter().cloned()) as Box<dyn Iterator<Item = LabeledSpan>>)
     }
