@@ -171,7 +171,7 @@ fn write_value(p: &Program, v: &Value, out: &mut String) {
             Some(info) => out.push_str(info.display.as_deref().unwrap_or(&info.name)),
             None => out.push('?'),
         },
-        Value::Record(fields) => {
+        Value::Record(fields) | Value::Group(fields) => {
             out.push_str("{ ");
             for (i, (n, fv)) in fields.iter().enumerate() {
                 if i > 0 {
@@ -200,7 +200,7 @@ pub fn show_arg(p: &Program, v: &Value) -> String {
         Value::Enum(e, i) => p
             .enum_value(*e, *i)
             .map_or("?".to_string(), |info| info.name.to_string()),
-        Value::Record(fields) => {
+        Value::Record(fields) | Value::Group(fields) => {
             let inner: Vec<String> = fields
                 .iter()
                 .map(|(n, f)| format!("{n}: {}", show_arg(p, f)))
@@ -352,7 +352,7 @@ pub fn to_json(p: &Program, v: &Value) -> serde_json::Value {
         Value::Bool(b) => json!(b),
         Value::Text(t) => json!(&**t),
         Value::Enum(e, i) => json!(p.enum_value(*e, *i).map_or("?", |v| &*v.name)),
-        Value::Record(fields) => {
+        Value::Record(fields) | Value::Group(fields) => {
             let mut m = serde_json::Map::new();
             for (n, fv) in fields.iter() {
                 m.insert(n.to_string(), to_json(p, fv));

@@ -50,6 +50,9 @@ enum Command {
         /// Show the explanation.
         #[arg(long)]
         explain: bool,
+        /// A game state file (TOML) to adjudicate against.
+        #[arg(long)]
+        state: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
@@ -210,12 +213,16 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             seed,
             roll,
             explain: want,
+            state,
             format,
         } => {
             note_bundled_over_file(&ruleset);
             let mut rules = Ruleset::load(&ruleset)?;
             for w in &rules.program.warnings {
                 err!("{}", render(w));
+            }
+            if let Some(path) = &state {
+                rules.load_state(path)?;
             }
             let q = rules.compile("<expression>", &expr)?;
             let fresh = seed.is_none() && roll.is_none();

@@ -74,8 +74,10 @@ pub fn adjudicate(
     query: &Query,
     dice: &mut dyn DiceSource,
     opts: Options,
+    state: Option<&Value>,
 ) -> Result<Adjudication, Diag> {
     let mut ev = Evaluator::new(program, dice, opts);
+    ev.state = state;
     let mut frame = vec![Value::Bool(false); query.slots as usize];
     let result = ev.eval(&query.expr, &mut frame);
     let outcome = ev.outcome(result)?;
@@ -101,6 +103,8 @@ pub struct Evaluator<'a> {
     depth: u32,
     dice_rolled: u64,
     nesting: u32,
+    /// The game state (a record of the ruleset's `state` shape), if loaded.
+    pub state: Option<&'a Value>,
     limits: Limits,
     faces: Vec<u32>,
 }
@@ -137,6 +141,7 @@ impl<'a> Evaluator<'a> {
             depth: 0,
             dice_rolled: 0,
             nesting: 0,
+            state: None,
             limits: opts.limits,
             faces: Vec::new(),
         }
@@ -232,6 +237,16 @@ impl<'a> Evaluator<'a> {
         self.step(e.span)?;
         match &e.kind {
             ExprKind::Value(v) => Ok(v.clone()),
+            ExprKind::State(i) => match self.state {
+                Some(state) => match state {
+                    Value::Record(fields) => fields.get(*i as usize).map(|(_, v)| v.clone()).ok_or_else(|| internal(e.span, "the state")),
+                    _ => Err(internal(e.span, "the state")),
+                },
+                None => Err(Flow::from(
+                    Diag::at("umpire::eval::no_state", format!("`{}` is part of the game state, and no state is loaded", self.prog.sources.snippet(e.span)), e.span, "needs the state")
+                        .help("give a state file: `umpire eval RULESET EXPR --state FILE`, or `state = \"FILE\"` in a scenario"),
+                )),
+            },
             ExprKind::Local(s) => frame
                 .get(*s as usize)
                 .cloned()
@@ -247,13 +262,23 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::Field(base, name) => {
                 let b = self.eval(base, frame)?;
-                b.field(name).cloned().ok_or_else(|| {
-                    Flow::from(Diag::at(
+                b.field(name).cloned().ok_or_else(|| match &b {
+                    // A member named in the state file: say which there are.
+                    Value::Group(members) => {
+                        let names: Vec<&str> = members.iter().map(|(n, _)| &**n).collect();
+                        let group = self.prog.sources.snippet(base.span).to_string();
+                        Flow::from(
+                            Diag::at("umpire::eval::no_member", format!("`{group}` has no `{name}` in the state"), e.span, "not in the state")
+                                .suggest(name, names.iter().copied())
+                                .help(format!("`{group}` holds: {}", names.join(", "))),
+                        )
+                    }
+                    _ => Flow::from(Diag::at(
                         "umpire::eval::field",
                         format!("{} has no field `{name}`", self.show(&b)),
                         e.span,
                         "no such field",
-                    ))
+                    )),
                 })
             }
             ExprKind::Neg(x) => match self.eval(x, frame)? {

@@ -37,6 +37,7 @@ pub mod eval;
 pub mod program;
 pub mod scenario;
 pub mod span;
+pub mod state;
 pub mod syntax;
 pub mod value;
 
@@ -52,6 +53,8 @@ use syntax::ast::{BinOp, Expectation};
 pub struct Ruleset {
     /// The checked program (and every source loaded into it).
     pub program: Program,
+    /// The game state adjudications read, once loaded (`load_state`).
+    pub state: Option<value::Value>,
 }
 
 /// Largest ruleset file read, in bytes.
@@ -92,7 +95,10 @@ impl Ruleset {
             .into_iter()
             .map(|d| d.with_sources(&program.sources))
             .collect();
-        Ok(Ruleset { program })
+        Ok(Ruleset {
+            program,
+            state: None,
+        })
     }
 
     /// A bundled ruleset by name (`little_wars`, `kriegspiel`).
@@ -141,6 +147,15 @@ impl Ruleset {
         Ruleset::from_source(name_or_path, &text)
     }
 
+    /// Loads a game state file (TOML) checked against the ruleset's `state` declaration;
+    /// adjudications read it from then on.
+    ///
+    /// Errors: every field that does not fit, at its place in the file.
+    pub fn load_state(&mut self, path: &str) -> Result<(), Diags> {
+        self.state = Some(state::load(&mut self.program, path)?);
+        Ok(())
+    }
+
     /// Compiles an expression typed by a user (command line, REPL) named `origin`.
     pub fn compile(&mut self, origin: &str, text: &str) -> Result<Query, Diags> {
         let file = self.program.sources.add(SourceFile::new(origin, text));
@@ -181,7 +196,7 @@ impl Ruleset {
         dice: &mut dyn DiceSource,
         opts: eval::Options,
     ) -> Result<Adjudication, Diag> {
-        eval::adjudicate(&self.program, q, dice, opts)
+        eval::adjudicate(&self.program, q, dice, opts, self.state.as_ref())
             .map_err(|d| d.with_sources(&self.program.sources))
     }
 

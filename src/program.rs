@@ -32,6 +32,8 @@ pub enum Ty {
     Record(Rc<RecordShape>),
     /// Two values of one type.
     Pair(Box<Ty>),
+    /// Named members of one type (`group of Unit`), as a state file lists them.
+    Group(Box<Ty>),
     /// The type of `refuse` and `not given`: no value.
     Never,
     /// Not known until run time.
@@ -89,7 +91,7 @@ impl Ty {
     /// How deep records and pairs nest in a value of this type.
     pub fn depth(&self) -> u32 {
         match self {
-            Ty::Pair(t) => 1 + t.depth(),
+            Ty::Pair(t) | Ty::Group(t) => 1 + t.depth(),
             Ty::Record(s) => s.depth,
             _ => 0,
         }
@@ -126,6 +128,7 @@ impl Ty {
                 }
             },
             Ty::Pair(t) => format!("a pair (each part {})", t.describe(p)),
+            Ty::Group(t) => format!("a group (each member {})", t.describe(p)),
             Ty::Never => "no value (a refusal)".into(),
             Ty::Any => "any value".into(),
         }
@@ -209,6 +212,8 @@ pub struct RecordInfo {
     pub defaults: Vec<Option<Expr>>,
     /// Which fields have a default (known before the defaults are checked).
     pub has_default: Vec<bool>,
+    /// The defaults that are written-out values (what a state file may leave out).
+    pub default_values: Vec<Option<Value>>,
     /// Field ranges, by field index.
     pub ranges: Vec<Option<IntRange>>,
 }
@@ -451,6 +456,8 @@ pub struct Expr {
 pub enum ExprKind {
     /// A constant value.
     Value(Value),
+    /// A field of the game state, by index.
+    State(u32),
     /// A local slot.
     Local(u32),
     /// A `const`.
@@ -549,6 +556,8 @@ pub enum Global {
     EnumType(EnumId),
     /// A record type.
     RecordType(u32),
+    /// A field of the game state (`units`, `move`).
+    StateField(u32),
 }
 
 /// A checked ruleset.
@@ -562,6 +571,8 @@ pub struct Program {
     pub cite: Option<Rc<str>>,
     /// Sides of the die that "1 die" means.
     pub default_die: Option<u32>,
+    /// The record (in `records`) that the game state is, if the ruleset declares one.
+    pub state: Option<u32>,
     /// Enum types.
     pub enums: Vec<EnumInfo>,
     /// Record types.
@@ -582,6 +593,28 @@ pub struct Program {
     pub enum_values: HashMap<String, Vec<(EnumId, u16)>>,
     /// Warnings found while checking.
     pub warnings: Vec<crate::diagnostic::Diag>,
+}
+
+/// The value of an expression written out in full (numbers, lengths, names, records
+/// and pairs of such), without evaluating anything; `None` for anything else.
+pub fn written_value(e: &Expr) -> Option<Value> {
+    match &e.kind {
+        ExprKind::Value(v) => Some(v.clone()),
+        ExprKind::Neg(x) => match written_value(x)? {
+            Value::Num(n) => crate::value::arith::neg(n).ok().map(Value::Num),
+            _ => None,
+        },
+        ExprKind::InRange { value, .. } | ExprKind::Fresh { value, .. } => written_value(value),
+        ExprKind::Record(fields) => {
+            let mut out = Vec::with_capacity(fields.len());
+            for (n, f) in fields {
+                out.push((n.clone(), written_value(f)?));
+            }
+            Some(Value::Record(Rc::new(out)))
+        }
+        ExprKind::Pair(a, b) => Some(Value::Pair(Rc::new((written_value(a)?, written_value(b)?)))),
+        _ => None,
+    }
 }
 
 impl Program {

@@ -32,6 +32,8 @@ use std::path::Path;
 #[serde(deny_unknown_fields)]
 struct ScenarioFile {
     ruleset: toml::Spanned<String>,
+    /// A game state file, relative to the scenario.
+    state: Option<toml::Spanned<String>>,
     title: Option<String>,
     #[serde(default, rename = "adjudication")]
     adjudications: Vec<Entry>,
@@ -153,6 +155,10 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
         Diags(v)
     })?;
 
+    if let Some(state) = &parsed.state {
+        let at = base.join(state.get_ref()).to_string_lossy().into_owned();
+        ruleset.load_state(&at)?;
+    }
     // The scenario itself joins the ruleset's sources, so spans in it render.
     let sfile = ruleset.program.sources.add(src.clone());
     let mut done = Vec::new();

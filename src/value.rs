@@ -225,6 +225,8 @@ pub enum Value {
     Record(Rc<Vec<(Rc<str>, Value)>>),
     /// Two values in one cell (`24/20"` as `(24", 20")`): `.first` and `.second`.
     Pair(Rc<(Value, Value)>),
+    /// Named members, in the order the state file gives them (`units.old_guard`).
+    Group(Rc<Vec<(Rc<str>, Value)>>),
 }
 
 impl Value {
@@ -244,7 +246,9 @@ impl Value {
     /// A record field by name.
     pub fn field(&self, name: &str) -> Option<&Value> {
         match self {
-            Value::Record(fields) => fields.iter().find(|(n, _)| &**n == name).map(|(_, v)| v),
+            Value::Record(fields) | Value::Group(fields) => {
+                fields.iter().find(|(n, _)| &**n == name).map(|(_, v)| v)
+            }
             Value::Pair(p) => match name {
                 "first" => Some(&p.0),
                 "second" => Some(&p.1),
@@ -262,6 +266,12 @@ impl Value {
             // The same shared value is the same: no need to walk it.
             (Value::Record(a), Value::Record(b)) if Rc::ptr_eq(a, b) => true,
             (Value::Pair(a), Value::Pair(b)) if Rc::ptr_eq(a, b) => true,
+            (Value::Group(a), Value::Group(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b.iter())
+                        .all(|((n, v), (m, w))| n == m && v.same(w))
+            }
             (Value::Record(a), Value::Record(b)) => {
                 a.len() == b.len()
                     && a.iter()

@@ -110,14 +110,29 @@ impl Checker<'_> {
             }
         }
         for item in &file.items {
-            if let ast::Item::Record(r) = item {
+            if let ast::Item::Record(r) | ast::Item::State(r) = item {
                 let id = idx(self.prog.records.len());
-                self.define(&r.name, Global::RecordType(id));
+                if matches!(item, ast::Item::State(_)) {
+                    // The state is a record without a type name: its fields are names.
+                    if self.prog.state.is_some() {
+                        self.err(Diag::at(
+                            "umpire::check::duplicate",
+                            "a second `state` declaration",
+                            r.name.span,
+                            "the state is declared once",
+                        ));
+                        continue;
+                    }
+                    self.prog.state = Some(id);
+                } else {
+                    self.define(&r.name, Global::RecordType(id));
+                }
                 self.prog.records.push(RecordInfo {
                     name: r.name.node.clone(),
                     shape: Rc::new(RecordShape::new(Some(r.name.node.clone()), vec![])),
                     defaults: vec![],
                     has_default: vec![],
+                    default_values: vec![],
                     ranges: vec![],
                 });
             }
@@ -127,6 +142,14 @@ impl Checker<'_> {
         self.records_containing_themselves(file);
         let order = record_order(file);
         self.record_shapes(&order);
+        // The state's fields are names every expression can use.
+        if let Some(ast::Item::State(st)) =
+            file.items.iter().find(|i| matches!(i, ast::Item::State(_)))
+        {
+            for (i, f) in st.fields.iter().enumerate() {
+                self.define(&f.name, Global::StateField(idx(i)));
+            }
+        }
         // Then everything callable, with parameter types known.
         for item in &file.items {
             match item {
@@ -201,8 +224,13 @@ impl Checker<'_> {
     /// (inner records first); each record is queued for its defaults to be checked.
     fn record_shapes(&mut self, order: &[&ast::RecordDef]) {
         for r in order.iter().copied() {
-            let Some(Global::RecordType(id)) = self.prog.globals.get(&r.name.node).cloned() else {
-                continue;
+            let id = match self.prog.globals.get(&r.name.node) {
+                Some(Global::RecordType(id)) => *id,
+                _ if r.name.node == "state" => match self.prog.state {
+                    Some(id) => id,
+                    None => continue,
+                },
+                _ => continue,
             };
             let mut fields: Vec<(Rc<str>, Ty)> = Vec::new();
             let mut ranges = Vec::new();
@@ -242,7 +270,7 @@ impl Checker<'_> {
             .items
             .iter()
             .filter_map(|i| match i {
-                ast::Item::Record(r) => Some(r),
+                ast::Item::Record(r) | ast::Item::State(r) => Some(r),
                 _ => None,
             })
             .collect();
@@ -300,6 +328,7 @@ impl Checker<'_> {
 
     pub(super) fn ty(&mut self, t: &ast::TypeExpr) -> (Ty, Option<IntRange>) {
         match t {
+            ast::TypeExpr::Group(m, _) => (Ty::Group(Box::new(self.ty(m).0)), None),
             ast::TypeExpr::Range { lo, hi, span } => {
                 if hi.is_some_and(|h| h < *lo) {
                     self.err(Diag::at(
@@ -381,7 +410,7 @@ fn record_order(file: &ast::File) -> Vec<&ast::RecordDef> {
         .items
         .iter()
         .filter_map(|i| match i {
-            ast::Item::Record(r) => Some(r),
+            ast::Item::Record(r) | ast::Item::State(r) => Some(r),
             _ => None,
         })
         .collect();
@@ -441,6 +470,7 @@ fn type_names(t: &ast::TypeExpr) -> Vec<&str> {
             v.extend(type_names(b));
             v
         }
+        ast::TypeExpr::Group(m, _) => type_names(m),
         ast::TypeExpr::Range { .. } => Vec::new(),
     }
 }

@@ -38,6 +38,10 @@ impl Checker<'_> {
                 }));
             }
             if let Some(info) = self.prog.records.get_mut(id as usize) {
+                info.default_values = defaults
+                    .iter()
+                    .map(|d| d.as_ref().and_then(written_value))
+                    .collect();
                 info.defaults = defaults;
             }
         }

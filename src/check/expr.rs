@@ -328,6 +328,15 @@ impl Checker<'_> {
                 );
                 return (dummy(span), Ty::Any);
             }
+            Some(Global::StateField(i)) => {
+                let ty = self
+                    .prog
+                    .state
+                    .and_then(|s| self.prog.records.get(s as usize))
+                    .and_then(|r| r.shape.fields.get(i as usize))
+                    .map_or(Ty::Any, |(_, t)| t.clone());
+                return (mk(ExprKind::State(i)), ty);
+            }
             Some(Global::EnumType(_) | Global::RecordType(_)) => {
                 self.err(
                     Diag::at(
@@ -444,6 +453,8 @@ impl Checker<'_> {
                     Ty::Any
                 }
             },
+            // A member of a group by its name in the state file: known when adjudicated.
+            Ty::Group(t) => (**t).clone(),
             Ty::Pair(t) => match field.node.as_str() {
                 "first" | "second" => (**t).clone(),
                 other => {

@@ -250,7 +250,7 @@ pub fn compatible(actual: &Ty, expected: &Ty) -> bool {
                     .iter()
                     .all(|(n, t)| a.fields.iter().any(|(m, u)| m == n && compatible(u, t)))
         }
-        (Ty::Pair(a), Ty::Pair(b)) => compatible(a, b),
+        (Ty::Pair(a), Ty::Pair(b)) | (Ty::Group(a), Ty::Group(b)) => compatible(a, b),
         _ => actual == expected,
     }
 }

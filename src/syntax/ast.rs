@@ -36,6 +36,9 @@ pub enum Item {
     Enum(EnumDef),
     /// `record MeleeResult { attacker_killed: Int, ... }`
     Record(RecordDef),
+    /// `state { move: 1.. = 1, units: group of Unit }`: the game state's shape (a record
+    /// named `state`).
+    State(RecordDef),
     /// `rule melee(attackers: Int, ...) -> MeleeResult { ... }`
     Rule(RuleDef),
     /// `table move_time(arm: Arm, action: Action; men: Int) -> Time { ... }`
@@ -119,6 +122,8 @@ pub enum TypeExpr {
     },
     /// A pair type `(A, B)`; both parts must be the same type.
     Pair(Box<TypeExpr>, Box<TypeExpr>, Span),
+    /// `group of Unit`: named members of one type.
+    Group(Box<TypeExpr>, Span),
 }
 
 impl TypeExpr {
@@ -126,7 +131,9 @@ impl TypeExpr {
     pub fn span(&self) -> Span {
         match self {
             TypeExpr::Named(n) => n.span,
-            TypeExpr::Range { span, .. } | TypeExpr::Pair(_, _, span) => *span,
+            TypeExpr::Range { span, .. }
+            | TypeExpr::Pair(_, _, span)
+            | TypeExpr::Group(_, span) => *span,
         }
     }
 }

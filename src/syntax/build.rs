@@ -115,6 +115,7 @@ impl Builder {
             Rule::const_def => self.build_const(span, inner),
             Rule::enum_def => self.build_enum(span, inner),
             Rule::record_def => self.build_record_def(span, inner),
+            Rule::state_def => self.build_state(span, inner),
             Rule::rule_def => self.build_rule(span, inner),
             Rule::table_def => self.build_table(span, inner),
             Rule::modifiers_def => self.build_modifiers(span, inner),
@@ -213,31 +214,45 @@ impl Builder {
     }
 
     fn build_record_def(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
-        let mut next = || inner.next().ok_or_else(|| incomplete(span));
-        Ok({
-            let name = self.name(next()?);
-            let mut cite = None;
-            let mut fields = Vec::new();
-            for q in inner {
-                match q.as_rule() {
-                    Rule::cite => cite = self.cite(Some(q)),
-                    Rule::field_decl => {
-                        let mut fi = q.into_inner();
-                        let (Some(fname), Some(fty)) = (fi.next(), fi.next()) else {
-                            continue;
-                        };
-                        let default = fi.next().map(|e| self.build_expr(e)).transpose()?;
-                        fields.push(FieldDecl {
-                            name: self.name(fname),
-                            ty: self.build_type(fty)?,
-                            default,
-                        });
-                    }
-                    r => unreachable!("{r:?} in build_record"),
+        let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
+        Ok(Item::Record(self.build_fields(name, inner)?))
+    }
+
+    /// `state { ... }`: a record named `state`, spanned at the keyword.
+    fn build_state(&self, span: Span, inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let at = Span {
+            end: span.start + 5,
+            ..span
+        };
+        Ok(Item::State(self.build_fields(
+            Spanned::new("state".to_string(), at),
+            inner,
+        )?))
+    }
+
+    /// The citation and fields of a record or state declaration.
+    fn build_fields(&self, name: Name, inner: Peekable<Pairs<'_, Rule>>) -> R<RecordDef> {
+        let mut cite = None;
+        let mut fields = Vec::new();
+        for q in inner {
+            match q.as_rule() {
+                Rule::cite => cite = self.cite(Some(q)),
+                Rule::field_decl => {
+                    let mut fi = q.into_inner();
+                    let (Some(fname), Some(fty)) = (fi.next(), fi.next()) else {
+                        continue;
+                    };
+                    let default = fi.next().map(|e| self.build_expr(e)).transpose()?;
+                    fields.push(FieldDecl {
+                        name: self.name(fname),
+                        ty: self.build_type(fty)?,
+                        default,
+                    });
                 }
+                r => unreachable!("{r:?} in build_fields"),
             }
-            Item::Record(RecordDef { name, cite, fields })
-        })
+        }
+        Ok(RecordDef { name, cite, fields })
     }
 
     fn build_rule(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
@@ -511,6 +526,17 @@ impl Builder {
                 let lo = ri.next().map(|x| self.int(&x)).transpose()?.unwrap_or(0);
                 let hi = ri.next().map(|x| self.int(&x)).transpose()?;
                 TypeExpr::Range { lo, hi, span }
+            }
+            Rule::group_type => {
+                let Some(member) = inner.into_inner().next() else {
+                    return Err(Diag::at(
+                        "umpire::parse::syntax",
+                        "expected `group of Type`",
+                        span,
+                        "here",
+                    ));
+                };
+                TypeExpr::Group(Box::new(self.build_type(member)?), span)
             }
             Rule::pair_type => {
                 let mut ri = inner.into_inner();
