@@ -108,3 +108,34 @@ fn check_cases() {
         insta::assert_snapshot!(out);
     });
 }
+
+/// A state file checked against `tests/state/units.rules`, then the expression in its
+/// header adjudicated: the value, or every diagnostic pointing into the state file.
+#[test]
+fn state_cases() {
+    insta::glob!("cases/state/*.toml", |path| {
+        let text = std::fs::read_to_string(path).expect("case file");
+        let (keys, _) = header(&text);
+        let expr = get(&keys, "expr").expect("# expr: EXPRESSION");
+        let mut rules = Ruleset::load("tests/state/units.rules").expect("ruleset loads");
+        // The path as written from the package root, so snapshots read the same anywhere.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let rel = path
+            .strip_prefix(root)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let loaded = rules.load_state(&rel);
+        let out = match loaded {
+            Err(ds) => ds.0.iter().map(|d| render(d)).collect::<String>(),
+            Ok(()) => {
+                let q = rules.compile("<case>", expr).expect("expression checks");
+                match rules.adjudicate(&q, &mut Given::new(vec![]), Options::default()) {
+                    Ok(a) => format!("{}\n", headline(&rules.program, &a.outcome)),
+                    Err(d) => render(&d),
+                }
+            }
+        };
+        insta::assert_snapshot!(out);
+    });
+}

@@ -290,3 +290,31 @@ fn run_the_melee_scenario() {
     ]));
     assert_eq!(v["adjudications"][0]["value"]["defender_prisoners"], 2);
 }
+
+#[test]
+fn eval_against_a_state_file() {
+    let o = umpire(&[
+        "eval",
+        "tests/state/units.rules",
+        "strength(units.second_foot)",
+        "--state",
+        "tests/cases/state/good.toml",
+    ]);
+    assert_eq!(stdout(&o), "30\n", "{}", stderr(&o));
+    let o = umpire(&[
+        "eval",
+        "tests/state/units.rules",
+        "move",
+        "--state",
+        "tests/cases/state/every_mistake.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("tests/cases/state/every_mistake.toml:5:9"),
+        "{}",
+        stderr(&o)
+    );
+    let o = umpire(&["eval", "tests/state/units.rules", "move"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no state is loaded"), "{}", stderr(&o));
+}
