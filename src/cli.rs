@@ -53,6 +53,10 @@ enum Command {
         /// A game state file (TOML) to adjudicate against.
         #[arg(long)]
         state: Option<String>,
+        /// Adjudicate EXPR once for every member of a group of the state, bound to NAME:
+        /// --each u=units (one line per member).
+        #[arg(long, value_name = "NAME=PATH", requires = "state")]
+        each: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
@@ -214,6 +218,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             roll,
             explain: want,
             state,
+            each,
             format,
         } => {
             note_bundled_over_file(&ruleset);
@@ -223,6 +228,9 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             }
             if let Some(path) = &state {
                 rules.load_state(path)?;
+            }
+            if let Some(each) = &each {
+                return eval_each(&mut rules, &expr, each, seed, roll, want, format);
             }
             let q = rules.compile("<expression>", &expr)?;
             let fresh = seed.is_none() && roll.is_none();
@@ -366,6 +374,95 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             })
         }
     }
+}
+
+/// Dice for several adjudications in a row: given rolls run on from one to the next,
+/// and are checked for leftovers only at the end.
+struct RunOn<'a>(&'a mut dyn DiceSource);
+
+impl DiceSource for RunOn<'_> {
+    fn roll(
+        &mut self,
+        req: &crate::dice::DiceRequest<'_>,
+        faces: &mut Vec<u32>,
+    ) -> Result<i64, Diag> {
+        self.0.roll(req, faces)
+    }
+}
+
+/// `umpire eval ... --each NAME=PATH`: one adjudication per member of the group.
+fn eval_each(
+    rules: &mut Ruleset,
+    expr: &str,
+    each: &str,
+    seed: Option<u64>,
+    roll: Option<Vec<i64>>,
+    want: bool,
+    format: Format,
+) -> Result<ExitCode, Diags> {
+    let Some((name, path)) = each.split_once('=') else {
+        errln!("error: --each takes NAME=PATH, e.g. --each u=units\n\nFor more information, try '--help'.");
+        return Ok(ExitCode::from(2));
+    };
+    let (q, members) = rules.compile_each("<expression>", expr, name.trim(), path.trim())?;
+    let fresh = seed.is_none() && roll.is_none();
+    let seed = seed.unwrap_or_else(crate::dice::fresh_seed);
+    let mut seeded = Seeded::new(seed);
+    let mut given = Given::new(roll.clone().unwrap_or_default());
+    let mut rolled = false;
+    let mut json = Vec::new();
+    {
+        let source: &mut dyn DiceSource = if roll.is_some() {
+            &mut given
+        } else {
+            &mut seeded
+        };
+        let mut dice = RunOn(source);
+        for (member, value) in members {
+            let a = rules.adjudicate_bound(
+                &q,
+                value,
+                &mut dice,
+                Options {
+                    trace: want,
+                    ..Options::default()
+                },
+            )?;
+            rolled |= !a.rolls.is_empty();
+            match format {
+                Format::Json => {
+                    let mut m = serde_json::Map::new();
+                    m.insert("member".into(), member.to_string().into());
+                    if let serde_json::Value::Object(o) = adjudication_json(&rules.program, &a) {
+                        m.extend(o);
+                    }
+                    json.push(serde_json::Value::Object(m));
+                }
+                Format::Text => {
+                    outln!("{member}: {}", headline(&rules.program, &a.outcome));
+                    if let Some(t) = &a.trace {
+                        for line in explain(t).lines() {
+                            outln!("  {line}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if roll.is_some() {
+        given.finish().map_err(|d| Diags(vec![d]))?;
+    }
+    if format == Format::Json {
+        let mut top = serde_json::Map::new();
+        top.insert("each".into(), serde_json::Value::Array(json));
+        if roll.is_none() && rolled {
+            top.insert("seed".into(), seed.into());
+        }
+        outln!("{}", serde_json::Value::Object(top));
+    } else if fresh && rolled {
+        errln!("seed: {seed} (replay with --seed {seed})");
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A bundled name is taken before a file of the same name: say so when both exist.

@@ -76,9 +76,22 @@ pub fn adjudicate(
     opts: Options,
     state: Option<&Value>,
 ) -> Result<Adjudication, Diag> {
+    adjudicate_bound(program, query, dice, opts, state, Vec::new())
+}
+
+/// Like [`adjudicate`], with the query's first locals set to `bound` (in order).
+pub fn adjudicate_bound(
+    program: &Program,
+    query: &Query,
+    dice: &mut dyn DiceSource,
+    opts: Options,
+    state: Option<&Value>,
+    bound: Vec<Value>,
+) -> Result<Adjudication, Diag> {
     let mut ev = Evaluator::new(program, dice, opts);
     ev.state = state;
-    let mut frame = vec![Value::Bool(false); query.slots as usize];
+    let mut frame = bound;
+    frame.resize((query.slots as usize).max(frame.len()), Value::Bool(false));
     let result = ev.eval(&query.expr, &mut frame);
     let outcome = ev.outcome(result)?;
     ev.dice.finish()?;

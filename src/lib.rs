@@ -169,6 +169,74 @@ impl Ruleset {
         self.compile_in(file)
     }
 
+    /// Compiles `text` with `name` bound to a member of the group that `group` (an
+    /// expression, e.g. `units`) evaluates to; returns the query and the members.
+    ///
+    /// Errors: `group` is not a group of the state, or either expression is wrong.
+    pub fn compile_each(
+        &mut self,
+        origin: &str,
+        text: &str,
+        name: &str,
+        group: &str,
+    ) -> Result<(Query, Vec<(std::rc::Rc<str>, value::Value)>), Diags> {
+        let g = self.compile(&format!("{origin} (--each)"), group)?;
+        let program::Ty::Group(member) = g.ty.clone() else {
+            let what = g.ty.describe(&self.program);
+            return Err(Diag::at(
+                "umpire::cli::each",
+                format!("`{group}` is {what}, not a group of the state"),
+                g.expr.span,
+                "not a group",
+            )
+            .help("--each NAME=PATH takes a group of the state, e.g. --each u=units")
+            .with_sources(&self.program.sources)
+            .into());
+        };
+        let a = self.adjudicate(&g, &mut Given::new(vec![]), eval::Options::default())?;
+        let members = match a.outcome {
+            Outcome::Value(value::Value::Group(m)) => m.as_ref().clone(),
+            _ => Vec::new(),
+        };
+        let file = self.program.sources.add(SourceFile::new(origin, text));
+        let src = self
+            .program
+            .sources
+            .get(file)
+            .map(|f| f.text.clone())
+            .unwrap_or_default();
+        let attach = |ds: Diags, p: &Program| {
+            Diags(
+                ds.0.into_iter()
+                    .map(|d| d.with_sources(&p.sources))
+                    .collect(),
+            )
+        };
+        let ast = syntax::parse_expr(file, &src).map_err(|d| attach(d.into(), &self.program))?;
+        let q = check::check_query_with(&mut self.program, &ast, &[(name.to_string(), *member)])
+            .map_err(|d| attach(d, &self.program))?;
+        Ok((q, members))
+    }
+
+    /// Adjudicates `q` with its first local set to `bound` (see `compile_each`).
+    pub fn adjudicate_bound(
+        &self,
+        q: &Query,
+        bound: value::Value,
+        dice: &mut dyn DiceSource,
+        opts: eval::Options,
+    ) -> Result<Adjudication, Diag> {
+        eval::adjudicate_bound(
+            &self.program,
+            q,
+            dice,
+            opts,
+            self.state.as_ref(),
+            vec![bound],
+        )
+        .map_err(|d| d.with_sources(&self.program.sources))
+    }
+
     fn compile_in(&mut self, file: span::FileId) -> Result<Query, Diags> {
         let text = self
             .program

@@ -84,8 +84,21 @@ pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
 
 /// Compiles an expression against a checked program.
 pub fn check_query(program: &mut Program, expr: &ast::Expr) -> Result<Query, Diags> {
+    check_query_with(program, expr, &[])
+}
+
+/// Compiles an expression in which each of `bound` (name, type) is a local, in slots
+/// 0, 1, ... in that order (`--each u=units` binds `u` to each member in turn).
+pub fn check_query_with(
+    program: &mut Program,
+    expr: &ast::Expr,
+    bound: &[(String, Ty)],
+) -> Result<Query, Diags> {
     let mut c = Checker::new(program);
     let mut scope = Scope::default();
+    for (name, ty) in bound {
+        scope.bind(name, ty.clone());
+    }
     let (e, ty) = c.expr(expr, &mut scope, None);
     if c.errors.iter().any(|d| !d.warning) {
         return Err(Diags(c.errors));
