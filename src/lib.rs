@@ -179,7 +179,7 @@ impl Ruleset {
         text: &str,
         name: &str,
         group: &str,
-    ) -> Result<(Query, Vec<(std::rc::Rc<str>, value::Value)>), Diags> {
+    ) -> Result<(Query, value::Members), Diags> {
         let g = self.compile(&format!("{origin} (--each)"), group)?;
         let program::Ty::Group(member) = g.ty.clone() else {
             let what = g.ty.describe(&self.program);

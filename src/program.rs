@@ -42,10 +42,7 @@ pub enum Ty {
 
 /// `a Grade`, `an Arm`.
 fn article(name: &str) -> String {
-    let vowel = name
-        .chars()
-        .next()
-        .is_some_and(|c| "AEIOUaeiou".contains(c));
+    let vowel = name.chars().next().is_some_and(|c| "AEIOaeio".contains(c));
     format!("{} {name}", if vowel { "an" } else { "a" })
 }
 

@@ -203,6 +203,9 @@ impl fmt::Display for Moves {
     }
 }
 
+/// The named members of a group, in order (`units`: `old_guard`, `second_foot`, ...).
+pub type Members = Vec<(Rc<str>, Value)>;
+
 /// Index of an enum type in the checked program.
 pub type EnumId = u16;
 
