@@ -1,4 +1,5 @@
-//! Game state files: the units on the table, the clock — a TOML file checked against the
+//! Game state files: the units on the table, the clock — a TOML or JSON file (by its
+//! `.json` ending) checked against the
 //! ruleset's `state { ... }` declaration. Every error points at the field in the state
 //! file: unknown fields (with "did you mean"), wrong kinds of value, missing fields that
 //! have no default, whole numbers outside their declared range.
@@ -45,23 +46,14 @@ pub fn load(program: &mut Program, path: &str) -> Result<Value, Diags> {
     let attach = |ds: Vec<Diag>, p: &Program| {
         Diags(ds.into_iter().map(|d| d.with_sources(&p.sources)).collect())
     };
-    let doc = match toml_edit::ImDocument::parse(normalised.as_str()) {
-        Ok(doc) => doc,
-        Err(e) => {
-            let r = e.span().unwrap_or(0..0);
-            let end = if r.end > r.start {
-                r.end
-            } else {
-                (r.start + 1).min(normalised.len())
-            };
-            let d = Diag::at(
-                "umpire::state::format",
-                format!("state file: {}", e.message().trim()),
-                Span::new(file, r.start, end),
-                e.message().trim().to_string(),
-            );
-            return Err(attach(vec![d], program));
-        }
+    let json = path.ends_with(".json");
+    let root = match if json {
+        read_json(file, &normalised)
+    } else {
+        read_toml(file, &normalised)
+    } {
+        Ok(root) => root,
+        Err(d) => return Err(attach(vec![d], program)),
     };
     let Some(info) = program.records.get(sid as usize).cloned() else {
         return Err(Diag::error(
@@ -72,11 +64,9 @@ pub fn load(program: &mut Program, path: &str) -> Result<Value, Diags> {
     };
     let mut loader = Loader {
         program,
-        file,
         errors: Vec::new(),
     };
-    let whole = Span::new(file, 0, 0);
-    let value = loader.record(doc.as_table(), &info, whole, "the state");
+    let value = loader.record(&root, &info, "the state");
     if loader.errors.is_empty() {
         if let Some(v) = value {
             return Ok(v);
@@ -86,39 +76,218 @@ pub fn load(program: &mut Program, path: &str) -> Result<Value, Diags> {
     Err(attach(errors, program))
 }
 
-struct Loader<'p> {
-    program: &'p Program,
-    file: FileId,
-    errors: Vec<Diag>,
+/// A state file read into one tree, whatever its format: every node with its span.
+#[derive(Debug, Clone)]
+struct Node {
+    kind: NodeKind,
+    span: Span,
 }
 
-fn span_of(file: FileId, r: Option<std::ops::Range<usize>>, fallback: Span) -> Span {
-    r.map_or(fallback, |r| {
+#[derive(Debug, Clone)]
+enum NodeKind {
+    Int(i64),
+    Decimal,
+    Text(String),
+    Bool(bool),
+    /// Keys in file order, each with the span of the key.
+    Table(Vec<(String, Span, Node)>),
+    List(Vec<Node>),
+    Other(&'static str),
+}
+
+impl Node {
+    fn kind_name(&self) -> &'static str {
+        match &self.kind {
+            NodeKind::Int(_) => "a whole number",
+            NodeKind::Decimal => "a decimal number",
+            NodeKind::Text(_) => "text",
+            NodeKind::Bool(_) => "true/false",
+            NodeKind::Table(_) => "a table",
+            NodeKind::List(_) => "a list",
+            NodeKind::Other(what) => what,
+        }
+    }
+}
+
+fn span_of(file: FileId, r: Option<std::ops::Range<usize>>) -> Span {
+    r.map_or(Span::new(file, 0, 0), |r| {
         Span::new(file, r.start, r.end.max(r.start + 1))
     })
 }
 
-fn kind_of(item: &Item) -> &'static str {
-    match item {
-        Item::Value(Toml::String(_)) => "text",
-        Item::Value(Toml::Integer(_)) => "a whole number",
-        Item::Value(Toml::Float(_)) => "a decimal number",
-        Item::Value(Toml::Boolean(_)) => "true/false",
-        Item::Value(Toml::Datetime(_)) => "a date",
-        Item::Value(Toml::Array(_)) | Item::ArrayOfTables(_) => "a list",
-        Item::Value(Toml::InlineTable(_)) | Item::Table(_) => "a table",
-        Item::None => "nothing",
+/// A TOML state file as a tree; its syntax errors at their place.
+fn read_toml(file: FileId, text: &str) -> Result<Node, Diag> {
+    let doc = toml_edit::ImDocument::parse(text).map_err(|e| {
+        let r = e.span().unwrap_or(0..0);
+        let end = if r.end > r.start {
+            r.end
+        } else {
+            (r.start + 1).min(text.len())
+        };
+        let msg = e.message().trim().to_string();
+        Diag::at(
+            "umpire::state::format",
+            format!("state file: {msg}"),
+            Span::new(file, r.start, end),
+            msg,
+        )
+    })?;
+    let mut root = toml_table(file, doc.as_table());
+    root.span = Span::new(file, 0, 0);
+    Ok(root)
+}
+
+fn toml_table(file: FileId, t: &Table) -> Node {
+    let entries = t
+        .iter()
+        .map(|(k, item)| {
+            let key = span_of(file, t.key(k).and_then(|k| k.span()));
+            let mut node = toml_item(file, item);
+            if node.span.end == 0 {
+                node.span = key;
+            }
+            (k.to_string(), key, node)
+        })
+        .collect();
+    Node {
+        kind: NodeKind::Table(entries),
+        span: span_of(file, t.span()),
     }
 }
 
+fn toml_item(file: FileId, item: &Item) -> Node {
+    match item {
+        Item::Table(t) => toml_table(file, t),
+        Item::Value(v) => toml_value(file, v),
+        Item::ArrayOfTables(a) => Node {
+            kind: NodeKind::List(a.iter().map(|t| toml_table(file, t)).collect()),
+            span: span_of(file, a.span()),
+        },
+        Item::None => Node {
+            kind: NodeKind::Other("nothing"),
+            span: Span::new(file, 0, 0),
+        },
+    }
+}
+
+fn toml_value(file: FileId, v: &Toml) -> Node {
+    let span = span_of(file, v.span());
+    let kind = match v {
+        Toml::String(s) => NodeKind::Text(s.value().clone()),
+        Toml::Integer(i) => NodeKind::Int(*i.value()),
+        Toml::Float(_) => NodeKind::Decimal,
+        Toml::Boolean(b) => NodeKind::Bool(*b.value()),
+        Toml::Datetime(_) => NodeKind::Other("a date"),
+        Toml::Array(a) => NodeKind::List(a.iter().map(|x| toml_value(file, x)).collect()),
+        Toml::InlineTable(t) => {
+            let entries = t
+                .iter()
+                .map(|(k, x)| {
+                    let key = span_of(file, t.key(k).and_then(|k| k.span()));
+                    (k.to_string(), key, toml_value(file, x))
+                })
+                .collect();
+            NodeKind::Table(entries)
+        }
+    };
+    Node { kind, span }
+}
+
+/// A JSON state file as a tree; its syntax errors at their place.
+fn read_json(file: FileId, text: &str) -> Result<Node, Diag> {
+    let options = jsonc_parser::ParseOptions {
+        allow_comments: false,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+    };
+    let parsed =
+        jsonc_parser::parse_to_ast(text, &jsonc_parser::CollectOptions::default(), &options)
+            .map_err(|e| {
+                let r = e.range();
+                let msg = e.kind().to_string();
+                Diag::at(
+                    "umpire::state::format",
+                    format!("state file: {msg}"),
+                    Span::new(file, r.start, r.end.max(r.start + 1)),
+                    msg,
+                )
+            })?;
+    match parsed.value {
+        Some(v) => Ok(json_value(file, &v)),
+        None => Err(
+            Diag::error("umpire::state::format", "the state file is empty")
+                .help("a JSON state file is one object: { \"move\": 1, ... }"),
+        ),
+    }
+}
+
+fn json_value(file: FileId, v: &jsonc_parser::ast::Value<'_>) -> Node {
+    use jsonc_parser::ast::Value as J;
+    let r = |r: jsonc_parser::common::Range| Span::new(file, r.start, r.end.max(r.start + 1));
+    match v {
+        J::StringLit(s) => Node {
+            kind: NodeKind::Text(s.value.to_string()),
+            span: r(s.range),
+        },
+        J::NumberLit(n) => {
+            let kind = n
+                .value
+                .parse::<i64>()
+                .map_or(NodeKind::Decimal, NodeKind::Int);
+            Node {
+                kind,
+                span: r(n.range),
+            }
+        }
+        J::BooleanLit(b) => Node {
+            kind: NodeKind::Bool(b.value),
+            span: r(b.range),
+        },
+        J::NullKeyword(n) => Node {
+            kind: NodeKind::Other("null"),
+            span: r(n.range),
+        },
+        J::Array(a) => Node {
+            kind: NodeKind::List(a.elements.iter().map(|x| json_value(file, x)).collect()),
+            span: r(a.range),
+        },
+        J::Object(o) => {
+            let entries = o
+                .properties
+                .iter()
+                .map(|p| {
+                    let (name, key) = match &p.name {
+                        jsonc_parser::ast::ObjectPropName::String(s) => {
+                            (s.value.to_string(), r(s.range))
+                        }
+                        jsonc_parser::ast::ObjectPropName::Word(w) => {
+                            (w.value.to_string(), r(w.range))
+                        }
+                    };
+                    (name, key, json_value(file, &p.value))
+                })
+                .collect();
+            Node {
+                kind: NodeKind::Table(entries),
+                span: r(o.range),
+            }
+        }
+    }
+}
+
+struct Loader<'p> {
+    program: &'p Program,
+    errors: Vec<Diag>,
+}
+
 impl Loader<'_> {
-    fn wrong(&mut self, span: Span, want: &Ty, item: &Item) {
+    fn wrong(&mut self, node: &Node, want: &Ty) {
         let want = want.describe(self.program);
-        let got = kind_of(item);
+        let got = node.kind_name();
         let d = Diag::at(
             "umpire::state::type",
             format!("expected {want}, found {got}"),
-            span,
+            node.span,
             format!("this is {got}"),
         );
         let d = match want.as_str() {
@@ -133,15 +302,18 @@ impl Loader<'_> {
 
     /// A table read as a record of `info`'s shape: every field, defaults for the ones
     /// left out that have a written-out default.
-    fn record(&mut self, table: &Table, info: &RecordInfo, at: Span, what: &str) -> Option<Value> {
+    fn record(&mut self, node: &Node, info: &RecordInfo, what: &str) -> Option<Value> {
+        let NodeKind::Table(entries) = &node.kind else {
+            self.wrong(node, &Ty::Record(info.shape.clone()));
+            return None;
+        };
         let names: Vec<&str> = info.shape.fields.iter().map(|(n, _)| &**n).collect();
-        for (key, _) in table.iter() {
-            if !names.contains(&key) {
-                let span = span_of(self.file, table.key(key).and_then(|k| k.span()), at);
+        for (key, key_span, _) in entries {
+            if !names.contains(&key.as_str()) {
                 let d = Diag::at(
                     "umpire::state::unknown_field",
                     format!("{what} has no field `{key}`"),
-                    span,
+                    *key_span,
                     "not a field",
                 )
                 .suggest(key, names.iter().copied());
@@ -153,24 +325,16 @@ impl Loader<'_> {
         let mut ok = true;
         for (i, (name, ty)) in info.shape.fields.iter().enumerate() {
             let range = info.ranges.get(i).copied().flatten();
-            match table.get(name) {
-                Some(item) => {
-                    let span = span_of(
-                        self.file,
-                        item.span()
-                            .or_else(|| table.key(name).and_then(|k| k.span())),
-                        at,
-                    );
-                    match self.value(item, ty, range, span, name) {
-                        Some(v) => out.push((name.clone(), v)),
-                        None => ok = false,
-                    }
-                }
+            match entries.iter().find(|(k, _, _)| k == &**name) {
+                Some((_, _, sub)) => match self.value(sub, ty, range, name) {
+                    Some(v) => out.push((name.clone(), v)),
+                    None => ok = false,
+                },
                 None => match info.default_values.get(i).cloned().flatten() {
                     Some(v) => out.push((name.clone(), v)),
                     None => {
                         ok = false;
-                        let span = first_line(span_of(self.file, table.span(), at), self.program);
+                        let span = first_line(node.span, self.program);
                         let d = if info.has_default.get(i) == Some(&true) {
                             Diag::at("umpire::state::missing_field", format!("{what} needs `{name}`: its default is worked out, not written out"), span, format!("no `{name}`"))
                         } else {
@@ -194,15 +358,15 @@ impl Loader<'_> {
 
     fn value(
         &mut self,
-        item: &Item,
+        node: &Node,
         ty: &Ty,
         range: Option<IntRange>,
-        span: Span,
         name: &str,
     ) -> Option<Value> {
-        match (ty, item) {
-            (Ty::Int | Ty::Num, Item::Value(Toml::Integer(i))) => {
-                let n = *i.value();
+        let span = node.span;
+        match (ty, &node.kind) {
+            (Ty::Int | Ty::Num, NodeKind::Int(n)) => {
+                let n = *n;
                 if let Some(r) = range {
                     if n < r.lo || r.hi.is_some_and(|h| n > h) {
                         self.errors.push(Diag::at(
@@ -216,26 +380,22 @@ impl Loader<'_> {
                 }
                 Some(Value::int(n))
             }
-            (Ty::Num | Ty::Length | Ty::Time, Item::Value(Toml::String(s))) => {
-                self.written(s.value(), ty, span, name)
-            }
-            (Ty::Bool, Item::Value(Toml::Boolean(b))) => Some(Value::Bool(*b.value())),
-            (Ty::Text, Item::Value(Toml::String(s))) => {
-                Some(Value::Text(Rc::from(s.value().as_str())))
-            }
-            (Ty::Enum(e), Item::Value(Toml::String(s))) => {
+            (Ty::Num | Ty::Length | Ty::Time, NodeKind::Text(s)) => self.written(s, ty, span, name),
+            (Ty::Bool, NodeKind::Bool(b)) => Some(Value::Bool(*b)),
+            (Ty::Text, NodeKind::Text(s)) => Some(Value::Text(Rc::from(s.as_str()))),
+            (Ty::Enum(e), NodeKind::Text(s)) => {
                 let en = self.program.enums.get(usize::from(*e))?;
-                match en.values.iter().position(|v| *v.name == **s.value()) {
+                match en.values.iter().position(|v| *v.name == **s) {
                     Some(i) => Some(Value::Enum(*e, u16::try_from(i).unwrap_or(u16::MAX))),
                     None => {
                         let names: Vec<&str> = en.values.iter().map(|v| &*v.name).collect();
                         let d = Diag::at(
                             "umpire::state::unknown_value",
-                            format!("`{}` is not a value of {}", s.value(), en.name),
+                            format!("`{s}` is not a value of {}", en.name),
                             span,
                             format!("not a value of {}", en.name),
                         )
-                        .suggest(s.value(), names.iter().copied())
+                        .suggest(s, names.iter().copied())
                         .help(format!(
                             "the values of {}: {}",
                             en.name,
@@ -246,15 +406,14 @@ impl Loader<'_> {
                     }
                 }
             }
-            (Ty::Record(shape), _) => {
-                let table = as_table(item)?;
+            (Ty::Record(shape), NodeKind::Table(_)) => {
                 let info = shape
                     .name
                     .as_ref()
                     .and_then(|n| self.program.records.iter().find(|r| &r.name == n))
                     .cloned();
                 match info {
-                    Some(info) => self.record(&table, &info, span, &format!("`{name}`")),
+                    Some(info) => self.record(node, &info, &format!("`{name}`")),
                     None => {
                         self.errors.push(Diag::at(
                             "umpire::state::type",
@@ -266,34 +425,24 @@ impl Loader<'_> {
                     }
                 }
             }
-            (Ty::Group(member), _) => {
-                let Some(table) = as_table(item) else {
-                    self.wrong(span, ty, item);
-                    return None;
-                };
+            (Ty::Group(member), NodeKind::Table(entries)) => {
                 let mut out = Vec::new();
                 let mut ok = true;
-                for (key, sub) in table.iter() {
-                    let sub_span = span_of(
-                        self.file,
-                        sub.span().or_else(|| table.key(key).and_then(|k| k.span())),
-                        span,
-                    );
-                    match self.value(sub, member, None, sub_span, key) {
-                        Some(v) => out.push((Rc::from(key), v)),
+                for (key, _, sub) in entries {
+                    match self.value(sub, member, None, key) {
+                        Some(v) => out.push((Rc::from(key.as_str()), v)),
                         None => ok = false,
                     }
                 }
                 ok.then(|| Value::Group(Rc::new(out)))
             }
-            (Ty::Pair(part), Item::Value(Toml::Array(a))) if a.len() == 2 => {
-                let first = self.value(&Item::Value(a.get(0)?.clone()), part, range, span, name)?;
-                let second =
-                    self.value(&Item::Value(a.get(1)?.clone()), part, range, span, name)?;
+            (Ty::Pair(part), NodeKind::List(items)) if items.len() == 2 => {
+                let first = self.value(&items[0], part, range, name)?;
+                let second = self.value(&items[1], part, range, name)?;
                 Some(Value::Pair(Rc::new((first, second))))
             }
             _ => {
-                self.wrong(span, ty, item);
+                self.wrong(node, ty);
                 None
             }
         }
@@ -345,14 +494,5 @@ fn first_line(span: Span, program: &Program) -> Span {
             ..span
         },
         _ => span,
-    }
-}
-
-/// A TOML table, whether written `[name]` or inline `{ ... }`.
-fn as_table(item: &Item) -> Option<Table> {
-    match item {
-        Item::Table(t) => Some(t.clone()),
-        Item::Value(Toml::InlineTable(t)) => Some(t.clone().into_table()),
-        _ => None,
     }
 }

@@ -318,3 +318,43 @@ fn eval_against_a_state_file() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("no state is loaded"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_json_state_file_is_checked_too() {
+    let o = umpire(&[
+        "eval",
+        "tests/state/units.rules",
+        "units.old_guard.men + units.second_foot.men",
+        "--state",
+        "tests/state/table.json",
+    ]);
+    assert_eq!(stdout(&o), "50\n", "{}", stderr(&o));
+    let o = umpire(&[
+        "eval",
+        "tests/state/units.rules",
+        "units.old_guard.reach",
+        "--state",
+        "tests/state/table.json",
+    ]);
+    assert_eq!(stdout(&o), "12\"\n", "{}", stderr(&o));
+    let o = umpire(&[
+        "eval",
+        "tests/state/units.rules",
+        "move",
+        "--state",
+        "tests/state/mistakes.json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    // Each mistake at its place: `move` on line 2, the misspelled field and value on line 4.
+    assert!(
+        e.contains("mistakes.json:2:11")
+            && e.contains("mistakes.json:4:49")
+            && e.contains("mistakes.json:4:29"),
+        "{e}"
+    );
+    assert!(
+        e.contains("did you mean `reach`?") && e.contains("did you mean `guard`?"),
+        "{e}"
+    );
+}
