@@ -201,6 +201,16 @@ impl miette::Diagnostic for Diag {
 pub struct Diags(pub Vec<Diag>);
 
 impl Diags {
+    /// Attaches the source text to each diagnostic (see [`Diag::with_sources`]).
+    pub fn with_sources(self, sources: &SourceMap) -> Diags {
+        Diags(
+            self.0
+                .into_iter()
+                .map(|d| d.with_sources(sources))
+                .collect(),
+        )
+    }
+
     /// True when any diagnostic is an error (not a warning).
     pub fn has_errors(&self) -> bool {
         self.0.iter().any(|d| !d.warning)

@@ -67,13 +67,6 @@ impl Ruleset {
     pub fn from_source(name: &str, text: &str) -> Result<Ruleset, Diags> {
         let mut program = Program::default();
         let file = program.sources.add(SourceFile::new(name, text));
-        let attach = |ds: Diags, p: &Program| {
-            Diags(
-                ds.0.into_iter()
-                    .map(|d| d.with_sources(&p.sources))
-                    .collect(),
-            )
-        };
         if text.len() > MAX_FILE_BYTES {
             return Err(Diags(vec![Diag::error(
                 "umpire::limit::file_size",
@@ -88,8 +81,9 @@ impl Ruleset {
             .get(file)
             .map(|f| f.text.clone())
             .unwrap_or_default();
-        let ast = syntax::parse_file(file, &normalised).map_err(|d| attach(d.into(), &program))?;
-        check::check_file(&mut program, &ast).map_err(|d| attach(d, &program))?;
+        let ast = syntax::parse_file(file, &normalised)
+            .map_err(|d| Diags::from(d).with_sources(&program.sources))?;
+        check::check_file(&mut program, &ast).map_err(|d| d.with_sources(&program.sources))?;
         let warnings = std::mem::take(&mut program.warnings);
         program.warnings = warnings
             .into_iter()
@@ -159,14 +153,14 @@ impl Ruleset {
     /// Compiles an expression typed by a user (command line, REPL) named `origin`.
     pub fn compile(&mut self, origin: &str, text: &str) -> Result<Query, Diags> {
         let file = self.program.sources.add(SourceFile::new(origin, text));
-        self.compile_in(file)
+        self.compile_in(file, &[])
     }
 
     /// Compiles the expression held in `source` (e.g. a scenario file masked to one
     /// expression, so that carets point into the scenario).
     pub fn compile_source(&mut self, source: SourceFile) -> Result<Query, Diags> {
         let file = self.program.sources.add(source);
-        self.compile_in(file)
+        self.compile_in(file, &[])
     }
 
     /// Compiles `text` with `name` bound to a member of the group that `group` (an
@@ -199,22 +193,7 @@ impl Ruleset {
             _ => Vec::new(),
         };
         let file = self.program.sources.add(SourceFile::new(origin, text));
-        let src = self
-            .program
-            .sources
-            .get(file)
-            .map(|f| f.text.clone())
-            .unwrap_or_default();
-        let attach = |ds: Diags, p: &Program| {
-            Diags(
-                ds.0.into_iter()
-                    .map(|d| d.with_sources(&p.sources))
-                    .collect(),
-            )
-        };
-        let ast = syntax::parse_expr(file, &src).map_err(|d| attach(d.into(), &self.program))?;
-        let q = check::check_query_with(&mut self.program, &ast, &[(name.to_string(), *member)])
-            .map_err(|d| attach(d, &self.program))?;
+        let q = self.compile_in(file, &[(name.to_string(), *member)])?;
         Ok((q, members))
     }
 
@@ -237,22 +216,22 @@ impl Ruleset {
         .map_err(|d| d.with_sources(&self.program.sources))
     }
 
-    fn compile_in(&mut self, file: span::FileId) -> Result<Query, Diags> {
+    /// Parses and checks the expression in `file`, with `bound` names as its first locals.
+    fn compile_in(
+        &mut self,
+        file: span::FileId,
+        bound: &[(String, program::Ty)],
+    ) -> Result<Query, Diags> {
         let text = self
             .program
             .sources
             .get(file)
             .map(|f| f.text.clone())
             .unwrap_or_default();
-        let attach = |ds: Diags, p: &Program| {
-            Diags(
-                ds.0.into_iter()
-                    .map(|d| d.with_sources(&p.sources))
-                    .collect(),
-            )
-        };
-        let ast = syntax::parse_expr(file, &text).map_err(|d| attach(d.into(), &self.program))?;
-        check::check_query(&mut self.program, &ast).map_err(|d| attach(d, &self.program))
+        let ast = syntax::parse_expr(file, &text)
+            .map_err(|d| Diags::from(d).with_sources(&self.program.sources))?;
+        check::check_query_with(&mut self.program, &ast, bound)
+            .map_err(|d| d.with_sources(&self.program.sources))
     }
 
     /// Adjudicates a compiled query.

@@ -43,9 +43,7 @@ pub fn load(program: &mut Program, path: &str) -> Result<Value, Diags> {
         .get(file)
         .map(|f| f.text.clone())
         .unwrap_or_default();
-    let attach = |ds: Vec<Diag>, p: &Program| {
-        Diags(ds.into_iter().map(|d| d.with_sources(&p.sources)).collect())
-    };
+
     let json = path.ends_with(".json");
     let root = match if json {
         read_json(file, &normalised)
@@ -53,7 +51,7 @@ pub fn load(program: &mut Program, path: &str) -> Result<Value, Diags> {
         read_toml(file, &normalised)
     } {
         Ok(root) => root,
-        Err(d) => return Err(attach(vec![d], program)),
+        Err(d) => return Err(Diags::from(d).with_sources(&program.sources)),
     };
     let Some(info) = program.records.get(sid as usize).cloned() else {
         return Err(Diag::error(
@@ -73,7 +71,7 @@ pub fn load(program: &mut Program, path: &str) -> Result<Value, Diags> {
         }
     }
     let errors = std::mem::take(&mut loader.errors);
-    Err(attach(errors, program))
+    Err(Diags(errors).with_sources(&program.sources))
 }
 
 /// A state file read into one tree, whatever its format: every node with its span.
