@@ -400,11 +400,27 @@ fn eval_each(
     want: bool,
     format: Format,
 ) -> Result<ExitCode, Diags> {
-    let Some((name, path)) = each.split_once('=') else {
-        errln!("error: --each takes NAME=PATH, e.g. --each u=units\n\nFor more information, try '--help'.");
-        return Ok(ExitCode::from(2));
+    let usage = |why: &str| {
+        errln!("error: --each takes NAME=PATH, e.g. --each u=units: {why}\n\nFor more information, try '--help'.");
+        Ok(ExitCode::from(2))
     };
-    let (q, members) = rules.compile_each("<expression>", expr, name.trim(), path.trim())?;
+    let Some((name, path)) = each.split_once('=') else {
+        return usage("there is no `=`");
+    };
+    let (name, path) = (name.trim(), path.trim());
+    let is_name = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && !crate::syntax::parser::RESERVED.contains(&name);
+    if !is_name {
+        return usage(&format!("`{name}` is not a name to stand for each member"));
+    }
+    if path.is_empty() {
+        return usage("PATH is empty");
+    }
+    let (q, members) = rules.compile_each("<expression>", expr, name, path)?;
     let fresh = seed.is_none() && roll.is_none();
     let seed = seed.unwrap_or_else(crate::dice::fresh_seed);
     let mut seeded = Seeded::new(seed);
@@ -419,15 +435,21 @@ fn eval_each(
         };
         let mut dice = RunOn(source);
         for (member, value) in members {
-            let a = rules.adjudicate_bound(
-                &q,
-                value,
-                &mut dice,
-                Options {
-                    trace: want,
-                    ..Options::default()
-                },
-            )?;
+            let a = rules
+                .adjudicate_bound(
+                    &q,
+                    value,
+                    &mut dice,
+                    Options {
+                        trace: want,
+                        ..Options::default()
+                    },
+                )
+                .map_err(|mut d| {
+                    // Say which member it was.
+                    d.message = format!("{member}: {}", d.message);
+                    Diags(vec![d])
+                })?;
             rolled |= !a.rolls.is_empty();
             match format {
                 Format::Json => {

@@ -601,6 +601,11 @@ pub fn written_value(e: &Expr) -> Option<Value> {
             Value::Num(n) => crate::value::arith::neg(n).ok().map(Value::Num),
             _ => None,
         },
+        // `3/4`: a fraction as the rulebook writes it.
+        ExprKind::Binary(BinOp::Div, a, b) => match (written_value(a)?, written_value(b)?) {
+            (Value::Num(x), Value::Num(y)) => crate::value::arith::div(x, y).ok().map(Value::Num),
+            _ => None,
+        },
         ExprKind::InRange { value, .. } | ExprKind::Fresh { value, .. } => written_value(value),
         ExprKind::Record(fields) => {
             let mut out = Vec::with_capacity(fields.len());

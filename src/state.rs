@@ -44,7 +44,7 @@ pub fn load(program: &mut Program, path: &str) -> Result<Value, Diags> {
         .map(|f| f.text.clone())
         .unwrap_or_default();
 
-    let json = path.ends_with(".json");
+    let json = path.to_ascii_lowercase().ends_with(".json");
     let root = match if json {
         read_json(file, &normalised)
     } else {
@@ -84,7 +84,7 @@ struct Node {
 #[derive(Debug, Clone)]
 enum NodeKind {
     Int(i64),
-    Decimal,
+    Decimal(String),
     Text(String),
     Bool(bool),
     /// Keys in file order, each with the span of the key.
@@ -97,7 +97,7 @@ impl Node {
     fn kind_name(&self) -> &'static str {
         match &self.kind {
             NodeKind::Int(_) => "a whole number",
-            NodeKind::Decimal => "a decimal number",
+            NodeKind::Decimal(_) => "a decimal number",
             NodeKind::Text(_) => "text",
             NodeKind::Bool(_) => "true/false",
             NodeKind::Table(_) => "a table",
@@ -173,7 +173,7 @@ fn toml_value(file: FileId, v: &Toml) -> Node {
     let kind = match v {
         Toml::String(s) => NodeKind::Text(s.value().clone()),
         Toml::Integer(i) => NodeKind::Int(*i.value()),
-        Toml::Float(_) => NodeKind::Decimal,
+        Toml::Float(f) => NodeKind::Decimal(f.display_repr().to_string()),
         Toml::Boolean(b) => NodeKind::Bool(*b.value()),
         Toml::Datetime(_) => NodeKind::Other("a date"),
         Toml::Array(a) => NodeKind::List(a.iter().map(|x| toml_value(file, x)).collect()),
@@ -211,7 +211,19 @@ fn read_json(file: FileId, text: &str) -> Result<Node, Diag> {
                 )
             })?;
     match parsed.value {
-        Some(v) => Ok(json_value(file, &v)),
+        Some(v) => {
+            let root = json_value(file, &v);
+            // JSON lets a key stand twice; a state file may not (which would count?).
+            match first_duplicate(&root) {
+                Some((key, span)) => Err(Diag::at(
+                    "umpire::state::duplicate",
+                    format!("`{key}` is given twice"),
+                    span,
+                    "given again",
+                )),
+                None => Ok(root),
+            }
+        }
         None => Err(
             Diag::error("umpire::state::format", "the state file is empty")
                 .help("a JSON state file is one object: { \"move\": 1, ... }"),
@@ -228,10 +240,13 @@ fn json_value(file: FileId, v: &jsonc_parser::ast::Value<'_>) -> Node {
             span: r(s.range),
         },
         J::NumberLit(n) => {
-            let kind = n
-                .value
-                .parse::<i64>()
-                .map_or(NodeKind::Decimal, NodeKind::Int);
+            let kind = match n.value.parse::<i64>() {
+                Ok(i) => NodeKind::Int(i),
+                Err(_) if n.value.contains(['.', 'e', 'E']) => {
+                    NodeKind::Decimal(n.value.to_string())
+                }
+                Err(_) => NodeKind::Other("a whole number too large to hold"),
+            };
             Node {
                 kind,
                 span: r(n.range),
@@ -250,7 +265,7 @@ fn json_value(file: FileId, v: &jsonc_parser::ast::Value<'_>) -> Node {
             span: r(a.range),
         },
         J::Object(o) => {
-            let entries = o
+            let entries: Vec<(String, Span, Node)> = o
                 .properties
                 .iter()
                 .map(|p| {
@@ -379,6 +394,7 @@ impl Loader<'_> {
                 Some(Value::int(n))
             }
             (Ty::Num | Ty::Length | Ty::Time, NodeKind::Text(s)) => self.written(s, ty, span, name),
+            (Ty::Num, NodeKind::Decimal(d)) => self.written(d, ty, span, name),
             (Ty::Bool, NodeKind::Bool(b)) => Some(Value::Bool(*b)),
             (Ty::Text, NodeKind::Text(s)) => Some(Value::Text(Rc::from(s.as_str()))),
             (Ty::Enum(e), NodeKind::Text(s)) => {
@@ -426,7 +442,15 @@ impl Loader<'_> {
             (Ty::Group(member), NodeKind::Table(entries)) => {
                 let mut out = Vec::new();
                 let mut ok = true;
-                for (key, _, sub) in entries {
+                for (key, key_span, sub) in entries {
+                    if !is_name(key) {
+                        self.errors.push(
+                            Diag::at("umpire::state::member_name", format!("`{key}` cannot be written in an expression as a member's name"), *key_span, "not a name")
+                                .help("a member's name is letters, digits and `_`, starting with a letter: `second_foot`, `guard_2`"),
+                        );
+                        ok = false;
+                        continue;
+                    }
                     match self.value(sub, member, None, key) {
                         Some(v) => out.push((Rc::from(key.as_str()), v)),
                         None => ok = false,
@@ -453,6 +477,10 @@ impl Loader<'_> {
             .map(|e| e.kind);
         let value = match (ty, parsed) {
             (Ty::Num, Some(ExprKind::Number(r))) => Some(Value::Num(r)),
+            // `"3/4"`, `"-1 1/2"`: a fraction as the rulebook writes it.
+            (Ty::Num, Some(e @ (ExprKind::Binary(..) | ExprKind::Unary(..)))) => {
+                written_number(&e).map(Value::Num)
+            }
             (Ty::Length, Some(ExprKind::Length(r, unit))) => {
                 let inches = match unit {
                     crate::syntax::ast::LengthUnit::Inches => Some(r),
@@ -481,6 +509,46 @@ impl Loader<'_> {
         }
         value
     }
+}
+
+/// The first key given twice in one table, anywhere in the tree.
+fn first_duplicate(node: &Node) -> Option<(String, Span)> {
+    match &node.kind {
+        NodeKind::Table(entries) => {
+            for (i, (key, span, sub)) in entries.iter().enumerate() {
+                if entries[..i].iter().any(|(k, _, _)| k == key) {
+                    return Some((key.clone(), *span));
+                }
+                if let Some(d) = first_duplicate(sub) {
+                    return Some(d);
+                }
+            }
+            None
+        }
+        NodeKind::List(items) => items.iter().find_map(first_duplicate),
+        _ => None,
+    }
+}
+
+/// A number written as a fraction or with a sign (`3/4`, `-1 1/2`), computed exactly.
+fn written_number(e: &ExprKind) -> Option<crate::value::Rational> {
+    use crate::syntax::ast::{BinOp, UnOp};
+    match e {
+        ExprKind::Number(r) => Some(*r),
+        ExprKind::Unary(UnOp::Neg, x) => crate::value::arith::neg(written_number(&x.kind)?).ok(),
+        ExprKind::Binary(BinOp::Div, a, b) => {
+            crate::value::arith::div(written_number(&a.kind)?, written_number(&b.kind)?).ok()
+        }
+        _ => None,
+    }
+}
+
+/// Can `key` be written after a dot in an expression (`units.old_guard`)?
+fn is_name(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
+        && !crate::syntax::parser::RESERVED.contains(&key)
 }
 
 /// The first line of a span (a table's header, not its whole body).

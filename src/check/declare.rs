@@ -328,7 +328,13 @@ impl Checker<'_> {
 
     pub(super) fn ty(&mut self, t: &ast::TypeExpr) -> (Ty, Option<IntRange>) {
         match t {
-            ast::TypeExpr::Group(m, _) => (Ty::Group(Box::new(self.ty(m).0)), None),
+            ast::TypeExpr::Group(m, span) => {
+                let (member, range) = self.ty(m);
+                if range.is_some() {
+                    self.err(ranged_part(*span));
+                }
+                (Ty::Group(Box::new(member)), None)
+            }
             ast::TypeExpr::Range { lo, hi, span } => {
                 if hi.is_some_and(|h| h < *lo) {
                     self.err(Diag::at(
@@ -341,8 +347,11 @@ impl Checker<'_> {
                 (Ty::Int, Some(IntRange { lo: *lo, hi: *hi }))
             }
             ast::TypeExpr::Pair(a, b, span) => {
-                let (ta, _) = self.ty(a);
-                let (tb, _) = self.ty(b);
+                let (ta, ra) = self.ty(a);
+                let (tb, rb) = self.ty(b);
+                if ra.is_some() || rb.is_some() {
+                    self.err(ranged_part(*span));
+                }
                 if ta != tb {
                     self.err(Diag::at(
                         "umpire::check::pair_type",
@@ -473,4 +482,16 @@ fn type_names(t: &ast::TypeExpr) -> Vec<&str> {
         ast::TypeExpr::Group(m, _) => type_names(m),
         ast::TypeExpr::Range { .. } => Vec::new(),
     }
+}
+
+/// Ranges are checked on record fields, parameters, results and `let`s; a range as the
+/// members of a group or the parts of a pair would not be.
+fn ranged_part(span: Span) -> Diag {
+    Diag::at(
+        "umpire::check::range",
+        "a range cannot be the members of a group or the parts of a pair",
+        span,
+        "its range would not be checked",
+    )
+    .help("use a record with a ranged field (`record Count { n: 0..10 }`), or `Int`")
 }
