@@ -157,7 +157,21 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
 
     if let Some(state) = &parsed.state {
         let at = base.join(state.get_ref()).to_string_lossy().into_owned();
-        ruleset.load_state(&at)?;
+        ruleset.load_state(&at).map_err(|ds| {
+            // Point at the `state = ...` line too, as for the ruleset.
+            let r = state.span();
+            let mut v = ds.0;
+            v.push(
+                Diag::at(
+                    "umpire::scenario::state",
+                    format!("the scenario's state `{}` did not load", state.get_ref()),
+                    Span::new(sfile, r.start, r.end),
+                    "this state file",
+                )
+                .with_sources(&scratch),
+            );
+            Diags(v)
+        })?;
     }
     // The scenario itself joins the ruleset's sources, so spans in it render.
     let sfile = ruleset.program.sources.add(src.clone());
