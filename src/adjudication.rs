@@ -42,6 +42,24 @@ pub struct Roll {
     pub total: i64,
 }
 
+/// A change to the game state that an adjudication produces (applied only when asked).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Effect {
+    /// The state path, as written with member names filled in: `units.old_guard.men`.
+    pub path: Vec<String>,
+    /// The value before.
+    pub from: Value,
+    /// The value after.
+    pub to: Value,
+}
+
+impl Effect {
+    /// The path as text.
+    pub fn path_text(&self) -> String {
+        self.path.join(".")
+    }
+}
+
 /// One argument or key as shown in a trace.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Shown {
@@ -142,6 +160,23 @@ pub struct Adjudication {
     pub trace: Option<Vec<TraceNode>>,
     /// The seed of the dice, when seeded dice were rolled.
     pub seed: Option<u64>,
+    /// Changes to the game state, in order (see `set` in the language).
+    pub effects: Vec<Effect>,
+}
+
+/// The effects as lines: `units.old_guard.men: 20 → 13`.
+pub fn effects_text(p: &Program, effects: &[Effect]) -> String {
+    effects
+        .iter()
+        .map(|e| {
+            format!(
+                "effect: {}: {} → {}\n",
+                e.path_text(),
+                show(p, &e.from),
+                show(p, &e.to)
+            )
+        })
+        .collect()
 }
 
 /// A value printed as a wargamer reads it: `1 3/4"`, `1/2 move`, `{ prisoners: 2 }`,
@@ -379,6 +414,14 @@ pub fn adjudication_json(p: &Program, a: &Adjudication) -> serde_json::Value {
         }
     }
     m.insert("rolls".into(), json!(a.rolls));
+    if !a.effects.is_empty() {
+        let effects: Vec<serde_json::Value> = a
+            .effects
+            .iter()
+            .map(|e| json!({ "path": e.path_text(), "from": to_json(p, &e.from), "to": to_json(p, &e.to) }))
+            .collect();
+        m.insert("effects".into(), serde_json::Value::Array(effects));
+    }
     if let Some(seed) = a.seed {
         m.insert("seed".into(), json!(seed));
     }

@@ -4,7 +4,7 @@
 //! Exit codes: 0 done (a refusal or a "not given" result is a result); 1 an error in a
 //! ruleset, expression or scenario, or a failed expectation; 2 a usage error.
 
-use crate::adjudication::{adjudication_json, explain, headline};
+use crate::adjudication::{adjudication_json, effects_text, explain, headline};
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::{DiceSource, Given, Seeded};
 use crate::eval::Options;
@@ -257,6 +257,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                 Format::Json => outln!("{}", adjudication_json(&rules.program, &a)),
                 Format::Text => {
                     outln!("{}", headline(&rules.program, &a.outcome));
+                    out!("{}", effects_text(&rules.program, &a.effects));
                     if !a.rolls.is_empty() && !want {
                         let rolls: Vec<String> = a
                             .rolls
@@ -462,6 +463,9 @@ fn eval_each(
                 }
                 Format::Text => {
                     outln!("{member}: {}", headline(&rules.program, &a.outcome));
+                    for line in effects_text(&rules.program, &a.effects).lines() {
+                        outln!("  {line}");
+                    }
                     if let Some(t) = &a.trace {
                         for line in explain(t).lines() {
                             outln!("  {line}");

@@ -9,7 +9,7 @@ use crate::diagnostic::Diag;
 use crate::dice::{DiceRequest, DiceSource};
 use crate::program::*;
 use crate::span::Span;
-use crate::syntax::ast::BinOp;
+use crate::syntax::ast::{BinOp, SetOp};
 use crate::value::{arith, ArithError, Length, Rational, Value};
 use std::rc::Rc;
 
@@ -100,6 +100,7 @@ pub fn adjudicate_bound(
         rolls: ev.rolls,
         trace: ev.trace.map(|mut t| t.pop().unwrap_or_default()),
         seed: None,
+        effects: ev.effects,
     })
 }
 
@@ -118,6 +119,8 @@ pub struct Evaluator<'a> {
     nesting: u32,
     /// The game state (a record of the ruleset's `state` shape), if loaded.
     pub state: Option<&'a Value>,
+    /// Changes to the state produced so far (not applied: reads see the state as it was).
+    pub effects: Vec<crate::adjudication::Effect>,
     limits: Limits,
     faces: Vec<u32>,
 }
@@ -155,6 +158,7 @@ impl<'a> Evaluator<'a> {
             dice_rolled: 0,
             nesting: 0,
             state: None,
+            effects: Vec::new(),
             limits: opts.limits,
             faces: Vec::new(),
         }
@@ -272,6 +276,14 @@ impl<'a> Evaluator<'a> {
                     .ok_or_else(|| internal(e.span, "a constant"))?;
                 let mut f = vec![Value::Bool(false); c.slots as usize];
                 self.eval(&c.value, &mut f)
+            }
+            ExprKind::Member(base, key) => {
+                let b = self.eval(base, frame)?;
+                let Value::Text(name) = self.eval(key, frame)? else {
+                    return Err(internal(key.span, "a member name"));
+                };
+                let g = self.prog.sources.snippet(base.span).to_string();
+                self.member(&b, &name, &g, e.span).cloned()
             }
             ExprKind::Field(base, name) => {
                 let b = self.eval(base, frame)?;
@@ -430,6 +442,7 @@ impl<'a> Evaluator<'a> {
                         Stmt::Guard(x) => {
                             self.eval(x, frame)?;
                         }
+                        Stmt::Set(set) => self.set(set, frame)?,
                     }
                 }
                 self.eval(value, frame)
@@ -506,6 +519,102 @@ impl<'a> Evaluator<'a> {
         }
         let x = self.eval(a, frame)?;
         let y = self.eval(b, frame)?;
+        self.combine(op, x, y, span)
+    }
+
+    /// The member `name` of a group, or an error listing the members there are.
+    fn member<'v>(
+        &self,
+        group: &'v Value,
+        name: &str,
+        g: &str,
+        span: Span,
+    ) -> Result<&'v Value, Flow> {
+        group.field(name).ok_or_else(|| {
+            let names: Vec<&str> = match group {
+                Value::Group(m) => m.iter().map(|(n, _)| &**n).collect(),
+                _ => Vec::new(),
+            };
+            Flow::from(
+                Diag::at(
+                    "umpire::eval::no_member",
+                    format!("`{g}` has no `{name}` in the state"),
+                    span,
+                    "not in the state",
+                )
+                .suggest(name, names.iter().copied())
+                .help(format!("`{g}` holds: {}", names.join(", "))),
+            )
+        })
+    }
+
+    /// `set PATH op VALUE`: works out the path and the new value and records the effect.
+    fn set(&mut self, set: &SetEffect, frame: &mut [Value]) -> Result<(), Flow> {
+        let prog = self.prog;
+        let Some(state) = self.state else {
+            return Err(Flow::from(
+                Diag::at("umpire::eval::no_state", "`set` changes the game state, and no state is loaded", set.span, "needs the state")
+                    .help("give a state file: `umpire eval RULESET EXPR --state FILE`, or `state = \"FILE\"` in a scenario"),
+            ));
+        };
+        let Some(info) = prog.state.and_then(|s| prog.records.get(s as usize)) else {
+            return Err(internal(set.span, "the state"));
+        };
+        let root_name = info
+            .shape
+            .fields
+            .get(set.root as usize)
+            .map(|(n, _)| n.clone())
+            .ok_or_else(|| internal(set.span, "the state"))?;
+        let mut path = vec![root_name.to_string()];
+        let mut at = state
+            .field(&root_name)
+            .ok_or_else(|| internal(set.span, "the state"))?;
+        for step in &set.path {
+            match step {
+                PathStep::Field(name) => {
+                    at = at
+                        .field(name)
+                        .ok_or_else(|| internal(set.span, "a state path"))?;
+                    path.push(name.to_string());
+                }
+                PathStep::Member(key) => {
+                    let Value::Text(name) = self.eval(key, frame)? else {
+                        return Err(internal(key.span, "a member name"));
+                    };
+                    at = self.member(at, &name, &path.join("."), key.span)?;
+                    path.push(name.to_string());
+                }
+            }
+        }
+        let from = at.clone();
+        let value = self.eval(&set.value, frame)?;
+        let to = match set.op {
+            SetOp::Assign => value,
+            SetOp::Add => self.combine(BinOp::Add, from.clone(), value, set.span)?,
+            SetOp::Sub => self.combine(BinOp::Sub, from.clone(), value, set.span)?,
+        };
+        if let Some(range) = set.range {
+            check_range(&format!("`{}`", path.join(".")), range, &to, set.span)?;
+        }
+        let effect = crate::adjudication::Effect { path, from, to };
+        if self.trace.is_some() {
+            self.push(TraceNode::Note {
+                text: format!(
+                    "effect: {}: {} → {}",
+                    effect.path_text(),
+                    self.show(&effect.from),
+                    self.show(&effect.to)
+                ),
+            });
+        }
+        self.effects.push(effect);
+        Ok(())
+    }
+
+    /// `x op y` on two values (not `and`/`or`, which look at their right side only when
+    /// they must).
+    fn combine(&self, op: BinOp, x: Value, y: Value, span: Span) -> Ev {
         let ar = |r: Result<Rational, ArithError>| r.map_err(|er| arith_err(er, span));
         use Value::*;
         Ok(match (op, &x, &y) {

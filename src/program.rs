@@ -461,6 +461,8 @@ pub enum ExprKind {
     Const(u32),
     /// `a.field`
     Field(Box<Expr>, Rc<str>),
+    /// `group[name]`
+    Member(Box<Expr>, Box<Expr>),
     /// `-a`
     Neg(Box<Expr>),
     /// `not a`
@@ -536,6 +538,34 @@ pub enum Stmt {
     Note(Rc<str>),
     /// An `if` whose value is discarded.
     Guard(Expr),
+    /// `set PATH op VALUE`: an effect on the game state.
+    Set(Box<SetEffect>),
+}
+
+/// A checked `set` statement.
+#[derive(Debug, Clone)]
+pub struct SetEffect {
+    /// The state field the path starts at.
+    pub root: u32,
+    /// The steps from there (`.men`, `[name]`).
+    pub path: Vec<PathStep>,
+    /// `=`, `+=`, `-=`.
+    pub op: crate::syntax::ast::SetOp,
+    /// The value or amount.
+    pub value: Expr,
+    /// The declared range of the field set, if any.
+    pub range: Option<IntRange>,
+    /// The whole statement.
+    pub span: Span,
+}
+
+/// One step of a state path.
+#[derive(Debug, Clone)]
+pub enum PathStep {
+    /// `.field`
+    Field(Rc<str>),
+    /// `[name]`: a member named by a text value.
+    Member(Expr),
 }
 
 /// What a top-level name means.

@@ -394,6 +394,11 @@ pub fn render_text(r: &Report, trace: bool) -> String {
                     "   = {}\n",
                     headline(&r.ruleset.program, &a.outcome)
                 ));
+                for line in
+                    crate::adjudication::effects_text(&r.ruleset.program, &a.effects).lines()
+                {
+                    out.push_str(&format!("   {line}\n"));
+                }
                 if !a.rolls.is_empty() {
                     let rolls: Vec<String> = a
                         .rolls

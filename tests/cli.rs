@@ -358,3 +358,47 @@ fn a_json_state_file_is_checked_too() {
         "{e}"
     );
 }
+
+#[test]
+fn effects_are_part_of_the_result() {
+    let o = umpire(&[
+        "eval",
+        "tests/state/units.rules",
+        "take_losses(\"old_guard\", 7)",
+        "--state",
+        "tests/cases/state/good.toml",
+    ]);
+    assert_eq!(
+        stdout(&o),
+        "13\neffect: units.old_guard.men: 20 → 13\n",
+        "{}",
+        stderr(&o)
+    );
+    let v = json(&umpire(&[
+        "eval",
+        "tests/state/units.rules",
+        "next_move()",
+        "--state",
+        "tests/cases/state/good.toml",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(
+        v["effects"],
+        serde_json::json!([{ "path": "move", "from": 3, "to": 4 }])
+    );
+    // The declared range holds for the value set: twenty men cannot lose twenty-five.
+    let o = umpire(&[
+        "eval",
+        "tests/state/units.rules",
+        "take_losses(\"old_guard\", 25)",
+        "--state",
+        "tests/cases/state/good.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("must be 0 or more, got -5"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -35,6 +35,11 @@ impl Checker<'_> {
                     let (e, _) = self.guard(e, scope);
                     stmts.push(Stmt::Guard(e));
                 }
+                ast::Stmt::Set { target, op, value } => {
+                    if let Some(set) = self.set(target, *op, value, scope) {
+                        stmts.push(Stmt::Set(Box::new(set)));
+                    }
+                }
             }
         }
         let (v, t) = self.expr(&b.value, scope, expected);
@@ -165,6 +170,26 @@ impl Checker<'_> {
                 )
             }
             ast::ExprKind::Name(n) => self.name(n, span, scope, expected),
+            ast::ExprKind::Member(base, key) => {
+                let (be, bt) = self.expr(base, scope, None);
+                let (ke, kt) = self.expr(key, scope, Some(&Ty::Text));
+                self.expect_ty(&kt, &Ty::Text, key.span);
+                let ty = match &bt {
+                    Ty::Group(t) => (**t).clone(),
+                    Ty::Any => Ty::Any,
+                    other => {
+                        let d = other.describe(self.prog);
+                        self.err(Diag::at(
+                            "umpire::check::type",
+                            format!("`[...]` picks a member of a group, and this is {d}"),
+                            base.span,
+                            "not a group",
+                        ));
+                        Ty::Any
+                    }
+                };
+                (mk(ExprKind::Member(Box::new(be), Box::new(ke))), ty)
+            }
             ast::ExprKind::Field(base, field) => self.field(base, field, span, scope),
             ast::ExprKind::Call(name, args) => self.call(name, args, span, scope),
             ast::ExprKind::Unary(op, x) => {
@@ -630,5 +655,106 @@ impl Checker<'_> {
             return Ty::Any;
         }
         ty
+    }
+
+    /// `set PATH op VALUE`: PATH must be a path into the game state (a state field, then
+    /// `.field` and `[name]` steps).
+    fn set(
+        &mut self,
+        target: &ast::Expr,
+        op: ast::SetOp,
+        value: &ast::Expr,
+        scope: &mut Scope,
+    ) -> Option<SetEffect> {
+        let (_, target_ty) = self.expr(target, scope, None);
+        let mut steps = Vec::new();
+        let mut at = target;
+        let root = loop {
+            match &at.kind {
+                ast::ExprKind::Field(base, name) => {
+                    steps.push(PathStep::Field(rc(&name.node)));
+                    at = base;
+                }
+                ast::ExprKind::Member(base, key) => {
+                    let (ke, _) = self.expr(key, scope, Some(&Ty::Text));
+                    steps.push(PathStep::Member(ke));
+                    at = base;
+                }
+                ast::ExprKind::Name(n) if scope.lookup(n).is_none() => {
+                    match self.prog.globals.get(n) {
+                        Some(Global::StateField(i)) => break Some(*i),
+                        _ => break None,
+                    }
+                }
+                _ => break None,
+            }
+        };
+        let Some(root) = root else {
+            self.err(
+                Diag::at("umpire::check::set_target", "`set` changes the game state: its target is a path into the state", target.span, "not a path into the state")
+                    .help("write the state's own names: `set units.old_guard.men -= 7`, `set units[name].disordered = true`, `set move += 1`"),
+            );
+            return None;
+        };
+        steps.reverse();
+        // The range of the field set, when its record declares one.
+        let range = self.path_range(root, &steps);
+        let (ve, vt) = self.expr(value, scope, Some(&target_ty));
+        match op {
+            ast::SetOp::Assign => {
+                self.expect_ty(&vt, &target_ty, value.span);
+            }
+            ast::SetOp::Add | ast::SetOp::Sub => {
+                let bop = if op == ast::SetOp::Add {
+                    BinOp::Add
+                } else {
+                    BinOp::Sub
+                };
+                let t = self.binary_ty(
+                    bop,
+                    &target_ty,
+                    &vt,
+                    target.span,
+                    value.span,
+                    target.span.to(value.span),
+                );
+                self.expect_ty(&t, &target_ty, value.span);
+            }
+        }
+        Some(SetEffect {
+            root,
+            path: steps,
+            op,
+            value: ve,
+            range,
+            span: target.span.to(value.span),
+        })
+    }
+
+    /// The declared range at the end of a state path, if its last step is a ranged field.
+    fn path_range(&self, root: u32, steps: &[PathStep]) -> Option<IntRange> {
+        let state = self.prog.records.get(self.prog.state? as usize)?;
+        let mut ty = state.shape.fields.get(root as usize)?.1.clone();
+        let mut range = state.ranges.get(root as usize).copied().flatten();
+        for step in steps {
+            match (step, &ty) {
+                (PathStep::Field(name), Ty::Record(shape)) => {
+                    let info = self
+                        .prog
+                        .records
+                        .iter()
+                        .find(|r| r.shape.name == shape.name)?;
+                    let i = info.shape.fields.iter().position(|(n, _)| n == name)?;
+                    range = info.ranges.get(i).copied().flatten();
+                    ty = info.shape.fields[i].1.clone();
+                }
+                (PathStep::Member(_), Ty::Group(member)) => {
+                    range = None;
+                    ty = (**member).clone();
+                }
+                _ => return None,
+            }
+        }
+        range
     }
 }

@@ -308,6 +308,26 @@ pub enum Stmt {
     Note(Spanned<String>),
     /// `if cond { refuse "..." }` — an `if` whose value is not used (a guard).
     Guard(Expr),
+    /// `set PATH = EXPR` (or `+=`, `-=`): an effect on the game state.
+    Set {
+        /// The state path (`units.old_guard.men`, `units[name].men`).
+        target: Expr,
+        /// `=`, `+=` or `-=`.
+        op: SetOp,
+        /// The new value, or the amount added or taken away.
+        value: Expr,
+    },
+}
+
+/// How a `set` changes its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetOp {
+    /// `=`
+    Assign,
+    /// `+=`
+    Add,
+    /// `-=`
+    Sub,
 }
 
 /// Binary operators.
@@ -415,6 +435,8 @@ pub enum ExprKind {
     Name(String),
     /// `u.men`, `Grade.line`, `rate.first`
     Field(Box<Expr>, Name),
+    /// `units[name]`: a group's member named by a text value.
+    Member(Box<Expr>, Box<Expr>),
     /// `f(a, name: b)`
     Call(Name, Vec<Arg>),
     /// `-x`, `not x`

@@ -677,6 +677,23 @@ impl Builder {
                     let Some(value) = value else { continue };
                     stmts.push(Stmt::Let(name, ty, value));
                 }
+                Rule::set_stmt => {
+                    let mut si = it.into_inner().filter(|q| q.as_rule() != Rule::set_kw);
+                    let (Some(target), Some(op), Some(value)) = (si.next(), si.next(), si.next())
+                    else {
+                        continue;
+                    };
+                    let op = match op.as_str() {
+                        "+=" => SetOp::Add,
+                        "-=" => SetOp::Sub,
+                        _ => SetOp::Assign,
+                    };
+                    stmts.push(Stmt::Set {
+                        target: b.build_expr(target)?,
+                        op,
+                        value: b.build_expr(value)?,
+                    });
+                }
                 Rule::note_stmt => {
                     if let Some(s) = it.into_inner().next() {
                         stmts.push(Stmt::Note(self.string(s)));
@@ -865,7 +882,7 @@ impl Builder {
         for q in p.clone().into_inner() {
             let rule = q.as_rule();
             let is_prefix = matches!(rule, Rule::op_neg | Rule::op_pos | Rule::op_not);
-            let is_postfix = rule == Rule::field_access;
+            let is_postfix = matches!(rule, Rule::field_access | Rule::member_access);
             prefix_run = if is_prefix { prefix_run + 1 } else { 0 };
             postfix_run = if is_postfix { postfix_run + 1 } else { 0 };
             if is_prefix || is_postfix || is_infix(rule) {
@@ -909,13 +926,16 @@ impl Builder {
             .map_postfix(|lhs, op| {
                 let lhs = lhs?;
                 let span = lhs.span.to(span_of(file, &op));
-                let Some(name) = op.into_inner().next() else {
-                    unreachable!("field without name")
+                let rule = op.as_rule();
+                let Some(inner) = op.into_inner().next() else {
+                    unreachable!("postfix without its part")
                 };
-                Ok(Expr {
-                    kind: ExprKind::Field(Box::new(lhs), b.name(name)),
-                    span,
-                })
+                let kind = if rule == Rule::member_access {
+                    ExprKind::Member(Box::new(lhs), Box::new(b.build_expr(inner)?))
+                } else {
+                    ExprKind::Field(Box::new(lhs), b.name(inner))
+                };
+                Ok(Expr { kind, span })
             })
             .map_infix(|lhs, op, rhs| {
                 let (lhs, rhs) = (lhs?, rhs?);

@@ -77,7 +77,7 @@ pub(crate) static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::op_rem, Assoc::Left))
         // `-2 x 3` is `(-2) x 3`; `2d6 + 1` needs no help: a dice literal is one term.
         .op(Op::prefix(Rule::op_neg) | Op::prefix(Rule::op_pos))
-        .op(Op::postfix(Rule::field_access))
+        .op(Op::postfix(Rule::field_access) | Op::postfix(Rule::member_access))
 });
 
 /// English names for grammar rules in "expected …" messages.
@@ -215,7 +215,7 @@ pub(crate) fn is_infix(rule: Rule) -> bool {
 fn expected_word(rule: &Rule) -> String {
     match rule {
         r if is_infix(*r) => "an operator".into(),
-        Rule::field_access => "an operator".into(),
+        Rule::field_access | Rule::member_access => "an operator".into(),
         Rule::op_not
         | Rule::op_neg
         | Rule::op_pos
