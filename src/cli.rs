@@ -88,6 +88,10 @@ enum Command {
         /// Leave out the explanations.
         #[arg(long)]
         brief: bool,
+        /// Write the state, after the effects applied (`apply = true`), to FILE (written
+        /// whole or not at all).
+        #[arg(long, value_name = "FILE")]
+        write_state: Option<String>,
     },
 }
 
@@ -357,8 +361,21 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             scenario: path,
             format,
             brief,
+            write_state,
         } => {
             let r = scenario::run(&path, !brief)?;
+            if let Some(out) = &write_state {
+                let Some(state) = &r.ruleset.state else {
+                    return Err(Diag::error(
+                        "umpire::cli::write_state",
+                        "the scenario has no state to write",
+                    )
+                    .help("name a state file in the scenario: `state = \"table.toml\"`")
+                    .into());
+                };
+                crate::state::write_atomic(out, &crate::state::to_toml(&r.ruleset.program, state))
+                    .map_err(|d| Diags(vec![d]))?;
+            }
             for d in r.done.iter() {
                 if let Err(e) = &d.result {
                     err!("{}", render(e));

@@ -47,6 +47,9 @@ struct Entry {
     seed: Option<u64>,
     rolls: Option<toml::Spanned<Vec<i64>>>,
     expect: Option<toml::Spanned<String>>,
+    /// Apply the adjudication's effects to the state before the next one.
+    #[serde(default)]
+    apply: bool,
 }
 
 /// One adjudication of a scenario, done.
@@ -62,6 +65,8 @@ pub struct Done {
     pub expected: Option<bool>,
     /// The expected result as printed, when given.
     pub expectation: Option<String>,
+    /// Whether its effects were applied to the state.
+    pub applied: bool,
 }
 
 /// A scenario, run.
@@ -208,6 +213,7 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
                 result: Err(d.with_sources(&ruleset.program.sources)),
                 expected: None,
                 expectation: None,
+                applied: false,
             });
             continue;
         }
@@ -280,6 +286,7 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
                             result: Err(d),
                             expected: Some(false),
                             expectation: None,
+                            applied: false,
                         });
                         continue;
                     }
@@ -288,12 +295,29 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
             (Some(_), Err(_)) => (Some(false), None),
             _ => (None, None),
         };
+        // Effects change the state for the adjudications after this one.
+        let mut result = result;
+        let mut applied = false;
+        if let (true, Ok(a)) = (entry.apply, &result) {
+            match (&ruleset.state, a.effects.is_empty()) {
+                (_, true) => {}
+                (Some(state), false) => match crate::state::apply(state, &a.effects) {
+                    Ok(next) => {
+                        ruleset.state = Some(next);
+                        applied = true;
+                    }
+                    Err(d) => result = Err(d),
+                },
+                (None, false) => {}
+            }
+        }
         done.push(Done {
             name: entry.name.clone(),
             expr: expr_text,
             result,
             expected,
             expectation,
+            applied,
         });
     }
     Ok(Report {
@@ -398,6 +422,9 @@ pub fn render_text(r: &Report, trace: bool) -> String {
                     crate::adjudication::effects_text(&r.ruleset.program, &a.effects).lines()
                 {
                     out.push_str(&format!("   {line}\n"));
+                }
+                if d.applied {
+                    out.push_str("   (effects applied to the state)\n");
                 }
                 if !a.rolls.is_empty() {
                     let rolls: Vec<String> = a

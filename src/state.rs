@@ -562,3 +562,130 @@ fn first_line(span: Span, program: &Program) -> Span {
         _ => span,
     }
 }
+
+/// The state after `effects`, applied in order (the old state is left as it was).
+///
+/// Errors: an effect whose path is not in the state (it was, when the effect was made,
+/// unless an earlier effect replaced what lies on its way).
+pub fn apply(state: &Value, effects: &[crate::adjudication::Effect]) -> Result<Value, Diag> {
+    let mut now = state.clone();
+    for e in effects {
+        now = set_path(&now, &e.path, e.to.clone()).ok_or_else(|| {
+            Diag::error(
+                "umpire::state::apply",
+                format!("`{}` is not in the state any more", e.path_text()),
+            )
+        })?;
+    }
+    Ok(now)
+}
+
+/// `v` with the value at `path` replaced by `to`; shared parts are not copied.
+fn set_path(v: &Value, path: &[String], to: Value) -> Option<Value> {
+    let Some((first, rest)) = path.split_first() else {
+        return Some(to);
+    };
+    let (fields, group) = match v {
+        Value::Record(f) => (f, false),
+        Value::Group(f) => (f, true),
+        _ => return None,
+    };
+    let i = fields.iter().position(|(n, _)| **n == **first)?;
+    let mut out = fields.as_ref().clone();
+    out[i].1 = set_path(&fields[i].1, rest, to)?;
+    Some(if group {
+        Value::Group(Rc::new(out))
+    } else {
+        Value::Record(Rc::new(out))
+    })
+}
+
+/// The state as a TOML state file that loads back to the same state: whole numbers as
+/// numbers, fractions as `"3/4"`, lengths `'12"'`, times `"1/2 move"`, enum values by name.
+pub fn to_toml(program: &Program, state: &Value) -> String {
+    let mut doc = toml_edit::DocumentMut::new();
+    if let Value::Record(fields) = state {
+        for (name, v) in fields.iter() {
+            doc.insert(name, write_item(program, v));
+        }
+    }
+    doc.to_string()
+}
+
+fn write_item(program: &Program, v: &Value) -> Item {
+    match v {
+        Value::Record(fields) | Value::Group(fields) => {
+            let mut t = Table::new();
+            for (name, f) in fields.iter() {
+                t.insert(name, write_item(program, f));
+            }
+            // A table holding only tables needs no header of its own (`[units]`).
+            t.set_implicit(matches!(v, Value::Group(_)));
+            Item::Table(t)
+        }
+        other => Item::Value(write_plain(program, other)),
+    }
+}
+
+fn write_plain(program: &Program, v: &Value) -> Toml {
+    match v {
+        Value::Num(r) if r.is_integer() => Toml::from(*r.numer()),
+        Value::Num(r) => Toml::from(crate::value::Mixed(*r).to_string()),
+        Value::Length(l) => Toml::from(l.to_string()),
+        Value::Time(t) => Toml::from(crate::value::Moves(*t).to_string()),
+        Value::Bool(b) => Toml::from(*b),
+        Value::Text(t) => Toml::from(t.to_string()),
+        Value::Enum(e, i) => Toml::from(
+            program
+                .enum_value(*e, *i)
+                .map_or("?".to_string(), |x| x.name.to_string()),
+        ),
+        Value::Pair(p) => {
+            let mut a = toml_edit::Array::new();
+            a.push(write_plain(program, &p.0));
+            a.push(write_plain(program, &p.1));
+            Toml::Array(a)
+        }
+        Value::Record(_) | Value::Group(_) => {
+            let mut t = toml_edit::InlineTable::new();
+            if let Item::Table(table) = write_item(program, v) {
+                for (k, item) in table.iter() {
+                    if let Some(x) = item.as_value() {
+                        t.insert(k, x.clone());
+                    }
+                }
+            }
+            Toml::InlineTable(t)
+        }
+    }
+}
+
+/// Writes `text` to `path` without ever leaving it half written: a temporary file in
+/// the same folder, flushed to disk, then renamed over `path`.
+///
+/// Errors: the folder cannot be written, or the disk is full (the old file is intact).
+pub fn write_atomic(path: &str, text: &str) -> Result<(), Diag> {
+    use std::io::Write;
+    let target = std::path::Path::new(path);
+    let dir = target
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let name = target
+        .file_name()
+        .map_or("state".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(format!(".{name}.umpire-{}.tmp", std::process::id()));
+    let fail =
+        |e: std::io::Error| Diag::error("umpire::io::write", format!("cannot write {path}: {e}"));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, target)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(fail(e));
+    }
+    Ok(())
+}

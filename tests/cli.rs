@@ -402,3 +402,38 @@ fn effects_are_part_of_the_result() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_scenario_plays_turns_and_writes_the_state() {
+    let dir = std::env::temp_dir().join(format!("umpire-turns-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = dir.join("after.toml");
+    let before = std::fs::read_to_string("tests/cases/state/good.toml").expect("state");
+    let o = umpire(&[
+        "run",
+        "tests/state/turns.toml",
+        "--brief",
+        "--write-state",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("effect: units.old_guard.men: 13 → 6"),
+        "{}",
+        stdout(&o)
+    );
+    // The written state loads back with the effects in it; the input file is untouched.
+    let o = umpire(&[
+        "eval",
+        "tests/state/units.rules",
+        "move * 100 + units.old_guard.men",
+        "--state",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(stdout(&o), "406\n", "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string("tests/cases/state/good.toml").expect("state"),
+        before
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
