@@ -597,6 +597,10 @@ impl<'a> Evaluator<'a> {
         if let Some(range) = set.range {
             check_range(&format!("`{}`", path.join(".")), range, &to, set.span)?;
         }
+        // A change that changes nothing (`+= 0`) is not an effect.
+        if from.same(&to) {
+            return Ok(());
+        }
         let effect = crate::adjudication::Effect { path, from, to };
         if self.trace.is_some() {
             self.push(TraceNode::Note {
