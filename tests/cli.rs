@@ -437,3 +437,40 @@ fn a_scenario_plays_turns_and_writes_the_state() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Wells: "six of B's men going as released prisoners to his back line, two of A's men
+/// prisoners in the hands of B, one of B's staying with them as escort, and three of B's
+/// men still actively free for action. A, at a cost of nineteen men, has disposed of
+/// seventeen of B's men for good."
+#[test]
+fn the_two_melees_end_in_the_state_wells_describes() {
+    let dir = std::env::temp_dir().join(format!("umpire-wells-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = dir.join("after.toml");
+    let o = umpire(&[
+        "run",
+        "examples/little_wars_two_melees.toml",
+        "--brief",
+        "--write-state",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let ask = |expr: &str| {
+        stdout(&umpire(&[
+            "eval",
+            "little_wars",
+            expr,
+            "--state",
+            out.to_str().expect("utf-8"),
+        ]))
+    };
+    assert_eq!(ask("sides.b.released"), "6\n");
+    assert_eq!(ask("sides.b.prisoners_held"), "2\n");
+    assert_eq!(ask("sides.b.escorts"), "1\n");
+    assert_eq!(ask("sides.b.free"), "3\n");
+    assert_eq!(ask("sides.b.dead"), "17\n");
+    // A's nineteen: seventeen dead, two in B's hands, none free.
+    assert_eq!(ask("sides.a.dead + sides.b.prisoners_held"), "19\n");
+    assert_eq!(ask("sides.a.free"), "0\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
