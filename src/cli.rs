@@ -373,8 +373,11 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                     .help("name a state file in the scenario: `state = \"table.toml\"`")
                     .into());
                 };
-                crate::state::write_atomic(out, &crate::state::to_toml(&r.ruleset.program, state))
-                    .map_err(|d| Diags(vec![d]))?;
+                crate::state::write_atomic(
+                    out,
+                    &crate::state::to_file_text(&r.ruleset.program, state, out),
+                )
+                .map_err(|d| Diags(vec![d]))?;
             }
             for d in r.done.iter() {
                 if let Err(e) = &d.result {
@@ -456,6 +459,7 @@ fn eval_each(
             let a = rules
                 .adjudicate_bound(
                     &q,
+                    &member,
                     value,
                     &mut dice,
                     Options {

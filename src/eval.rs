@@ -587,7 +587,12 @@ impl<'a> Evaluator<'a> {
                 }
             }
         }
-        let from = at.clone();
+        // Changes made earlier in this adjudication to the same place count: two
+        // `-= 3` and `-= 4` take seven. (Reads elsewhere still see the state as it was.)
+        let from = match self.effects.iter().rev().find(|e| e.path == path) {
+            Some(earlier) => earlier.to.clone(),
+            None => at.clone(),
+        };
         let value = self.eval(&set.value, frame)?;
         let to = match set.op {
             SetOp::Assign => value,

@@ -164,7 +164,9 @@ impl Ruleset {
     }
 
     /// Compiles `text` with `name` bound to a member of the group that `group` (an
-    /// expression, e.g. `units`) evaluates to; returns the query and the members.
+    /// expression, e.g. `units`) evaluates to, and `name_name` to the member's name (a
+    /// text, for rules that change the member: `take_losses(u_name, 7)`); returns the
+    /// query and the members.
     ///
     /// Errors: `group` is not a group of the state, or either expression is wrong.
     pub fn compile_each(
@@ -193,14 +195,20 @@ impl Ruleset {
             _ => Vec::new(),
         };
         let file = self.program.sources.add(SourceFile::new(origin, text));
-        let q = self.compile_in(file, &[(name.to_string(), *member)])?;
+        // The member's name is `NAME_name`, for rules that change it: `set units[name]...`.
+        let bound = [
+            (name.to_string(), *member),
+            (format!("{name}_name"), program::Ty::Text),
+        ];
+        let q = self.compile_in(file, &bound)?;
         Ok((q, members))
     }
 
-    /// Adjudicates `q` with its first local set to `bound` (see `compile_each`).
+    /// Adjudicates `q` for the member `name` whose value is `bound` (see `compile_each`).
     pub fn adjudicate_bound(
         &self,
         q: &Query,
+        name: &str,
         bound: value::Value,
         dice: &mut dyn DiceSource,
         opts: eval::Options,
@@ -211,7 +219,7 @@ impl Ruleset {
             dice,
             opts,
             self.state.as_ref(),
-            vec![bound],
+            vec![bound, value::Value::Text(std::rc::Rc::from(name))],
         )
         .map_err(|d| d.with_sources(&self.program.sources))
     }

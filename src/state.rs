@@ -689,3 +689,40 @@ pub fn write_atomic(path: &str, text: &str) -> Result<(), Diag> {
     }
     Ok(())
 }
+
+/// The state as a JSON state file that loads back (the same writing as [`to_toml`]).
+pub fn to_json(program: &Program, state: &Value) -> String {
+    fn plain(program: &Program, v: &Value) -> serde_json::Value {
+        match v {
+            Value::Num(r) if r.is_integer() => serde_json::json!(r.numer()),
+            Value::Num(r) => serde_json::json!(crate::value::Mixed(*r).to_string()),
+            Value::Length(l) => serde_json::json!(l.to_string()),
+            Value::Time(t) => serde_json::json!(crate::value::Moves(*t).to_string()),
+            Value::Bool(b) => serde_json::json!(b),
+            Value::Text(t) => serde_json::json!(&**t),
+            Value::Enum(e, i) => {
+                serde_json::json!(program.enum_value(*e, *i).map_or("?", |x| &*x.name))
+            }
+            Value::Pair(p) => serde_json::json!([plain(program, &p.0), plain(program, &p.1)]),
+            Value::Record(fields) | Value::Group(fields) => {
+                let mut m = serde_json::Map::new();
+                for (n, f) in fields.iter() {
+                    m.insert(n.to_string(), plain(program, f));
+                }
+                serde_json::Value::Object(m)
+            }
+        }
+    }
+    let mut text = serde_json::to_string_pretty(&plain(program, state)).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The state written the way `path` will be read: JSON for a `.json` name, else TOML.
+pub fn to_file_text(program: &Program, state: &Value, path: &str) -> String {
+    if path.to_ascii_lowercase().ends_with(".json") {
+        to_json(program, state)
+    } else {
+        to_toml(program, state)
+    }
+}

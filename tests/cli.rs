@@ -474,3 +474,59 @@ fn the_two_melees_end_in_the_state_wells_describes() {
     assert_eq!(ask("sides.a.free"), "0\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn changes_to_one_place_add_up_and_each_member_can_be_changed() {
+    let o = umpire(&[
+        "eval",
+        "tests/state/units.rules",
+        "twice(\"old_guard\")",
+        "--state",
+        "tests/cases/state/good.toml",
+    ]);
+    assert_eq!(
+        stdout(&o),
+        "20\neffect: units.old_guard.men: 20 → 17\neffect: units.old_guard.men: 17 → 13\n",
+        "{}",
+        stderr(&o)
+    );
+    let o = umpire(&[
+        "eval",
+        "tests/state/units.rules",
+        "take_losses(u_name, 5)",
+        "--state",
+        "tests/cases/state/good.toml",
+        "--each",
+        "u=units",
+    ]);
+    assert_eq!(
+        stdout(&o),
+        "old_guard: 15\n  effect: units.old_guard.men: 20 → 15\nsecond_foot: 25\n  effect: units.second_foot.men: 30 → 25\n",
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn write_state_as_json_loads_back() {
+    let dir = std::env::temp_dir().join(format!("umpire-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = dir.join("after.json");
+    let o = umpire(&[
+        "run",
+        "tests/state/turns.toml",
+        "--brief",
+        "--write-state",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = umpire(&[
+        "eval",
+        "tests/state/units.rules",
+        "move * 100 + units.old_guard.men",
+        "--state",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(stdout(&o), "406\n", "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
