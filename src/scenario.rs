@@ -93,7 +93,7 @@ fn toml_error(src: &SourceFile, file: crate::span::FileId, e: &toml::de::Error) 
         };
         d = d.label(Span::new(file, r.start, end), msg);
     }
-    let d = d.help("a scenario has `ruleset = \"...\"`, optionally `state = \"FILE\"`, and `[[adjudication]]` tables with `name` and `expr` (and optional `seed`, `rolls`, `expect`)");
+    let d = d.help("a scenario has `ruleset = \"...\"`, optionally `state = \"FILE\"`, and `[[adjudication]]` tables with `name` and `expr` (and optional `seed`, `rolls`, `expect`, `apply`)");
     let d = d.help("write expressions in single quotes, `expr = '6\" + 1\"'`; one with a foot mark (') in triple quotes, `expr = '''12' + 6\"'''`");
     if src.name.ends_with(".rules") {
         return d.help("this looks like a ruleset: `umpire run` takes a scenario (.toml); check a ruleset with `umpire check`, try it with `umpire eval`");
@@ -508,6 +508,9 @@ pub fn render_json(r: &Report) -> serde_json::Value {
             }
             if let Some(x) = d.expected {
                 m.insert("as_expected".into(), x.into());
+            }
+            if d.applied {
+                m.insert("applied".into(), true.into());
             }
             serde_json::Value::Object(m)
         })
