@@ -18,6 +18,13 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Runs umpire expecting exit 1 with `needle` in what it says on stderr.
+fn fails_with(args: &[&str], needle: &str) {
+    let o = umpire(args);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains(needle), "{}", stderr(&o));
+}
+
 fn json(o: &Output) -> serde_json::Value {
     serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))
 }
@@ -25,7 +32,7 @@ fn json(o: &Output) -> serde_json::Value {
 #[test]
 fn nine_against_eleven_as_json() {
     // Wells: "nine against eleven have two taken prisoners, and each side seven men dead".
-    let o = umpire(&[
+    fails_with(&[
         "eval",
         "little_wars",
         "melee(attackers: 11, defenders: 9, attacker_support: 0, defender_support: 0)",
@@ -174,19 +181,21 @@ fn given_rolls_are_used_in_order() {
 
 #[test]
 fn wrong_given_rolls_are_errors() {
-    let o = umpire(&["eval", "kriegspiel", "2d6", "--roll", "3"]);
+    let o = umpire(
+        &["eval", "kriegspiel", "2d6", "--roll", "3"],
+        "die 2 of `2d6`",
+    );
+    fails_with(&["eval", "kriegspiel", "d6", "--roll", "3,4"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("die 2 of `2d6`"), "{}", stderr(&o));
-    let o = umpire(&["eval", "kriegspiel", "d6", "--roll", "3,4"]);
-    assert_eq!(o.status.code(), Some(1));
-    let o = umpire(&["eval", "kriegspiel", "d6", "--roll", "7"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("not a face of a d6"), "{}", stderr(&o));
+    let o = umpire(
+        &["eval", "kriegspiel", "d6", "--roll", "7"],
+        "not a face of a d6",
+    );
 }
 
 #[test]
 fn a_fresh_seed_is_reported() {
-    let o = umpire(&["eval", "kriegspiel", "d6"]);
+    fails_with(&["eval", "kriegspiel", "d6"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stderr(&o).contains("seed: "), "{}", stderr(&o));
     let v = json(&umpire(&["eval", "kriegspiel", "d6", "--format", "json"]));
@@ -202,20 +211,18 @@ fn errors_point_at_the_span_and_exit_one() {
         e.contains("umpire::check::units") && e.contains("<expression>:1:1"),
         "{e}"
     );
-    let o = umpire(&[
-        "eval",
-        "little_wars",
-        "melee(attackers: 11, defendrs: 9, attacker_support: 0, defender_support: 0)",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("did you mean `defenders`?"),
-        "{}",
-        stderr(&o)
+    let o = umpire(
+        &[
+            "eval",
+            "little_wars",
+            "melee(attackers: 11, defendrs: 9, attacker_support: 0, defender_support: 0)",
+        ],
+        "did you mean `defenders`?",
     );
-    let o = umpire(&["eval", "little_wars", "melee(attackers: 11"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("syntax error"), "{}", stderr(&o));
+    fails_with(
+        &["eval", "little_wars", "melee(attackers: 11"],
+        "syntax error",
+    );
 }
 
 #[test]
@@ -232,7 +239,7 @@ fn usage_errors_exit_two() {
 
 #[test]
 fn test_command_ends_with_the_count() {
-    let o = umpire(&["test", "little_wars", "kriegspiel"]);
+    fails_with(&["test", "little_wars", "kriegspiel"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     let last = out.lines().last().unwrap_or("");
@@ -301,27 +308,25 @@ fn eval_against_a_state_file() {
         "tests/cases/state/good.toml",
     ]);
     assert_eq!(stdout(&o), "30\n", "{}", stderr(&o));
-    let o = umpire(&[
-        "eval",
-        "tests/state/units.rules",
-        "move",
-        "--state",
-        "tests/cases/state/every_mistake.toml",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("tests/cases/state/every_mistake.toml:5:9"),
-        "{}",
-        stderr(&o)
+    let o = umpire(
+        &[
+            "eval",
+            "tests/state/units.rules",
+            "move",
+            "--state",
+            "tests/cases/state/every_mistake.toml",
+        ],
+        "tests/cases/state/every_mistake.toml:5:9",
     );
-    let o = umpire(&["eval", "tests/state/units.rules", "move"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("no state is loaded"), "{}", stderr(&o));
+    fails_with(
+        &["eval", "tests/state/units.rules", "move"],
+        "no state is loaded",
+    );
 }
 
 #[test]
 fn a_json_state_file_is_checked_too() {
-    let o = umpire(&[
+    fails_with(&[
         "eval",
         "tests/state/units.rules",
         "units.old_guard.men + units.second_foot.men",
@@ -388,18 +393,15 @@ fn effects_are_part_of_the_result() {
         serde_json::json!([{ "path": "move", "from": 3, "to": 4 }])
     );
     // The declared range holds for the value set: twenty men cannot lose twenty-five.
-    let o = umpire(&[
-        "eval",
-        "tests/state/units.rules",
-        "take_losses(\"old_guard\", 25)",
-        "--state",
-        "tests/cases/state/good.toml",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("must be 0 or more, got -5"),
-        "{}",
-        stderr(&o)
+    let o = umpire(
+        &[
+            "eval",
+            "tests/state/units.rules",
+            "take_losses(\"old_guard\", 25)",
+            "--state",
+            "tests/cases/state/good.toml",
+        ],
+        "must be 0 or more, got -5",
     );
 }
 
