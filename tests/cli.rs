@@ -32,7 +32,7 @@ fn json(o: &Output) -> serde_json::Value {
 #[test]
 fn nine_against_eleven_as_json() {
     // Wells: "nine against eleven have two taken prisoners, and each side seven men dead".
-    fails_with(&[
+    let o = umpire(&[
         "eval",
         "little_wars",
         "melee(attackers: 11, defenders: 9, attacker_support: 0, defender_support: 0)",
@@ -181,13 +181,13 @@ fn given_rolls_are_used_in_order() {
 
 #[test]
 fn wrong_given_rolls_are_errors() {
-    let o = umpire(
+    fails_with(
         &["eval", "kriegspiel", "2d6", "--roll", "3"],
         "die 2 of `2d6`",
     );
-    fails_with(&["eval", "kriegspiel", "d6", "--roll", "3,4"]);
+    let o = umpire(&["eval", "kriegspiel", "d6", "--roll", "3,4"]);
     assert_eq!(o.status.code(), Some(1));
-    let o = umpire(
+    fails_with(
         &["eval", "kriegspiel", "d6", "--roll", "7"],
         "not a face of a d6",
     );
@@ -195,7 +195,7 @@ fn wrong_given_rolls_are_errors() {
 
 #[test]
 fn a_fresh_seed_is_reported() {
-    fails_with(&["eval", "kriegspiel", "d6"]);
+    let o = umpire(&["eval", "kriegspiel", "d6"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stderr(&o).contains("seed: "), "{}", stderr(&o));
     let v = json(&umpire(&["eval", "kriegspiel", "d6", "--format", "json"]));
@@ -211,7 +211,7 @@ fn errors_point_at_the_span_and_exit_one() {
         e.contains("umpire::check::units") && e.contains("<expression>:1:1"),
         "{e}"
     );
-    let o = umpire(
+    fails_with(
         &[
             "eval",
             "little_wars",
@@ -239,7 +239,7 @@ fn usage_errors_exit_two() {
 
 #[test]
 fn test_command_ends_with_the_count() {
-    fails_with(&["test", "little_wars", "kriegspiel"]);
+    let o = umpire(&["test", "little_wars", "kriegspiel"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     let last = out.lines().last().unwrap_or("");
@@ -308,7 +308,7 @@ fn eval_against_a_state_file() {
         "tests/cases/state/good.toml",
     ]);
     assert_eq!(stdout(&o), "30\n", "{}", stderr(&o));
-    let o = umpire(
+    fails_with(
         &[
             "eval",
             "tests/state/units.rules",
@@ -326,7 +326,7 @@ fn eval_against_a_state_file() {
 
 #[test]
 fn a_json_state_file_is_checked_too() {
-    fails_with(&[
+    let o = umpire(&[
         "eval",
         "tests/state/units.rules",
         "units.old_guard.men + units.second_foot.men",
@@ -393,7 +393,7 @@ fn effects_are_part_of_the_result() {
         serde_json::json!([{ "path": "move", "from": 3, "to": 4 }])
     );
     // The declared range holds for the value set: twenty men cannot lose twenty-five.
-    let o = umpire(
+    fails_with(
         &[
             "eval",
             "tests/state/units.rules",
