@@ -4,6 +4,10 @@
 pub const BUNDLED: &[(&str, &str)] = &[
     ("little_wars", include_str!("../rulesets/little_wars.rules")),
     ("kriegspiel", include_str!("../rulesets/kriegspiel.rules")),
+    (
+        "furious_reason",
+        include_str!("../rulesets/furious_reason.rules"),
+    ),
 ];
 
 /// The source of a bundled ruleset.
