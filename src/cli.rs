@@ -36,7 +36,7 @@ pub enum Format {
 enum Command {
     /// Adjudicate one expression against a ruleset.
     Eval {
-        /// A bundled ruleset name (little_wars, kriegspiel, furious_reason) or a path to a .rules file.
+        /// A bundled ruleset name (little_wars, kriegspiel, furious_reason, horse_and_musket) or a path to a .rules file.
         ruleset: String,
         /// The expression, e.g. 'melee(attackers: 11, defenders: 9, attacker_support: 0, defender_support: 0)'.
         #[arg(allow_hyphen_values = true)]
