@@ -8,6 +8,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "furious_reason",
         include_str!("../rulesets/furious_reason.rules"),
     ),
+    (
+        "horse_and_musket",
+        include_str!("../rulesets/horse_and_musket.rules"),
+    ),
 ];
 
 /// The source of a bundled ruleset.
