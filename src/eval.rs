@@ -1055,19 +1055,7 @@ fn pattern_cost(p: &Pat) -> u64 {
     }
 }
 
-/// Does `v` match pattern `p`?
+/// Does `v` match pattern `p`? (See [`Pat::matches`].)
 pub fn matches(p: &Pat, v: &Value) -> bool {
-    match p {
-        Pat::Any => true,
-        Pat::Alts(alts) => alts.iter().any(|a| match (a, v) {
-            (Alt::AtLeast(n), Value::Num(r)) => *r >= Rational::from_integer(*n),
-            (Alt::AtMost(n), Value::Num(r)) => *r <= Rational::from_integer(*n),
-            (Alt::Range(lo, hi), Value::Num(r)) => {
-                *r >= Rational::from_integer(*lo) && *r <= Rational::from_integer(*hi)
-            }
-            (Alt::Bool(b), Value::Bool(x)) => b == x,
-            (Alt::Enum(e, i), Value::Enum(f, j)) => e == f && i == j,
-            _ => false,
-        }),
-    }
+    p.matches(v)
 }

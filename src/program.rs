@@ -359,6 +359,26 @@ pub enum Pat {
     Alts(Vec<Alt>),
 }
 
+impl Pat {
+    /// Does `v` match this pattern?
+    pub fn matches(&self, v: &Value) -> bool {
+        use crate::value::Rational;
+        match self {
+            Pat::Any => true,
+            Pat::Alts(alts) => alts.iter().any(|a| match (a, v) {
+                (Alt::AtLeast(n), Value::Num(r)) => *r >= Rational::from_integer(*n),
+                (Alt::AtMost(n), Value::Num(r)) => *r <= Rational::from_integer(*n),
+                (Alt::Range(lo, hi), Value::Num(r)) => {
+                    *r >= Rational::from_integer(*lo) && *r <= Rational::from_integer(*hi)
+                }
+                (Alt::Bool(b), Value::Bool(x)) => b == x,
+                (Alt::Enum(e, i), Value::Enum(f, j)) => e == f && i == j,
+                _ => false,
+            }),
+        }
+    }
+}
+
 /// One alternative of a pattern.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Alt {

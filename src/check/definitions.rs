@@ -237,6 +237,7 @@ impl Checker<'_> {
             declared.clone()
         };
         let mut rows = Vec::new();
+        let mark = self.errors.len();
         self.with_cite(info.cite.clone(), |c| {
             for row in &def.rows {
                 // `otherwise => ...` alone stands for every key.
@@ -278,11 +279,122 @@ impl Checker<'_> {
                 rows.push(RowInfo { patterns, cell, text: rc(&text) });
             }
         });
+        // (Not after an error in the rows: a misspelled key would be reported twice.)
+        if self.errors.len() == mark {
+            self.enum_coverage(
+                &format!("table `{}` has no row", info.name),
+                &info.params[..info.keys],
+                rows.iter().map(|r| r.patterns.as_slice()),
+                def.name.span,
+            );
+        }
         let t = &mut self.prog.tables[i];
         t.rows = rows;
         t.slots = scope.slots;
         t.ret = joined;
         self.pend.tables[i].1 = State::Done;
+    }
+
+    /// A table keyed by named values (enums, true/false) must have a row for every
+    /// combination of keys, or an `otherwise`: one without is an error when the ruleset
+    /// loads, not a surprise mid-battle. (Number keys are checked elsewhere.)
+    pub(super) fn enum_coverage<'r>(
+        &mut self,
+        what: &str,
+        keys: &[ParamInfo],
+        rows: impl Iterator<Item = &'r [Pat]> + Clone,
+        span: Span,
+    ) {
+        let mut values: Vec<Vec<Value>> = Vec::new();
+        for k in keys {
+            match &k.ty {
+                Ty::Enum(e) => {
+                    let n = self
+                        .prog
+                        .enums
+                        .get(usize::from(*e))
+                        .map_or(0, |en| en.values.len());
+                    values.push(
+                        (0..n)
+                            .map(|i| Value::Enum(*e, u16::try_from(i).unwrap_or(u16::MAX)))
+                            .collect(),
+                    );
+                }
+                Ty::Bool => values.push(vec![Value::Bool(false), Value::Bool(true)]),
+                _ => return,
+            }
+        }
+        let total: usize = values.iter().map(Vec::len).product();
+        if values.is_empty() || total == 0 || total > 100_000 {
+            return;
+        }
+        let mut missing: Vec<Vec<&Value>> = Vec::new();
+        let mut count = 0usize;
+        let mut index = vec![0usize; values.len()];
+        loop {
+            let combo: Vec<&Value> = index.iter().zip(&values).map(|(i, vs)| &vs[*i]).collect();
+            let covered = rows
+                .clone()
+                .any(|pats| pats.iter().zip(&combo).all(|(p, v)| p.matches(v)));
+            if !covered {
+                count += 1;
+                if missing.len() < 5 {
+                    missing.push(combo);
+                }
+            }
+            // Next combination, the last key fastest.
+            let mut k = values.len();
+            loop {
+                if k == 0 {
+                    break;
+                }
+                k -= 1;
+                index[k] += 1;
+                if index[k] < values[k].len() {
+                    break;
+                }
+                index[k] = 0;
+                if k == 0 {
+                    k = usize::MAX;
+                    break;
+                }
+            }
+            if k == usize::MAX {
+                break;
+            }
+        }
+        if count == 0 {
+            return;
+        }
+        let shown: Vec<String> = missing
+            .iter()
+            .map(|combo| {
+                keys.iter()
+                    .zip(combo)
+                    .map(|(k, v)| {
+                        let shown = match v {
+                            Value::Enum(e, i) => self
+                                .prog
+                                .enum_value(*e, *i)
+                                .map_or("?".to_string(), |x| x.name.to_string()),
+                            Value::Bool(b) => b.to_string(),
+                            _ => "?".to_string(),
+                        };
+                        format!("{}: {shown}", k.name)
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .collect();
+        let more = if count > shown.len() {
+            format!(" (and {} more)", count - shown.len())
+        } else {
+            String::new()
+        };
+        self.err(
+            Diag::at("umpire::check::coverage", format!("{what} for {}{more}", shown.join("; ")), span, "not every value is covered")
+                .help("add one for each, or a last `otherwise => ...` (a refusal, or `not given \"...\"` for what the source leaves out)"),
+        );
     }
 
     pub(super) fn check_modifiers(&mut self, i: usize) {

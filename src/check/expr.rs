@@ -271,6 +271,22 @@ impl Checker<'_> {
                         .join(" ");
                     arms.push((pat, ce, rc(&text)));
                 }
+                // Every value of an enum (or true and false) has an arm, or an `otherwise`.
+                let key = ParamInfo {
+                    name: rc("value"),
+                    ty: st.clone(),
+                    range: None,
+                    span: scrutinee.span,
+                    default: None,
+                    has_default: false,
+                };
+                let pats: Vec<Vec<Pat>> = arms.iter().map(|(p, _, _)| vec![p.clone()]).collect();
+                self.enum_coverage(
+                    "this `match` has no arm",
+                    std::slice::from_ref(&key),
+                    pats.iter().map(Vec::as_slice),
+                    scrutinee.span,
+                );
                 (mk(ExprKind::Match(Box::new(se), arms)), ty)
             }
             ast::ExprKind::Record(fields) => self.record(fields, span, scope, expected),
