@@ -66,6 +66,9 @@ enum Command {
         /// Bundled names or paths.
         #[arg(required = true)]
         rulesets: Vec<String>,
+        /// Fail (exit 1) on warnings too.
+        #[arg(long)]
+        deny_warnings: bool,
     },
     /// Run the `example` blocks of rulesets.
     Test {
@@ -280,7 +283,10 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { rulesets } => {
+        Command::Check {
+            rulesets,
+            deny_warnings,
+        } => {
             let mut failed = false;
             for name in &rulesets {
                 match Ruleset::load(name) {
@@ -289,13 +295,24 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                             err!("{}", render(w));
                         }
                         let p = &r.program;
-                        outln!(
-                            "{name}: ok ({}, {}, {}, {})",
-                            count(p.rules.len(), "rule"),
-                            count(p.tables.len(), "table"),
-                            count(p.modifiers.len(), "modifier list"),
-                            count(p.examples.len(), "example")
-                        );
+                        let warnings = p.warnings.len();
+                        if deny_warnings && warnings > 0 {
+                            outln!("{name}: {} (denied)", count(warnings, "warning"));
+                            failed = true;
+                        } else {
+                            let noted = if warnings > 0 {
+                                format!("; {}", count(warnings, "warning"))
+                            } else {
+                                String::new()
+                            };
+                            outln!(
+                                "{name}: ok ({}, {}, {}, {}{noted})",
+                                count(p.rules.len(), "rule"),
+                                count(p.tables.len(), "table"),
+                                count(p.modifiers.len(), "modifier list"),
+                                count(p.examples.len(), "example")
+                            );
+                        }
                     }
                     Err(ds) => {
                         report(&ds);

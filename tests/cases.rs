@@ -102,7 +102,13 @@ fn check_cases() {
         let text = std::fs::read_to_string(path).expect("case file");
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("case");
         let out = match Ruleset::from_source(name, &text) {
-            Ok(_) => "checks clean\n".to_string(),
+            Ok(r) if r.program.warnings.is_empty() => "checks clean\n".to_string(),
+            Ok(r) => r
+                .program
+                .warnings
+                .iter()
+                .map(|d| render(d))
+                .collect::<String>(),
             Err(ds) => ds.0.iter().map(|d| render(d)).collect::<String>(),
         };
         insta::assert_snapshot!(out);

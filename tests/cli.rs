@@ -532,3 +532,31 @@ fn write_state_as_json_loads_back() {
     assert_eq!(stdout(&o), "406\n", "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn deny_warnings_makes_warnings_fail() {
+    let dir = std::env::temp_dir().join(format!("umpire-warn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("w.rules");
+    std::fs::write(
+        &path,
+        "rule f(a: Int, b: Int) -> Int {\n  let c = 3\n  a\n}\n",
+    )
+    .expect("write");
+    let p = path.to_str().expect("utf-8");
+    assert_eq!(umpire(&["check", p]).status.code(), Some(0));
+    assert_eq!(
+        umpire(&["check", "--deny-warnings", p]).status.code(),
+        Some(1)
+    );
+    let o = umpire(&[
+        "check",
+        "--deny-warnings",
+        "little_wars",
+        "kriegspiel",
+        "horse_and_musket",
+        "furious_reason",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -47,7 +47,13 @@ fn bundled_rulesets_are_the_files_in_rulesets() {
         let on_disk = std::fs::read_to_string(format!("rulesets/{name}.rules"))
             .expect("bundled ruleset has its file");
         assert_eq!(&on_disk, text, "{name}");
-        Ruleset::bundled(name).unwrap_or_else(|e| panic!("bundled {name}: {e}"));
+        let r = Ruleset::bundled(name).unwrap_or_else(|e| panic!("bundled {name}: {e}"));
+        // The bundled rulesets check clean with --deny-warnings.
+        assert!(
+            r.program.warnings.is_empty(),
+            "{name}: {:?}",
+            r.program.warnings
+        );
     }
 }
 

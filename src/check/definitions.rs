@@ -200,11 +200,33 @@ impl Checker<'_> {
         } else {
             Some(&declared)
         };
+        let mark = self.errors.iter().filter(|d| !d.warning).count();
         let (body, ty) = self.with_cite(info.cite.clone(), |c| {
             c.block(&def.body, &mut scope, expected)
         });
+        let body_errors = self.errors.iter().filter(|d| !d.warning).count() > mark;
         if expected.is_some() {
             self.expect_ty(&ty, &declared, def.body.value.span);
+        }
+        // A parameter a rule never reads is a slip — unless the rule's body is a gap of
+        // the source (`not given`), whose parameters wait for a house rule to use them.
+        let body_text = self.prog.sources.snippet(def.body.span);
+        // (Not after an error in the body: a misspelled name would be reported twice.)
+        if !body_text.contains("not given") && !body_errors {
+            for (slot, p) in info.params.iter().enumerate() {
+                if !scope.is_used(idx(slot)) && !p.name.starts_with('_') {
+                    self.err(
+                        Diag::at(
+                            "umpire::check::unused_parameter",
+                            format!("rule `{}` never uses its parameter `{}`", info.name, p.name),
+                            p.span,
+                            "unused",
+                        )
+                        .help("use it, or remove it (callers name it too)")
+                        .warning(),
+                    );
+                }
+            }
         }
         let body = self.ranged(
             body,

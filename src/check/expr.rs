@@ -11,6 +11,7 @@ impl Checker<'_> {
     ) -> (Expr, Ty) {
         let mark = scope.vars.len();
         let mut stmts = Vec::new();
+        let mut lets: Vec<(u32, ast::Name)> = Vec::new();
         for s in &b.stmts {
             match s {
                 ast::Stmt::Let(name, ty, value) => {
@@ -28,6 +29,7 @@ impl Checker<'_> {
                         None => t,
                     };
                     let slot = scope.bind(&name.node, t);
+                    lets.push((slot, name.clone()));
                     stmts.push(Stmt::Let(slot, e));
                 }
                 ast::Stmt::Note(n) => stmts.push(Stmt::Note(rc(&n.node))),
@@ -43,6 +45,15 @@ impl Checker<'_> {
             }
         }
         let (v, t) = self.expr(&b.value, scope, expected);
+        for (slot, name) in lets {
+            if !scope.is_used(slot) && !name.node.starts_with('_') {
+                self.err(
+                    Diag::at("umpire::check::unused_let", format!("`{}` is worked out but never used", name.node), name.span, "unused")
+                        .help(format!("use it, remove it, or name it `_{}` if it is kept on purpose (a die rolled, say)", name.node))
+                        .warning(),
+                );
+            }
+        }
         scope.vars.truncate(mark);
         if stmts.is_empty() {
             return (v, t);
@@ -329,11 +340,11 @@ impl Checker<'_> {
         &mut self,
         n: &str,
         span: Span,
-        scope: &Scope,
+        scope: &mut Scope,
         expected: Option<&Ty>,
     ) -> (Expr, Ty) {
         let mk = |kind| Expr { kind, span };
-        if let Some((slot, ty)) = scope.lookup(n) {
+        if let Some((slot, ty)) = scope.lookup_use(n) {
             return (mk(ExprKind::Local(slot)), ty);
         }
         if let Some(Ty::Enum(e)) = expected {

@@ -43,6 +43,8 @@ struct Pending {
 struct Scope {
     vars: Vec<(String, u32, Ty)>,
     slots: u32,
+    /// Whether each slot's name has been read, for "unused" warnings.
+    used: Vec<bool>,
 }
 
 impl Scope {
@@ -50,7 +52,23 @@ impl Scope {
         let slot = self.slots;
         self.slots += 1;
         self.vars.push((name.to_string(), slot, ty));
+        self.used.push(false);
         slot
+    }
+
+    /// Looks a name up and marks it read.
+    fn lookup_use(&mut self, name: &str) -> Option<(u32, Ty)> {
+        let found = self.lookup(name);
+        if let Some((slot, _)) = found {
+            if let Some(u) = self.used.get_mut(slot as usize) {
+                *u = true;
+            }
+        }
+        found
+    }
+
+    fn is_used(&self, slot: u32) -> bool {
+        self.used.get(slot as usize).copied().unwrap_or(true)
     }
     fn lookup(&self, name: &str) -> Option<(u32, Ty)> {
         self.vars
