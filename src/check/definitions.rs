@@ -10,6 +10,7 @@ impl Checker<'_> {
         self.record_defaults(&pending);
         self.param_defaults();
         self.check_definitions();
+        self.call_cycles();
     }
 
     pub(super) fn record_defaults(&mut self, pending: &[(u32, Rc<ast::RecordDef>)]) {
@@ -44,6 +45,76 @@ impl Checker<'_> {
                     .collect();
                 info.defaults = defaults;
             }
+        }
+    }
+
+    /// A cycle of calls among rules and tables is an error unless one of its rules is
+    /// marked `recursive` (then the run-time depth limit stops a runaway).
+    fn call_cycles(&mut self) {
+        let nr = self.prog.rules.len();
+        let node = |c: Callee| match c {
+            Callee::Rule(i) => Some(i as usize),
+            Callee::Table(i) => Some(nr + i as usize),
+            _ => None,
+        };
+        let mut edges: Vec<Vec<usize>> = vec![Vec::new(); nr + self.prog.tables.len()];
+        for (i, r) in self.prog.rules.iter().enumerate() {
+            calls_in(&r.body, &mut |c| edges[i].extend(node(c)));
+        }
+        for (i, t) in self.prog.tables.iter().enumerate() {
+            for row in &t.rows {
+                calls_in(&row.cell, &mut |c| edges[nr + i].extend(node(c)));
+            }
+        }
+        let recursive: Vec<bool> = self.pend.rules.iter().map(|(d, _)| d.recursive).collect();
+        // For each rule: can it reach itself? (A depth-first walk from each; rulesets
+        // hold tens of rules.)
+        let mut reported = vec![false; edges.len()];
+        for start in 0..nr {
+            if reported[start] {
+                continue;
+            }
+            let mut seen = vec![false; edges.len()];
+            let mut stack: Vec<usize> = edges[start].clone();
+            let mut cyclic = false;
+            while let Some(n) = stack.pop() {
+                if n == start {
+                    cyclic = true;
+                    break;
+                }
+                if !seen[n] {
+                    seen[n] = true;
+                    stack.extend(edges[n].iter().copied());
+                }
+            }
+            if !cyclic {
+                continue;
+            }
+            // The rules on the cycle: those that reach `start` and that `start` reaches.
+            let members: Vec<usize> = (0..nr)
+                .filter(|&m| m == start || seen[m] && reaches(&edges, m, start))
+                .collect();
+            for &m in &members {
+                reported[m] = true;
+            }
+            if members
+                .iter()
+                .any(|&m| recursive.get(m).copied().unwrap_or(false))
+            {
+                continue;
+            }
+            let names: Vec<String> = members
+                .iter()
+                .map(|&m| format!("`{}`", self.prog.rules[m].name))
+                .collect();
+            let r = &self.prog.rules[start];
+            let d = Diag::at("umpire::check::cycle", format!("{} call each other: a cycle of calls", names.join(", ")), r.span, "in a cycle")
+                .help(format!("if the rule is meant to call itself, mark it: `rule {}(...) -> Type recursive {{ ... }}`", r.name));
+            let mut d = d;
+            if members.len() == 1 {
+                d.message = format!("`{}` calls itself", r.name);
+            }
+            self.err(d);
         }
     }
 
@@ -732,5 +803,78 @@ fn shown((lo, hi): (i128, i128)) -> String {
         (false, true) => format!("{lo} or more"),
         (false, false) if lo == hi => lo.to_string(),
         (false, false) => format!("{lo}-{hi}"),
+    }
+}
+
+/// Does `from` reach `to` in the call graph?
+fn reaches(edges: &[Vec<usize>], from: usize, to: usize) -> bool {
+    let mut seen = vec![false; edges.len()];
+    let mut stack = vec![from];
+    while let Some(n) = stack.pop() {
+        if n == to {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[n], true) {
+            stack.extend(edges[n].iter().copied());
+        }
+    }
+    false
+}
+
+/// Every rule, table or modifier list an expression calls.
+fn calls_in(e: &Expr, found: &mut dyn FnMut(Callee)) {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Call(c, args) => {
+                found(*c);
+                stack.extend(args.iter());
+            }
+            ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) => stack.push(b),
+            ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+            ExprKind::If(arms, other) => {
+                for (c, b) in arms {
+                    stack.push(c);
+                    stack.push(b);
+                }
+                if let Some(o) = other {
+                    stack.push(o);
+                }
+            }
+            ExprKind::Match(s, arms) => {
+                stack.push(s);
+                stack.extend(arms.iter().map(|(_, b, _)| b));
+            }
+            ExprKind::Record(fields) => stack.extend(fields.iter().map(|(_, f)| f)),
+            ExprKind::Block(stmts, v) => {
+                for st in stmts {
+                    match st {
+                        Stmt::Let(_, x) | Stmt::Guard(x) => stack.push(x),
+                        Stmt::Set(set) => {
+                            stack.push(&set.value);
+                            for p in &set.path {
+                                if let PathStep::Member(k) = p {
+                                    stack.push(k);
+                                }
+                            }
+                        }
+                        Stmt::Note(_) => {}
+                    }
+                }
+                stack.push(v);
+            }
+            ExprKind::InRange { value, .. } | ExprKind::Fresh { value, .. } => stack.push(value),
+            ExprKind::Value(_)
+            | ExprKind::State(_)
+            | ExprKind::Local(_)
+            | ExprKind::Const(_)
+            | ExprKind::Dice { .. }
+            | ExprKind::Refuse { .. }
+            | ExprKind::NotGiven { .. }
+            | ExprKind::Default { .. } => {}
+        }
     }
 }

@@ -162,6 +162,8 @@ pub struct RuleDef {
     pub cite: Option<Spanned<String>>,
     /// The body.
     pub body: Block,
+    /// Marked `recursive`: a cycle of calls through it is intended.
+    pub recursive: bool,
 }
 
 /// `table NAME(keys; extra params) (-> Type)? cite? { rows }`

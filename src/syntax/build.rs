@@ -271,8 +271,10 @@ impl Builder {
             let mut returns = None;
             let mut cite = None;
             let mut body = None;
+            let mut recursive = false;
             for q in inner {
                 match q.as_rule() {
+                    Rule::recursive_kw => recursive = true,
                     Rule::returns => {
                         returns = q
                             .into_inner()
@@ -294,6 +296,7 @@ impl Builder {
                 returns,
                 cite,
                 body,
+                recursive,
             })
         })
     }
