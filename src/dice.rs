@@ -97,11 +97,6 @@ impl Given {
             span: None,
         }
     }
-
-    /// How many have been used.
-    pub fn used(&self) -> usize {
-        self.next
-    }
 }
 
 fn ordinal(n: usize) -> String {

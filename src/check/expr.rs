@@ -312,7 +312,7 @@ impl Checker<'_> {
                 let ty = self.value_depth(Ty::Pair(Box::new(t)), span);
                 (mk(ExprKind::Pair(Box::new(ae), Box::new(be))), ty)
             }
-            ast::ExprKind::Refuse { reason, cite, .. } => {
+            ast::ExprKind::Refuse { reason, cite } => {
                 let cite = cite.as_deref().map(rc).or_else(|| self.cite.clone());
                 (
                     mk(ExprKind::Refuse {

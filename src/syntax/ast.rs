@@ -453,14 +453,12 @@ pub enum ExprKind {
     Record(Vec<(Name, Expr)>),
     /// `(24", 20")`
     Pair(Box<Expr>, Box<Expr>),
-    /// `refuse "reason" cite "..."`; a `-` or `.` cell is a refusal with `dash` set.
+    /// `refuse "reason" cite "..."`; a `-` or `.` cell is a refusal too.
     Refuse {
         /// Why.
         reason: String,
         /// The rulebook section, if not the enclosing definition's.
         cite: Option<String>,
-        /// `-` or `.` for the rulebook's "not allowed" cells.
-        dash: Option<char>,
     },
     /// `not given "what" cite "..."`
     NotGiven {

@@ -591,7 +591,6 @@ impl Builder {
                 kind: ExprKind::Refuse {
                     reason: format!("not allowed (\"{c}\" in the table)"),
                     cite: None,
-                    dash: Some(c),
                 },
                 span,
             });
@@ -1129,11 +1128,7 @@ impl Builder {
                 let mut it = p.into_inner();
                 let reason = it.next().map(|s| self.string(s).node).unwrap_or_default();
                 let cite = self.cite(it.next()).map(|c| c.node);
-                ExprKind::Refuse {
-                    reason,
-                    cite,
-                    dash: None,
-                }
+                ExprKind::Refuse { reason, cite }
             }
             Rule::not_given_expr => {
                 let mut it = p.into_inner();

@@ -431,20 +431,6 @@ pub fn parse_expr(file: FileId, text: &str) -> Result<Expr, Diag> {
     b.build_expr(e)
 }
 
-/// Parses one check: an expression, optionally `is refused` / `is not given`.
-pub fn parse_check(file: FileId, text: &str) -> Result<Check, Diag> {
-    let mut pairs = parse_rule(Rule::check_input, file, text)?;
-    let top = pairs
-        .next()
-        .ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
-    let b = Builder::new(file);
-    let c = top
-        .into_inner()
-        .next()
-        .ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
-    b.build_check(c)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
