@@ -18,6 +18,30 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// A folder of the test's own, removed when the test ends (pass or fail).
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("umpire-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Scratch(dir)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// Runs umpire expecting exit 1 with `needle` in what it says on stderr.
 fn fails_with(args: &[&str], needle: &str) {
     let o = umpire(args);
@@ -258,8 +282,7 @@ fn show_prints_the_bundled_source() {
 
 #[test]
 fn check_reports_every_error() {
-    let dir = std::env::temp_dir().join(format!("umpire-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = Scratch::new("cli");
     let path = dir.join("two_errors.rules");
     std::fs::write(
         &path,
@@ -273,7 +296,6 @@ fn check_reports_every_error() {
         e.contains("unknown name `nope`") && e.contains("umpire::check::units"),
         "{e}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -407,8 +429,7 @@ fn effects_are_part_of_the_result() {
 
 #[test]
 fn a_scenario_plays_turns_and_writes_the_state() {
-    let dir = std::env::temp_dir().join(format!("umpire-turns-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = Scratch::new("turns");
     let out = dir.join("after.toml");
     let before = std::fs::read_to_string("tests/cases/state/good.toml").expect("state");
     let o = umpire(&[
@@ -437,7 +458,6 @@ fn a_scenario_plays_turns_and_writes_the_state() {
         std::fs::read_to_string("tests/cases/state/good.toml").expect("state"),
         before
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Wells: "six of B's men going as released prisoners to his back line, two of A's men
@@ -446,8 +466,7 @@ fn a_scenario_plays_turns_and_writes_the_state() {
 /// seventeen of B's men for good."
 #[test]
 fn the_two_melees_end_in_the_state_wells_describes() {
-    let dir = std::env::temp_dir().join(format!("umpire-wells-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = Scratch::new("wells");
     let out = dir.join("after.toml");
     let o = umpire(&[
         "run",
@@ -474,7 +493,6 @@ fn the_two_melees_end_in_the_state_wells_describes() {
     // A's nineteen: seventeen dead, two in B's hands, none free.
     assert_eq!(ask("sides.a.dead + sides.b.prisoners_held"), "19\n");
     assert_eq!(ask("sides.a.free"), "0\n");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -511,8 +529,7 @@ fn changes_to_one_place_add_up_and_each_member_can_be_changed() {
 
 #[test]
 fn write_state_as_json_loads_back() {
-    let dir = std::env::temp_dir().join(format!("umpire-json-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = Scratch::new("json");
     let out = dir.join("after.json");
     let o = umpire(&[
         "run",
@@ -530,13 +547,11 @@ fn write_state_as_json_loads_back() {
         out.to_str().expect("utf-8"),
     ]);
     assert_eq!(stdout(&o), "406\n", "{}", stderr(&o));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn deny_warnings_makes_warnings_fail() {
-    let dir = std::env::temp_dir().join(format!("umpire-warn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = Scratch::new("warn");
     let path = dir.join("w.rules");
     std::fs::write(
         &path,
@@ -558,5 +573,4 @@ fn deny_warnings_makes_warnings_fail() {
         "furious_reason",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -102,7 +102,7 @@ impl Checker<'_> {
                     }
                     self.prog.enums.push(EnumInfo {
                         name: e.name.node.clone(),
-                        cite: e.cite.as_ref().map(|c| rc(&c.node)),
+                        cite: cite_of(&e.cite),
                         values,
                     });
                 }
@@ -162,7 +162,7 @@ impl Checker<'_> {
                         ty,
                         value: dummy(c.name.span),
                         slots: 0,
-                        cite: c.cite.as_ref().map(|c| rc(&c.node)),
+                        cite: cite_of(&c.cite),
                     });
                     self.pend.consts.push((Rc::new(c.clone()), State::Todo));
                 }
@@ -175,7 +175,7 @@ impl Checker<'_> {
                         name: rc(&r.name.node),
                         params,
                         ret,
-                        cite: r.cite.as_ref().map(|c| rc(&c.node)),
+                        cite: cite_of(&r.cite),
                         body: dummy(r.name.span),
                         slots: 0,
                         span: r.name.span,
@@ -193,7 +193,7 @@ impl Checker<'_> {
                         params,
                         keys: t.keys.len(),
                         ret,
-                        cite: t.cite.as_ref().map(|c| rc(&c.node)),
+                        cite: cite_of(&t.cite),
                         rows: vec![],
                         slots: 0,
                         span: t.name.span,
@@ -207,7 +207,7 @@ impl Checker<'_> {
                     self.prog.modifiers.push(ModifiersInfo {
                         name: rc(&m.name.node),
                         params,
-                        cite: m.cite.as_ref().map(|c| rc(&c.node)),
+                        cite: cite_of(&m.cite),
                         modifiers: vec![],
                         slots: 0,
                         ret: Ty::Int,
@@ -494,4 +494,9 @@ fn ranged_part(span: Span) -> Diag {
         "its range would not be checked",
     )
     .help("use a record with a ranged field (`record Count { n: 0..10 }`), or `Int`")
+}
+
+/// A definition's citation, as the program keeps it.
+fn cite_of(cite: &Option<crate::span::Spanned<String>>) -> Option<Rc<str>> {
+    cite.as_ref().map(|c| rc(&c.node))
 }

@@ -701,13 +701,7 @@ impl Checker<'_> {
                 )),
             );
         }
-        if self
-            .pend
-            .rules
-            .get(i)
-            .is_some_and(|(_, s)| *s == State::Todo)
-            && self.prog.rules[i].ret == Ty::Any
-        {
+        if todo(&self.pend.rules, i) && self.prog.rules[i].ret == Ty::Any {
             self.on_demand(|c| c.check_rule(i));
         }
         self.prog.rules.get(i).map_or(Ty::Any, |r| r.ret.clone())
@@ -715,13 +709,7 @@ impl Checker<'_> {
 
     pub(super) fn table_ret(&mut self, id: u32) -> Ty {
         let i = id as usize;
-        if self
-            .pend
-            .tables
-            .get(i)
-            .is_some_and(|(_, s)| *s == State::Todo)
-            && self.prog.tables[i].ret == Ty::Any
-        {
+        if todo(&self.pend.tables, i) && self.prog.tables[i].ret == Ty::Any {
             self.on_demand(|c| c.check_table(i));
         }
         self.prog.tables.get(i).map_or(Ty::Any, |t| t.ret.clone())
@@ -729,12 +717,7 @@ impl Checker<'_> {
 
     pub(super) fn modifiers_ret(&mut self, id: u32) -> Ty {
         let i = id as usize;
-        if self
-            .pend
-            .modifiers
-            .get(i)
-            .is_some_and(|(_, s)| *s == State::Todo)
-        {
+        if todo(&self.pend.modifiers, i) {
             self.on_demand(|c| c.check_modifiers(i));
         }
         self.prog
@@ -877,4 +860,9 @@ fn calls_in(e: &Expr, found: &mut dyn FnMut(Callee)) {
             | ExprKind::Default { .. } => {}
         }
     }
+}
+
+/// Is definition `i` still to be checked?
+fn todo<T>(pending: &[(T, State)], i: usize) -> bool {
+    pending.get(i).is_some_and(|(_, s)| *s == State::Todo)
 }

@@ -9,6 +9,19 @@ use num_traits::CheckedAdd;
 use pest::iterators::{Pair, Pairs};
 use std::iter::Peekable;
 
+/// Only tables have keys: `;` in a rule's or modifier list's parameters is an error.
+fn no_keys(extra: &[Param], what: &str) -> R<()> {
+    match extra.first() {
+        Some(p) => Err(Diag::at(
+            "umpire::parse::params",
+            format!("`;` separates table keys from other parameters; {what} has no keys"),
+            p.name.span,
+            "write `,` here",
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The error for a definition cut short.
 fn incomplete(span: Span) -> Diag {
     Diag::at(
@@ -260,14 +273,7 @@ impl Builder {
         Ok({
             let name = self.name(next()?);
             let (params, extra) = self.build_params(next()?)?;
-            if let Some(p) = extra.first() {
-                return Err(Diag::at(
-                    "umpire::parse::params",
-                    "`;` separates table keys from other parameters; a rule has no keys",
-                    p.name.span,
-                    "write `,` here",
-                ));
-            }
+            no_keys(&extra, "a rule")?;
             let mut returns = None;
             let mut cite = None;
             let mut body = None;
@@ -370,14 +376,7 @@ impl Builder {
         Ok({
             let name = self.name(next()?);
             let (params, extra) = self.build_params(next()?)?;
-            if let Some(p) = extra.first() {
-                return Err(Diag::at(
-                    "umpire::parse::params",
-                    "`;` separates table keys from other parameters; a modifier list has no keys",
-                    p.name.span,
-                    "write `,` here",
-                ));
-            }
+            no_keys(&extra, "a modifier list")?;
             let mut cite = None;
             let mut modifiers = Vec::new();
             for q in inner {
