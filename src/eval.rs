@@ -122,7 +122,6 @@ pub struct Evaluator<'a> {
     /// Changes to the state produced so far (not applied: reads see the state as it was).
     pub effects: Vec<crate::adjudication::Effect>,
     limits: Limits,
-    faces: Vec<u32>,
 }
 
 fn arith_err(e: ArithError, span: Span) -> Flow {
@@ -160,7 +159,6 @@ impl<'a> Evaluator<'a> {
             state: None,
             effects: Vec::new(),
             limits: opts.limits,
-            faces: Vec::new(),
         }
     }
 
@@ -488,19 +486,21 @@ impl<'a> Evaluator<'a> {
                 "no such die",
             )));
         }
-        let text = self.prog.sources.snippet(span).to_string();
+        // The term as written, borrowed from the program (no copy until it is recorded).
+        let prog = self.prog;
+        let text = prog.sources.snippet(span);
         let req = DiceRequest {
             count,
             sides,
             span,
-            text: &text,
+            text,
         };
-        self.faces.clear();
-        let total = self.dice.roll(&req, &mut self.faces)?;
+        let mut faces = Vec::with_capacity(count as usize);
+        let total = self.dice.roll(&req, &mut faces)?;
         let roll = Roll {
-            dice: text.clone(),
+            dice: text.to_string(),
             sides,
-            faces: self.faces.clone(),
+            faces,
             total,
         };
         if self.trace.is_some() {
@@ -695,12 +695,17 @@ impl<'a> Evaluator<'a> {
     /// however it was built (`let b = { stands: 20, ... }` then `orders(b)`).
     fn check_record_ranges(&self, ty: &Ty, v: &Value, span: Span) -> Result<(), Flow> {
         let Ty::Record(shape) = ty else { return Ok(()) };
-        let Some(name) = &shape.name else {
+        // Found by index, not by name: this runs at every call.
+        let Some(info) = shape
+            .record
+            .and_then(|id| self.prog.records.get(id as usize))
+        else {
             return Ok(());
         };
-        let Some(info) = self.prog.records.iter().find(|r| &r.name == name) else {
+        if info.ranges.iter().all(Option::is_none) {
             return Ok(());
-        };
+        }
+        let name = &info.name;
         for ((fname, _), range) in info.shape.fields.iter().zip(&info.ranges) {
             if let (Some(range), Some(fv)) = (range, v.field(fname)) {
                 check_range(&format!("field `{fname}` of {name}"), *range, fv, span)?;

@@ -57,9 +57,17 @@ pub struct RecordShape {
     pub depth: u32,
     /// How many plain values a value of this shape holds, all nesting expanded.
     pub size: u64,
+    /// The declared record type (index into `Program::records`), if declared.
+    pub record: Option<u32>,
 }
 
 impl RecordShape {
+    /// This shape as the declared record type `id`.
+    pub fn declared(mut self, id: u32) -> RecordShape {
+        self.record = Some(id);
+        self
+    }
+
     /// A shape, with its depth worked out from its fields.
     pub fn new(name: Option<String>, fields: Vec<(Rc<str>, Ty)>) -> RecordShape {
         let depth = 1 + fields.iter().map(|(_, t)| t.depth()).max().unwrap_or(0);
@@ -72,6 +80,7 @@ impl RecordShape {
             fields,
             depth,
             size,
+            record: None,
         }
     }
 }

@@ -129,7 +129,9 @@ impl Checker<'_> {
                 }
                 self.prog.records.push(RecordInfo {
                     name: r.name.node.clone(),
-                    shape: Rc::new(RecordShape::new(Some(r.name.node.clone()), vec![])),
+                    shape: Rc::new(
+                        RecordShape::new(Some(r.name.node.clone()), vec![]).declared(id),
+                    ),
                     defaults: vec![],
                     has_default: vec![],
                     default_values: vec![],
@@ -247,7 +249,8 @@ impl Checker<'_> {
             }
             self.pend.records.push((id, Rc::new(r.clone())));
             if let Some(info) = self.prog.records.get_mut(id as usize) {
-                info.shape = Rc::new(RecordShape::new(Some(r.name.node.clone()), fields));
+                info.shape =
+                    Rc::new(RecordShape::new(Some(r.name.node.clone()), fields).declared(id));
                 if info.shape.depth > MAX_VALUE_DEPTH || info.shape.size > MAX_VALUE_SIZE {
                     let d = Diag::at(
                         "umpire::limit::value_depth",
