@@ -243,6 +243,18 @@ fn errors_point_at_the_span_and_exit_one() {
         ],
         "did you mean `defenders`?",
     );
+    // A misspelt argument is one mistake: the parameter it meant is not also
+    // reported missing, but one truly left out still is.
+    let o = umpire(&[
+        "eval",
+        "little_wars",
+        "melee(attackers: 11, defenders: 9, attacker_suport: 3)",
+    ]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("did you mean `attacker_support`?"), "{e}");
+    assert!(e.contains("is missing `defender_support`"), "{e}");
+    assert!(!e.contains("missing `attacker_support`"), "{e}");
     fails_with(
         &["eval", "little_wars", "melee(attackers: 11"],
         "syntax error",

@@ -1,6 +1,7 @@
 //! Calls: rules, tables and modifier lists with positional and named arguments; built-ins.
 
 use super::*;
+use crate::diagnostic::closest;
 
 impl Checker<'_> {
     pub(super) fn call(
@@ -92,6 +93,8 @@ impl Checker<'_> {
         let mut slots: Vec<Option<Expr>> = vec![None; params.len()];
         let mut positional = 0usize;
         let mut named_seen = false;
+        // Parameters an unknown argument name was a misspelling of.
+        let mut meant: Vec<usize> = Vec::new();
         for a in args {
             let i = match &a.name {
                 None => {
@@ -122,6 +125,10 @@ impl Checker<'_> {
                         Some(i) => i,
                         None => {
                             let names: Vec<&str> = params.iter().map(|p| &*p.name).collect();
+                            // The parameter this was meant for is not reported missing too.
+                            if let Some(best) = closest(&n.node, names.iter().copied()) {
+                                meant.extend(params.iter().position(|p| *p.name == *best));
+                            }
                             let d = Diag::at(
                                 "umpire::check::argument",
                                 format!("{what} `{fname}` has no parameter `{}`", n.node),
@@ -164,8 +171,9 @@ impl Checker<'_> {
         let missing: Vec<&str> = params
             .iter()
             .zip(&slots)
-            .filter(|(_, s)| s.is_none())
-            .map(|(p, _)| &*p.name)
+            .enumerate()
+            .filter(|(j, (_, s))| s.is_none() && !meant.contains(j))
+            .map(|(_, (p, _))| &*p.name)
             .collect();
         if !missing.is_empty() {
             let list: Vec<String> = params
