@@ -296,19 +296,33 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
         format!("expected {}", punct.join(", "))
     };
     let found = text.get(start..).and_then(|t| t.chars().next());
-    let end = if end == start {
-        start + found.map_or(1, char::len_utf8)
-    } else {
-        end
-    };
-    let label = match found {
-        None => format!("{what}, found the end"),
-        Some(c) => format!("{what}, found `{c}`"),
+    // At the end of the text there is nothing to underline: underline the last
+    // thing written instead, so the caret is drawn where the text stops.
+    let last = text
+        .get(..start)
+        .and_then(|t| t.trim_end().char_indices().next_back());
+    let (label, span) = match (found, last) {
+        (None, Some((i, c))) => (
+            format!("{what}, but the text ends after this"),
+            Span::new(file, i, i + c.len_utf8()),
+        ),
+        (None, None) => (
+            format!("{what}, found the end"),
+            Span::new(file, start, start),
+        ),
+        (Some(c), _) => {
+            let end = if end == start {
+                start + c.len_utf8()
+            } else {
+                end
+            };
+            (format!("{what}, found `{c}`"), Span::new(file, start, end))
+        }
     };
     let mut d = Diag::at(
         "umpire::parse::syntax",
         format!("syntax error: {what}"),
-        Span::new(file, start, end),
+        span,
         label,
     );
     let rest = text.get(start..).unwrap_or("");
