@@ -67,6 +67,9 @@ pub struct Shown {
     pub name: String,
     /// Value as printed.
     pub value: String,
+    /// Not given in the call: the parameter's default was used.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub default: bool,
 }
 
 /// One modifier that applied.
@@ -278,7 +281,10 @@ pub fn explain(trace: &[TraceNode]) -> String {
 
 fn args_text(args: &[Shown]) -> String {
     args.iter()
-        .map(|a| format!("{}: {}", a.name, a.value))
+        .map(|a| {
+            let d = if a.default { " (default)" } else { "" };
+            format!("{}: {}{d}", a.name, a.value)
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -732,13 +732,18 @@ impl<'a> Evaluator<'a> {
         Ok(f)
     }
 
-    fn shown(&self, params: &[ParamInfo], f: &[Value]) -> Vec<Shown> {
+    /// The arguments as shown in an explanation, those left to their defaults marked.
+    fn shown(&self, params: &[ParamInfo], args: &[Expr], f: &[Value]) -> Vec<Shown> {
         params
             .iter()
             .zip(f)
-            .map(|(p, v)| Shown {
+            .enumerate()
+            .map(|(i, (p, v))| Shown {
                 name: p.name.to_string(),
                 value: crate::adjudication::show_arg(self.prog, v),
+                default: args
+                    .get(i)
+                    .is_some_and(|a| matches!(a.kind, ExprKind::Default { .. })),
             })
             .collect()
     }
@@ -776,7 +781,7 @@ impl<'a> Evaluator<'a> {
                 let steps = self.close();
                 if self.trace.is_some() {
                     let result = self.flow_text(&out);
-                    let args = self.shown(&r.params, &f);
+                    let args = self.shown(&r.params, args, &f);
                     self.push(TraceNode::Rule {
                         name: r.name.to_string(),
                         args,
@@ -835,7 +840,7 @@ impl<'a> Evaluator<'a> {
                 let steps = self.close();
                 if self.trace.is_some() {
                     let result = self.flow_text(&out);
-                    let args = self.shown(&t.params, &f);
+                    let args = self.shown(&t.params, args, &f);
                     self.push(TraceNode::Table {
                         name: t.name.to_string(),
                         args,

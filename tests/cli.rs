@@ -133,6 +133,35 @@ fn refusal_is_a_result_with_exit_zero() {
 }
 
 #[test]
+fn an_explanation_marks_arguments_left_to_their_default() {
+    // `men` is not given: the explanation says its 0 is the default, not the umpire's.
+    let o = umpire(&[
+        "eval",
+        "kriegspiel",
+        "action_time(artillery, pass_fordable_river)",
+        "--explain",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("action: pass_fordable_river, men: 0 (default))"),
+        "{out}"
+    );
+    let o = umpire(&[
+        "eval",
+        "kriegspiel",
+        "action_time(infantry, pass_fordable_river, men: 0)",
+        "--explain",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("men: 0)") && !out.contains("(default)"),
+        "{out}"
+    );
+}
+
+#[test]
 fn json_values_by_kind() {
     let o = umpire(&["eval", "kriegspiel", "1 3/4\"", "--format", "json"]);
     assert_eq!(
