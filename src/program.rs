@@ -288,6 +288,8 @@ pub struct RowInfo {
     pub cell: Expr,
     /// The patterns as written (`7 or more`, `infantry | embark`).
     pub text: Rc<str>,
+    /// Where the row was written.
+    pub span: Span,
 }
 
 /// A die roll modifier list.

@@ -175,3 +175,39 @@ fn nested_brackets_are_read_once() {
         .expect("parses within the hang guard");
     assert!(ok);
 }
+
+/// Furious Reason's die roll modifiers run from -9 (militia, 100% lost, every minus)
+/// to +8 (a leader of 3, the three +1s, guard — grenadier and guard are one grade, so
+/// not both): a D10 plus them reaches -8..18. The bundled table covers every one of
+/// those rolls in both columns (its ends are "0 or less" and "7/10 or more"); cut its
+/// ends short and the load names the rolls left without a row.
+#[test]
+fn the_manoeuvre_roll_reaches_minus_8_to_18() {
+    let text = bundled::source("furious_reason").expect("bundled");
+    let cut = text
+        .replace("    0 or less => retire", "    -7..0 => retire")
+        .replace(
+            "    10 or more => rally_with_elan",
+            "    10-17 => rally_with_elan",
+        );
+    assert_ne!(cut, text, "the rows to cut are in the bundled ruleset");
+    let errors = match Ruleset::from_source("cut.rules", &cut) {
+        Ok(_) => panic!("a roll of -8 or 18 matches no row, yet the ruleset loaded"),
+        Err(ds) => ds.0.iter().map(|d| d.message.clone()).collect::<Vec<_>>(),
+    };
+    let rolls: Vec<&String> = errors
+        .iter()
+        .filter(|m| m.starts_with("this roll can be -8..18"))
+        .collect();
+    assert_eq!(rolls.len(), 2, "{errors:#?}");
+    assert!(
+        rolls[0].ends_with("covers -8 in column `good_order`"),
+        "{}",
+        rolls[0]
+    );
+    assert!(
+        rolls[1].ends_with("covers 18 in column `disorder`"),
+        "{}",
+        rolls[1]
+    );
+}

@@ -369,12 +369,12 @@ impl Checker<'_> {
                 if let Some(col) = row.column {
                     text = format!("{text}` of column `{}", c.prog.sources.snippet(col).trim());
                 }
-                rows.push(RowInfo { patterns, cell, text: rc(&text) });
+                rows.push(RowInfo { patterns, cell, text: rc(&text), span: row.span });
             }
         });
         // (Not after an error in the rows: a misspelled key would be reported twice.)
         if self.errors.len() == mark {
-            self.number_rows(&info, &rows, &def.rows);
+            self.number_rows(&info, &rows);
             self.enum_coverage(
                 &format!("table `{}` has no row", info.name),
                 &info.params[..info.keys],
@@ -391,98 +391,81 @@ impl Checker<'_> {
 
     /// Rows keyed by a whole number (a die roll) that give the other keys the same way —
     /// one column of the Manoeuvre Table — must not overlap ("never last row wins"), and
-    /// must leave no hole between the numbers they cover.
-    fn number_rows(&mut self, info: &TableInfo, rows: &[RowInfo], ast_rows: &[ast::Row]) {
-        let Some(k) = info.params[..info.keys]
-            .iter()
-            .position(|p| p.ty == Ty::Int)
-        else {
+    /// must leave no hole between the numbers they cover. (Rows giving the other keys
+    /// more generally, `_`, count for every column they apply to; a specific row before
+    /// an `_` row is the rulebook's "otherwise", not an overlap.)
+    fn number_rows(&mut self, info: &TableInfo, rows: &[RowInfo]) {
+        let Some(k) = reach::number_key(info) else {
             return;
         };
-        // Group rows by their other keys' patterns, in order.
-        let mut groups: Vec<(Vec<Pat>, Vec<usize>)> = Vec::new();
-        for (r, row) in rows.iter().enumerate() {
-            let others: Vec<Pat> = row
-                .patterns
+        for col in reach::columns(rows, k) {
+            let spans: Vec<(usize, Vec<(i128, i128)>)> = col
+                .rows
                 .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != k)
-                .map(|(_, p)| p.clone())
-                .collect();
-            match groups.iter_mut().find(|(o, _)| *o == others) {
-                Some((_, members)) => members.push(r),
-                None => groups.push((others, vec![r])),
-            }
-        }
-        for (_, members) in groups {
-            let spans: Vec<(usize, Vec<(i128, i128)>)> = members
-                .iter()
-                .filter_map(|&r| intervals(&rows[r].patterns[k]).map(|iv| (r, iv)))
+                .filter_map(|&r| reach::intervals(&rows[r].patterns[k]).map(|iv| (r, iv)))
                 .collect();
             // Overlaps, naming both rows and the first value they share.
             for (a, (ra, ia)) in spans.iter().enumerate() {
                 for (rb, ib) in spans.iter().skip(a + 1) {
                     if let Some(v) = first_shared(ia, ib) {
-                        let (sa, sb) = (
-                            ast_rows.get(*ra).map(|r| r.span),
-                            ast_rows.get(*rb).map(|r| r.span),
+                        self.err(
+                            Diag::at(
+                                "umpire::check::overlap",
+                                format!(
+                                    "rows `{}` and `{}` overlap on {}",
+                                    rows[*ra].text,
+                                    rows[*rb].text,
+                                    reach::shown(v)
+                                ),
+                                rows[*rb].span,
+                                "overlaps an earlier row",
+                            )
+                            .label(rows[*ra].span, "this row")
+                            .help("each number belongs to one row: change one of them"),
                         );
-                        if let (Some(sa), Some(sb)) = (sa, sb) {
-                            self.err(
-                                Diag::at(
-                                    "umpire::check::overlap",
-                                    format!(
-                                        "rows `{}` and `{}` overlap on {}",
-                                        rows[*ra].text,
-                                        rows[*rb].text,
-                                        shown(v)
-                                    ),
-                                    sb,
-                                    "overlaps an earlier row",
-                                )
-                                .label(sa, "this row")
-                                .help("each number belongs to one row: change one of them"),
-                            );
-                        }
                     }
                 }
             }
-            // Holes between the numbers covered (a row `_` or `otherwise` covers all).
-            if members.iter().any(|&r| rows[r].patterns[k] == Pat::Any) || spans.is_empty() {
-                continue;
-            }
-            let mut all: Vec<(i128, i128)> = spans
-                .iter()
-                .flat_map(|(_, iv)| iv.iter().copied())
-                .collect();
-            all.sort();
-            let mut reach = all[0].1;
-            let mut holes = Vec::new();
-            for &(lo, hi) in &all[1..] {
-                if lo > reach + 1 {
-                    holes.push((reach + 1, lo - 1));
-                }
-                reach = reach.max(hi);
-            }
-            if let Some(&(lo, hi)) = holes.first() {
-                let what = shown((lo, hi));
-                let span = ast_rows.get(members[0]).map_or(info.span, |r| r.span);
-                self.err(
-                    Diag::at(
-                        "umpire::check::gap",
+            // Holes between the numbers covered, or in the range the key is declared with
+            // (`roll: 1..10` must find a row for each of 1 to 10).
+            let key = &info.params[k];
+            let bounds = match key.range {
+                Some(r) => (i128::from(r.lo), r.hi.map_or(reach::HI, i128::from)),
+                None => match (col.covered.first(), col.covered.last()) {
+                    (Some(first), Some(last)) => (first.0, last.1),
+                    _ => continue,
+                },
+            };
+            let holes = reach::uncovered(bounds, &col.covered);
+            if !holes.is_empty() {
+                let span = col.rows.first().map_or(info.span, |&r| rows[r].span);
+                let (message, label) = match key.range {
+                    Some(r) => (
                         format!(
-                            "no row of `{}` covers {what}{}",
+                            "`{}` takes {r}, and no row of `{}` covers {}{}",
+                            key.name,
                             info.name,
-                            rows[members[0]]
-                                .text
-                                .split_once("` of column `")
-                                .map_or(String::new(), |(_, c)| format!(" in column `{c}`"))
+                            reach::shown_all(&holes),
+                            col.name
                         ),
-                        span,
+                        "the rows leave it out",
+                    ),
+                    None => (
+                        format!(
+                            "no row of `{}` covers {}{}",
+                            info.name,
+                            reach::shown_all(&holes),
+                            col.name
+                        ),
                         "the rows leave a hole",
-                    )
-                    .help("add a row for it, or widen a neighbouring row"),
-                );
+                    ),
+                };
+                let mut d = Diag::at("umpire::check::gap", message, span, label)
+                    .help("add a row for it, or widen a neighbouring row");
+                if key.range.is_some() {
+                    d = d.label(key.span, "declared here");
+                }
+                self.err(d);
             }
         }
     }
@@ -747,25 +730,6 @@ impl Checker<'_> {
     // ------------------------------------------------------------------ types
 }
 
-/// The whole numbers a pattern covers, as inclusive intervals (`None` for `_`).
-fn intervals(p: &Pat) -> Option<Vec<(i128, i128)>> {
-    const LO: i128 = i64::MIN as i128 - 1;
-    const HI: i128 = i64::MAX as i128 + 1;
-    match p {
-        Pat::Any => None,
-        Pat::Alts(alts) => Some(
-            alts.iter()
-                .filter_map(|a| match a {
-                    Alt::AtLeast(n) => Some((i128::from(*n), HI)),
-                    Alt::AtMost(n) => Some((LO, i128::from(*n))),
-                    Alt::Range(a, b) => Some((i128::from(*a), i128::from(*b))),
-                    _ => None,
-                })
-                .collect(),
-        ),
-    }
-}
-
 /// The numbers two sets of intervals share (the first such interval).
 fn first_shared(a: &[(i128, i128)], b: &[(i128, i128)]) -> Option<(i128, i128)> {
     a.iter()
@@ -775,18 +739,6 @@ fn first_shared(a: &[(i128, i128)], b: &[(i128, i128)]) -> Option<(i128, i128)> 
         })
         .filter(|(lo, hi)| lo <= hi)
         .min()
-}
-
-/// Shared numbers as a rulebook would say them: `7`, `7-9`, `10 or more`, `0 or less`.
-fn shown((lo, hi): (i128, i128)) -> String {
-    let (min, max) = (i128::from(i64::MIN), i128::from(i64::MAX));
-    match (lo < min, hi > max) {
-        (true, true) => "every number".into(),
-        (true, false) => format!("{hi} or less"),
-        (false, true) => format!("{lo} or more"),
-        (false, false) if lo == hi => lo.to_string(),
-        (false, false) => format!("{lo}-{hi}"),
-    }
 }
 
 /// Does `from` reach `to` in the call graph?

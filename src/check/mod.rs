@@ -15,6 +15,7 @@ mod calls;
 mod declare;
 mod definitions;
 mod expr;
+mod reach;
 mod types;
 
 /// Most dice one term may roll.
@@ -85,6 +86,9 @@ pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
     c.declare(ast);
     c.check_all();
     c.check_examples(ast);
+    if c.errors.iter().all(|d| d.warning) {
+        c.reachable_rolls();
+    }
     let mut errors = std::mem::take(&mut c.errors);
     if c.more_errors > 0 {
         errors.push(Diag::error(
