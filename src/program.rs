@@ -205,6 +205,8 @@ pub struct EnumValueInfo {
     pub display: Option<Rc<str>>,
     /// The rulebook's sentence (`Unit may move at Full Move Rate`).
     pub sentence: Option<Rc<str>>,
+    /// Where it was declared.
+    pub span: Span,
 }
 
 /// A declared record type.
@@ -558,6 +560,67 @@ pub enum ExprKind {
         /// What holds the range, for the message (`field \`lost_percent\``).
         what: Rc<str>,
     },
+}
+
+impl Expr {
+    /// Calls `f` on this expression and every expression inside it (statements, arms,
+    /// arguments, set paths), without going into the rules and tables it calls.
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            f(e);
+            match &e.kind {
+                ExprKind::Call(_, args) => stack.extend(args.iter()),
+                ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) => stack.push(b),
+                ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+                ExprKind::If(arms, other) => {
+                    for (c, b) in arms {
+                        stack.push(c);
+                        stack.push(b);
+                    }
+                    if let Some(o) = other {
+                        stack.push(o);
+                    }
+                }
+                ExprKind::Match(s, arms) => {
+                    stack.push(s);
+                    stack.extend(arms.iter().map(|(_, b, _)| b));
+                }
+                ExprKind::Record(fields) => stack.extend(fields.iter().map(|(_, f)| f)),
+                ExprKind::Block(stmts, v) => {
+                    for st in stmts {
+                        match st {
+                            Stmt::Let(_, x) | Stmt::Guard(x) => stack.push(x),
+                            Stmt::Set(set) => {
+                                stack.push(&set.value);
+                                for p in &set.path {
+                                    if let PathStep::Member(k) = p {
+                                        stack.push(k);
+                                    }
+                                }
+                            }
+                            Stmt::Note(_) => {}
+                        }
+                    }
+                    stack.push(v);
+                }
+                ExprKind::InRange { value, .. } | ExprKind::Fresh { value, .. } => {
+                    stack.push(value)
+                }
+                ExprKind::Value(_)
+                | ExprKind::State(_)
+                | ExprKind::Local(_)
+                | ExprKind::Const(_)
+                | ExprKind::Dice { .. }
+                | ExprKind::Refuse { .. }
+                | ExprKind::NotGiven { .. }
+                | ExprKind::Default { .. } => {}
+            }
+        }
+    }
 }
 
 /// A checked statement.

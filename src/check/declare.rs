@@ -98,6 +98,7 @@ impl Checker<'_> {
                             name: rc(&v.name.node),
                             display: v.display.as_deref().map(rc),
                             sentence: v.sentence.as_deref().map(rc),
+                            span: v.name.span,
                         });
                     }
                     self.prog.enums.push(EnumInfo {

@@ -758,60 +758,11 @@ fn reaches(edges: &[Vec<usize>], from: usize, to: usize) -> bool {
 
 /// Every rule, table or modifier list an expression calls.
 fn calls_in(e: &Expr, found: &mut dyn FnMut(Callee)) {
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        match &e.kind {
-            ExprKind::Call(c, args) => {
-                found(*c);
-                stack.extend(args.iter());
-            }
-            ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) => stack.push(b),
-            ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
-                stack.push(a);
-                stack.push(b);
-            }
-            ExprKind::If(arms, other) => {
-                for (c, b) in arms {
-                    stack.push(c);
-                    stack.push(b);
-                }
-                if let Some(o) = other {
-                    stack.push(o);
-                }
-            }
-            ExprKind::Match(s, arms) => {
-                stack.push(s);
-                stack.extend(arms.iter().map(|(_, b, _)| b));
-            }
-            ExprKind::Record(fields) => stack.extend(fields.iter().map(|(_, f)| f)),
-            ExprKind::Block(stmts, v) => {
-                for st in stmts {
-                    match st {
-                        Stmt::Let(_, x) | Stmt::Guard(x) => stack.push(x),
-                        Stmt::Set(set) => {
-                            stack.push(&set.value);
-                            for p in &set.path {
-                                if let PathStep::Member(k) = p {
-                                    stack.push(k);
-                                }
-                            }
-                        }
-                        Stmt::Note(_) => {}
-                    }
-                }
-                stack.push(v);
-            }
-            ExprKind::InRange { value, .. } | ExprKind::Fresh { value, .. } => stack.push(value),
-            ExprKind::Value(_)
-            | ExprKind::State(_)
-            | ExprKind::Local(_)
-            | ExprKind::Const(_)
-            | ExprKind::Dice { .. }
-            | ExprKind::Refuse { .. }
-            | ExprKind::NotGiven { .. }
-            | ExprKind::Default { .. } => {}
+    e.walk(&mut |x| {
+        if let ExprKind::Call(c, _) = &x.kind {
+            found(*c);
         }
-    }
+    });
 }
 
 /// Is definition `i` still to be checked?

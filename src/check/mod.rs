@@ -12,6 +12,7 @@ use num_traits::CheckedMul;
 use std::rc::Rc;
 
 mod calls;
+mod dead;
 mod declare;
 mod definitions;
 mod expr;
@@ -88,6 +89,7 @@ pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
     c.check_examples(ast);
     if c.errors.iter().all(|d| d.warning) {
         c.reachable_rolls();
+        c.unused_enum_values();
     }
     let mut errors = std::mem::take(&mut c.errors);
     if c.more_errors > 0 {
