@@ -32,7 +32,7 @@ pub struct Diag {
 
 #[derive(Debug, Clone)]
 struct Attached {
-    named: NamedSource<Arc<str>>,
+    named: NamedSource<CharColumns>,
     labels: Vec<LabeledSpan>,
 }
 
@@ -134,7 +134,7 @@ impl Diag {
             })
             .collect();
         self.attached = Some(Box::new(Attached {
-            named: NamedSource::new(file.name.clone(), file.display.clone()),
+            named: NamedSource::new(file.name.clone(), CharColumns(file.display.clone())),
             labels,
         }));
         self
@@ -236,3 +236,36 @@ impl fmt::Display for Diags {
 }
 
 impl std::error::Error for Diags {}
+
+/// A file's text for miette, reporting the column of a span in characters (miette's own
+/// count is in bytes, so `é`, `½` or `中` earlier on the line would push the
+/// `[file:line:column]` header's column past where the caret is drawn).
+#[derive(Debug, Clone)]
+struct CharColumns(Arc<str>);
+
+impl miette::SourceCode for CharColumns {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let inner = self.0.read_span(span, before, after)?;
+        if inner.column() == 0 {
+            return Ok(inner);
+        }
+        let text: &str = &self.0;
+        let at = span.offset().min(text.len());
+        let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+        let column = text
+            .get(line_start..at)
+            .map_or(inner.column(), |s| s.chars().count());
+        Ok(Box::new(miette::MietteSpanContents::new(
+            inner.data(),
+            *inner.span(),
+            inner.line(),
+            column,
+            inner.line_count(),
+        )))
+    }
+}

@@ -145,3 +145,49 @@ fn state_cases() {
         insta::assert_snapshot!(out);
     });
 }
+
+/// What each label of each diagnostic underlines, as text, with the diagnostic's code:
+/// `code: "text"`.
+fn underlined(name: &str, text: &str) -> Vec<String> {
+    let diags = match Ruleset::from_source(name, text) {
+        Ok(r) => r.program.warnings,
+        Err(ds) => ds.0,
+    };
+    let mut out = Vec::new();
+    for d in &diags {
+        let code = miette::Diagnostic::code(d).map(|c| c.to_string());
+        for l in miette::Diagnostic::labels(d).into_iter().flatten() {
+            let under = text
+                .get(l.offset()..l.offset() + l.len())
+                .unwrap_or("<not on a character boundary>");
+            out.push(format!("{code:?}: {:?}", under.replace("\r\n", "\n")));
+        }
+    }
+    out
+}
+
+/// Every check case, rewritten with CRLF line endings, a tab at the start of every line
+/// and a line of non-ASCII text (é, ½, CJK, a dash) above it all, gives the same
+/// diagnostics underlining the same text: spans count characters, not bytes, and
+/// survive line endings and tabs. (The cases `tabs_and_non_ascii_*` put such text on
+/// the line of the error itself; their snapshots show where the caret lands.)
+#[test]
+fn carets_land_right_with_crlf_tabs_and_non_ascii() {
+    let mut checked = 0;
+    insta::glob!("cases/check/*.rules", |path| {
+        let text = std::fs::read_to_string(path).expect("case file");
+        if text.contains('\r') || text.starts_with('\u{feff}') {
+            return; // already a line-ending or byte-order-mark case
+        }
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("case");
+        let variant = std::iter::once("# é ½ 中文 — «¼» 速度".to_string())
+            .chain(text.lines().map(|l| format!("\t{l}")))
+            .collect::<Vec<_>>()
+            .join("\r\n");
+        let before = underlined(name, &text);
+        assert!(!before.is_empty(), "{name} gives no diagnostic");
+        assert_eq!(before, underlined(name, &variant), "{name}");
+        checked += 1;
+    });
+    assert!(checked > 20, "only {checked} cases checked");
+}

@@ -373,7 +373,9 @@ impl Checker<'_> {
             }
         });
         // (Not after an error in the rows: a misspelled key would be reported twice.)
-        if self.errors.len() == mark {
+        if self.errors.len() != mark {
+            self.broken_tables.insert(i);
+        } else {
             self.number_rows(&info, &rows);
             self.enum_coverage(
                 &format!("table `{}` has no row", info.name),

@@ -75,26 +75,31 @@ impl Checker<'_> {
         let mut out = Vec::new();
         // A guard stops the rule (a refusal, a gap) or lets it go on: a value from one of
         // its branches would be thrown away, so it is an error, not a silent no-op.
-        let unused = |c: &mut Self, t: &Ty, span: Span| {
-            if !matches!(t, Ty::Never) {
-                c.err(
-                    Diag::at("umpire::check::unused_value", "this `if` gives a value that is not used", span, "value not used")
-                        .help("an `if` before a block's last line may only `refuse` or say `not given`; to choose a value, make the `if` the last line, with an `else`"),
-                );
-            }
-        };
+        let mut unused: Vec<Span> = Vec::new();
         for (c, b) in arms {
             let (ce, ct) = self.expr(c, scope, Some(&Ty::Bool));
             self.expect_ty(&ct, &Ty::Bool, c.span);
             let (be, bt) = self.block(b, scope, None);
-            unused(self, &bt, b.value.span);
+            if !matches!(bt, Ty::Never) {
+                unused.push(b.value.span);
+            }
             out.push((ce, be));
         }
         let other = otherwise.as_ref().map(|b| {
             let (be, bt) = self.block(b, scope, None);
-            unused(self, &bt, b.value.span);
+            if !matches!(bt, Ty::Never) {
+                unused.push(b.value.span);
+            }
             Box::new(be)
         });
+        if let Some((&first, rest)) = unused.split_first() {
+            let mut d = Diag::at("umpire::check::unused_value", "this `if` gives a value that is not used", first, "value not used")
+                .help("an `if` before a block's last line may only `refuse` or say `not given`; to choose a value, make the `if` the last line, with an `else`");
+            for &span in rest {
+                d = d.label(span, "value not used");
+            }
+            self.err(d);
+        }
         (
             Expr {
                 kind: ExprKind::If(out, other),

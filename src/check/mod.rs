@@ -87,8 +87,8 @@ pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
     c.declare(ast);
     c.check_all();
     c.check_examples(ast);
+    c.reachable_rolls();
     if c.errors.iter().all(|d| d.warning) {
-        c.reachable_rolls();
         c.unused_enum_values();
     }
     let mut errors = std::mem::take(&mut c.errors);
@@ -144,6 +144,9 @@ struct Checker<'p> {
     on_demand: usize,
     /// Errors found past [`MAX_ERRORS`].
     more_errors: usize,
+    /// Tables with an error in their rows (some rows may be missing from the program,
+    /// so their coverage is not judged).
+    broken_tables: std::collections::HashSet<usize>,
 }
 
 /// Most errors reported from one ruleset.
@@ -176,6 +179,7 @@ impl<'p> Checker<'p> {
             cite: None,
             on_demand: 0,
             more_errors: 0,
+            broken_tables: Default::default(),
         }
     }
 

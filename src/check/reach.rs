@@ -890,6 +890,9 @@ impl Checker<'_> {
         let found = sites.found;
         let mut diags = Vec::new();
         for (t, table) in prog.tables.iter().enumerate() {
+            if self.broken_tables.contains(&t) {
+                continue;
+            }
             let Some(k) = number_key(table) else { continue };
             let cols = columns(&table.rows, k);
             let key = &table.params[k];

@@ -222,9 +222,12 @@ impl Checker<'_> {
                 | BinOp::Ge
                 | BinOp::And
                 | BinOp::Or => Bool,
+                // Not known (after an error): not known either, so one mistake is
+                // reported once, not again where its result is used.
+                _ if matches!(a, Any) || matches!(b, Any) => Any,
                 _ => {
-                    let other = if matches!(a, Any | Never) { b } else { a };
-                    if matches!(other, Any | Never) {
+                    let other = if matches!(a, Never) { b } else { a };
+                    if matches!(other, Never) {
                         Any
                     } else {
                         other.clone()
