@@ -840,6 +840,51 @@ fn whole_bounds(r: Reach) -> Option<(i128, i128)> {
     Some((lo.unwrap_or(LO), hi.unwrap_or(HI)))
 }
 
+/// The rolls a call site can make that find no row in a column they may be read on.
+fn without_rows(table: &TableInfo, cols: &[Column], s: &CallSite, out: &mut Vec<Diag>) {
+    let Some(bounds) = whole_bounds(s.reach) else {
+        return;
+    };
+    if !s.reach.known() {
+        return;
+    }
+    for c in cols {
+        let applies = s.others.iter().zip(&c.others).all(|(v, p)| match v {
+            Some(v) => p.matches(v),
+            None => true,
+        });
+        if !applies {
+            continue;
+        }
+        let missing = uncovered(bounds, &c.covered);
+        if !missing.is_empty() {
+            let can = shown(bounds);
+            let what = if bounds.0 == bounds.1 {
+                format!("this key is {can}")
+            } else {
+                format!("this roll can be {can}")
+            };
+            out.push(
+                            Diag::at(
+                                "umpire::check::roll_without_row",
+                                format!(
+                                    "{what}, and no row of `{}` covers {}{}",
+                                    table.name,
+                                    shown_all(&missing),
+                                    c.name
+                                ),
+                                s.span,
+                                format!("can be {can}"),
+                            )
+                            .help(format!(
+                                "add a row for {}, or widen a neighbouring row (the roll's range comes from its dice and the declared ranges of what is added to them)",
+                                shown_all(&missing)
+                            )),
+                        );
+        }
+    }
+}
+
 impl Checker<'_> {
     /// Every roll a call site can make must find a row in its column (an error at every
     /// load), and a row no roll reaches is a warning. Also: a table whose number key is
@@ -898,47 +943,7 @@ impl Checker<'_> {
             let key = &table.params[k];
             let mine: Vec<&CallSite> = found.iter().filter(|s| s.table as usize == t).collect();
             for s in &mine {
-                let Some(bounds) = whole_bounds(s.reach) else {
-                    continue;
-                };
-                if !s.reach.known() {
-                    continue;
-                }
-                for c in &cols {
-                    let applies = s.others.iter().zip(&c.others).all(|(v, p)| match v {
-                        Some(v) => p.matches(v),
-                        None => true,
-                    });
-                    if !applies {
-                        continue;
-                    }
-                    let missing = uncovered(bounds, &c.covered);
-                    if !missing.is_empty() {
-                        let can = shown(bounds);
-                        let what = if bounds.0 == bounds.1 {
-                            format!("this key is {can}")
-                        } else {
-                            format!("this roll can be {can}")
-                        };
-                        diags.push(
-                            Diag::at(
-                                "umpire::check::roll_without_row",
-                                format!(
-                                    "{what}, and no row of `{}` covers {}{}",
-                                    table.name,
-                                    shown_all(&missing),
-                                    c.name
-                                ),
-                                s.span,
-                                format!("can be {can}"),
-                            )
-                            .help(format!(
-                                "add a row for {}, or widen a neighbouring row (the roll's range comes from its dice and the declared ranges of what is added to them)",
-                                shown_all(&missing)
-                            )),
-                        );
-                    }
-                }
+                without_rows(table, &cols, s, &mut diags);
             }
             // Rows no roll reaches: only when every roll made of the table is known.
             let rolls: Vec<&&CallSite> = mine.iter().filter(|s| !s.example).collect();
