@@ -5,7 +5,7 @@
 //! ruleset, expression or scenario, or a failed expectation; 2 a usage error.
 
 use crate::adjudication::{adjudication_json, effects_text, explain, headline};
-use crate::diagnostic::{Diag, Diags};
+use crate::diagnostic::{Diag, Diags, FileReport};
 use crate::dice::{DiceSource, Given, Seeded};
 use crate::eval::Options;
 use crate::{bundled, scenario, Ruleset};
@@ -291,8 +291,8 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             for name in &rulesets {
                 match Ruleset::load(name) {
                     Ok(r) => {
-                        for w in &r.program.warnings {
-                            err!("{}", render(w));
+                        if !r.program.warnings.is_empty() {
+                            err!("{}", render(&FileReport::new(name, &r.program.warnings)));
                         }
                         let p = &r.program;
                         let warnings = p.warnings.len();
@@ -315,7 +315,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                         }
                     }
                     Err(ds) => {
-                        report(&ds);
+                        err!("{}", render(&FileReport::new(name, &ds.0)));
                         let n = error_count(&ds);
                         outln!("{name}: {n} error(s)");
                         failed = true;

@@ -237,6 +237,60 @@ impl fmt::Display for Diags {
 
 impl std::error::Error for Diags {}
 
+/// Every problem found in one file, as one report: a headline naming the file and what
+/// was found, then each diagnostic beneath it (miette's `related`), in file order.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: {summary}")]
+pub struct FileReport {
+    /// The file, as named on the command line.
+    pub file: String,
+    summary: String,
+    problems: Vec<Diag>,
+}
+
+impl FileReport {
+    /// The report of `file`'s diagnostics (errors and warnings), sorted by place.
+    pub fn new(file: &str, problems: &[Diag]) -> FileReport {
+        let mut problems = problems.to_vec();
+        problems.sort_by_key(|d| {
+            d.labels
+                .first()
+                .map_or((u32::MAX, u32::MAX), |(s, _)| (s.file.0, s.start))
+        });
+        let errors = problems.iter().filter(|d| !d.warning).count();
+        let warnings = problems.len() - errors;
+        let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        let summary = match (errors, warnings) {
+            (0, w) => plural(w, "warning"),
+            (e, 0) => plural(e, "error"),
+            (e, w) => format!("{} and {}", plural(e, "error"), plural(w, "warning")),
+        };
+        FileReport {
+            file: file.to_string(),
+            summary,
+            problems,
+        }
+    }
+}
+
+impl miette::Diagnostic for FileReport {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new("umpire::check::report"))
+    }
+    fn severity(&self) -> Option<Severity> {
+        Some(if self.problems.iter().all(|d| d.warning) {
+            Severity::Warning
+        } else {
+            Severity::Error
+        })
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        Some(Box::new(
+            self.problems.iter().map(|d| d as &dyn miette::Diagnostic),
+        ))
+    }
+}
+
 /// A file's text for miette, reporting the column of a span in characters (miette's own
 /// count is in bytes, so `é`, `½` or `中` earlier on the line would push the
 /// `[file:line:column]` header's column past where the caret is drawn).

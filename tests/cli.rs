@@ -615,3 +615,45 @@ fn deny_warnings_makes_warnings_fail() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// `umpire check` reports every problem of every file in one run, each file's under one
+/// headline (errors before warnings never hide one another), and exits 1 on errors.
+#[test]
+fn check_groups_every_problem_under_its_file() {
+    let dir = Scratch::new("group");
+    let bad = dir.join("bad.rules");
+    std::fs::write(
+        &bad,
+        "rule f() -> Length { 6\" + 2 }\nrule g() -> Int { unknown_thing }\nrule h(a: Int) -> Int { 1 }\n",
+    )
+    .expect("write");
+    let warn = dir.join("warn.rules");
+    std::fs::write(&warn, "rule f(a: Int) -> Int { 1 }\n").expect("write");
+    let (b, w) = (bad.to_str().expect("utf-8"), warn.to_str().expect("utf-8"));
+    let o = umpire(&["check", b, w]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    let bad_head = err
+        .find(&format!("{b}: 2 errors and 1 warning"))
+        .unwrap_or_else(|| panic!("{err}"));
+    let warn_head = err
+        .find(&format!("{w}: 1 warning"))
+        .unwrap_or_else(|| panic!("{err}"));
+    // Beneath each headline its own problems, in file order.
+    let units = err
+        .find("cannot add a whole number (Int) to a length")
+        .expect(&err);
+    let name = err.find("unknown name `unknown_thing`").expect(&err);
+    let param = err
+        .find("rule `h` never uses its parameter `a`")
+        .expect(&err);
+    assert!(
+        bad_head < units && units < name && name < param && param < warn_head,
+        "{err}"
+    );
+    assert!(
+        err[warn_head..].contains("rule `f` never uses its parameter `a`"),
+        "{err}"
+    );
+    assert_eq!(stdout(&o), format!("{b}: 2 error(s)\n{w}: ok (1 rule, 0 tables, 0 modifier lists, 0 examples; 1 warning)\n"));
+}
