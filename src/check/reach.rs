@@ -967,6 +967,9 @@ impl Checker<'_> {
                 let Some(iv) = intervals(&row.patterns[k]) else {
                     continue;
                 };
+                if not_given(&row.cell) {
+                    continue; // a gap in the source, written down on purpose
+                }
                 let reached = iv.iter().any(|&(a, b)| a.max(bounds.0) <= b.min(bounds.1));
                 if reached || iv.is_empty() {
                     continue;
@@ -1009,5 +1012,14 @@ impl Checker<'_> {
         for d in diags {
             self.err(d);
         }
+    }
+}
+
+/// Is a cell "not given in the source"?
+fn not_given(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::NotGiven { .. } => true,
+        ExprKind::InRange { value, .. } => not_given(value),
+        _ => false,
     }
 }
