@@ -167,6 +167,27 @@ pub struct Adjudication {
     pub effects: Vec<Effect>,
 }
 
+/// An adjudication as `umpire eval` prints it (and the REPL, each value on its own
+/// line): the result, its effects (`effect: PATH: FROM → TO`), then either the dice
+/// rolled (`rolls: D10 → 7`) or, when traced, the whole explanation.
+pub fn report_text(p: &Program, a: &Adjudication) -> String {
+    let mut out = format!("{}\n", headline(p, &a.outcome));
+    out.push_str(&effects_text(p, &a.effects));
+    match &a.trace {
+        Some(t) => out.push_str(&explain(t)),
+        None if !a.rolls.is_empty() => {
+            let rolls: Vec<String> = a
+                .rolls
+                .iter()
+                .map(|r| format!("{} → {}", r.dice, r.total))
+                .collect();
+            out.push_str(&format!("rolls: {}\n", rolls.join(", ")));
+        }
+        None => {}
+    }
+    out
+}
+
 /// The effects as lines: `units.old_guard.men: 20 → 13`.
 pub fn effects_text(p: &Program, effects: &[Effect]) -> String {
     effects

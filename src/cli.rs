@@ -4,7 +4,7 @@
 //! Exit codes: 0 done (a refusal or a "not given" result is a result); 1 an error in a
 //! ruleset, expression or scenario, or a failed expectation; 2 a usage error.
 
-use crate::adjudication::{adjudication_json, effects_text, explain, headline};
+use crate::adjudication::{adjudication_json, effects_text, explain, headline, report_text};
 use crate::diagnostic::{Diag, Diags, FileReport};
 use crate::dice::{DiceSource, Given, Seeded};
 use crate::eval::Options;
@@ -263,19 +263,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             match format {
                 Format::Json => outln!("{}", adjudication_json(&rules.program, &a)),
                 Format::Text => {
-                    outln!("{}", headline(&rules.program, &a.outcome));
-                    out!("{}", effects_text(&rules.program, &a.effects));
-                    if !a.rolls.is_empty() && !want {
-                        let rolls: Vec<String> = a
-                            .rolls
-                            .iter()
-                            .map(|r| format!("{} → {}", r.dice, r.total))
-                            .collect();
-                        outln!("rolls: {}", rolls.join(", "));
-                    }
-                    if let Some(t) = &a.trace {
-                        out!("{}", explain(t));
-                    }
+                    out!("{}", report_text(&rules.program, &a));
                     if fresh && !a.rolls.is_empty() {
                         errln!("seed: {seed} (replay with --seed {seed})");
                     }

@@ -21,6 +21,8 @@ pub struct DiceRequest<'a> {
     pub span: Span,
     /// The term as written (`2d6`, `1 die`, `D10`).
     pub text: &'a str,
+    /// The rule, table or modifier list that rolls it (`None`: the expression typed).
+    pub within: Option<&'a str>,
 }
 
 /// A fresh seed from the operating system, below 2^53: it can be written back into a
@@ -192,6 +194,7 @@ mod tests {
             sides: 6,
             span: Span::default(),
             text: "5d6",
+            within: None,
         };
         let mut a = Vec::new();
         let mut b = Vec::new();
@@ -208,6 +211,7 @@ mod tests {
             sides: 6,
             span: Span::default(),
             text: "2d6",
+            within: None,
         };
         let mut g = Given::new(vec![3, 5, 6]);
         let mut faces = Vec::new();
@@ -223,6 +227,7 @@ mod tests {
             sides: 6,
             span: Span::default(),
             text: "d6",
+            within: None,
         };
         assert_eq!(
             g.roll(&one, &mut faces).err().map(|d| d.code),

@@ -115,6 +115,9 @@ pub struct Evaluator<'a> {
     pub trace: Option<Vec<Vec<TraceNode>>>,
     steps: u64,
     depth: u32,
+    /// The rules, tables and modifier lists being worked out, innermost last (a die
+    /// asked for at the table names the one that rolls it).
+    within: Vec<Callee>,
     dice_rolled: u64,
     nesting: u32,
     /// The game state (a record of the ruleset's `state` shape), if loaded.
@@ -154,6 +157,7 @@ impl<'a> Evaluator<'a> {
             trace: opts.trace.then(|| vec![Vec::new()]),
             steps: 0,
             depth: 0,
+            within: Vec::new(),
             dice_rolled: 0,
             nesting: 0,
             state: None,
@@ -489,11 +493,18 @@ impl<'a> Evaluator<'a> {
         // The term as written, borrowed from the program (no copy until it is recorded).
         let prog = self.prog;
         let text = prog.sources.snippet(span);
+        let within = match self.within.last() {
+            Some(Callee::Rule(i)) => prog.rules.get(*i as usize).map(|r| &*r.name),
+            Some(Callee::Table(i)) => prog.tables.get(*i as usize).map(|t| &*t.name),
+            Some(Callee::Modifiers(i)) => prog.modifiers.get(*i as usize).map(|m| &*m.name),
+            _ => None,
+        };
         let req = DiceRequest {
             count,
             sides,
             span,
             text,
+            within,
         };
         let mut faces = Vec::with_capacity(count as usize);
         let total = self.dice.roll(&req, &mut faces)?;
@@ -748,8 +759,14 @@ impl<'a> Evaluator<'a> {
             .collect()
     }
 
-    fn enter(&mut self, span: Span) -> Result<(), Flow> {
+    fn leave(&mut self) {
+        self.depth -= 1;
+        self.within.pop();
+    }
+
+    fn enter(&mut self, span: Span, callee: Callee) -> Result<(), Flow> {
         self.depth += 1;
+        self.within.push(callee);
         if self.depth > self.limits.depth {
             return Err(Flow::from(
                 Diag::at(
@@ -774,10 +791,10 @@ impl<'a> Evaluator<'a> {
                     .get(id as usize)
                     .ok_or_else(|| internal(span, "a rule"))?;
                 let mut f = self.args(&r.params, args, r.slots, frame)?;
-                self.enter(span)?;
+                self.enter(span, Callee::Rule(id))?;
                 self.open();
                 let out = self.eval(&r.body, &mut f);
-                self.depth -= 1;
+                self.leave();
                 let steps = self.close();
                 if self.trace.is_some() {
                     let result = self.flow_text(&out);
@@ -833,10 +850,10 @@ impl<'a> Evaluator<'a> {
                         .help("add a row for these keys, or `otherwise => ...`"),
                     ));
                 };
-                self.enter(span)?;
+                self.enter(span, Callee::Table(id))?;
                 self.open();
                 let out = self.eval(&row.cell, &mut f);
-                self.depth -= 1;
+                self.leave();
                 let steps = self.close();
                 if self.trace.is_some() {
                     let result = self.flow_text(&out);
@@ -859,7 +876,7 @@ impl<'a> Evaluator<'a> {
                     .get(id as usize)
                     .ok_or_else(|| internal(span, "a modifier list"))?;
                 let mut f = self.args(&m.params, args, m.slots, frame)?;
-                self.enter(span)?;
+                self.enter(span, Callee::Modifiers(id))?;
                 let mut total = Rational::from_integer(0);
                 let mut applied = Vec::new();
                 for md in &m.modifiers {
@@ -896,7 +913,7 @@ impl<'a> Evaluator<'a> {
                         });
                     }
                 }
-                self.depth -= 1;
+                self.leave();
                 if self.trace.is_some() {
                     let sign = if total > Rational::from_integer(0) {
                         "+"
