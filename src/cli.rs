@@ -81,6 +81,19 @@ enum Command {
         /// A bundled ruleset name.
         name: String,
     },
+    /// Adjudicate at the table, one line at a time: `:help` lists the commands. With no
+    /// ruleset, `:use NAME` picks a bundled one. Reads a script when stdin is not a
+    /// terminal (exit 1 if any input failed).
+    Repl {
+        /// A bundled ruleset name or a path to a .rules file.
+        ruleset: Option<String>,
+        /// A game state file (TOML or JSON) to start from.
+        #[arg(long)]
+        state: Option<String>,
+        /// Roll seeded dice from this seed (the same seed replays the same rolls).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
     /// Run a scenario file: a ruleset and a list of adjudications.
     Run {
         /// The scenario (TOML).
@@ -103,7 +116,7 @@ enum Command {
 /// failing run piped into `head` is not taken for a success; any other failure (a full
 /// disk) ends it with exit code 1, so a truncated `umpire show x > file` is not
 /// reported as done.
-fn write_out(text: &str) {
+pub(crate) fn write_out(text: &str) {
     use std::io::Write;
     let mut o = std::io::stdout().lock();
     if let Err(e) = o.write_all(text.as_bytes()).and_then(|()| o.flush()) {
@@ -116,7 +129,7 @@ fn write_out(text: &str) {
 }
 
 /// Writes to standard error; if even that fails there is no one left to tell.
-fn write_err(text: &str) {
+pub(crate) fn write_err(text: &str) {
     use std::io::Write;
     let mut e = std::io::stderr().lock();
     let _ = e.write_all(text.as_bytes()).and_then(|()| e.flush());
@@ -349,6 +362,11 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                 ExitCode::SUCCESS
             })
         }
+        Command::Repl {
+            ruleset,
+            state,
+            seed,
+        } => Ok(crate::repl::main(ruleset, state, seed)),
         Command::Show { name } => match bundled::source(&name) {
             Some(text) => {
                 out!("{text}");

@@ -35,6 +35,7 @@ pub mod diagnostic;
 pub mod dice;
 pub mod eval;
 pub mod program;
+pub mod repl;
 pub mod scenario;
 pub mod span;
 pub mod state;
@@ -154,6 +155,29 @@ impl Ruleset {
     pub fn compile(&mut self, origin: &str, text: &str) -> Result<Query, Diags> {
         let file = self.program.sources.add(SourceFile::new(origin, text));
         self.compile_in(file, &[])
+    }
+
+    /// Compiles `set PATH = EXPR` (`+=`, `-=`) typed by a user, named `origin`: a query
+    /// whose one effect is that change to the game state.
+    ///
+    /// Errors: a syntax error, a path that is not in the state, a value that does not fit.
+    pub fn compile_set(&mut self, origin: &str, text: &str) -> Result<Query, Diags> {
+        let file = self.program.sources.add(SourceFile::new(origin, text));
+        let normalised = self
+            .program
+            .sources
+            .get(file)
+            .map(|f| f.text.clone())
+            .unwrap_or_default();
+        let stmt = syntax::parse_set(file, &normalised)
+            .map_err(|d| Diags::from(d).with_sources(&self.program.sources))?;
+        let len = u32::try_from(normalised.len()).unwrap_or(u32::MAX);
+        check::check_set_query(
+            &mut self.program,
+            &stmt,
+            span::Span::new(file, 0, len as usize),
+        )
+        .map_err(|d| d.with_sources(&self.program.sources))
     }
 
     /// Compiles the expression held in `source` (e.g. a scenario file masked to one

@@ -29,6 +29,16 @@ use toml_edit::{Item, Table, Value as Toml};
 /// that does not fit the declaration (all of them, each at its place in the file).
 pub fn load(program: &mut Program, path: &str) -> Result<Value, Diags> {
     let text = crate::read_file(path)?;
+    load_text(program, path, text)
+}
+
+/// Loads a state from `text`, named `name` in diagnostics (JSON when the name ends in
+/// `.json`, else TOML), against the program's `state` declaration — a state kept across
+/// a ruleset's reload is checked against the new declaration this way.
+///
+/// Errors: as [`load`].
+pub fn load_text(program: &mut Program, name: &str, text: String) -> Result<Value, Diags> {
+    let path = name;
     let Some(sid) = program.state else {
         return Err(Diag::error(
             "umpire::state::undeclared",

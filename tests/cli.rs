@@ -657,3 +657,55 @@ fn check_groups_every_problem_under_its_file() {
     );
     assert_eq!(stdout(&o), format!("{b}: 2 error(s)\n{w}: ok (1 rule, 0 tables, 0 modifier lists, 0 examples; 1 warning)\n"));
 }
+
+/// `umpire repl` with a script on stdin: no prompt, each value on stdout exactly as
+/// `umpire eval` prints it, diagnostics on stderr, the session going on after an error,
+/// and exit 1 because one input failed.
+#[test]
+fn a_scripted_repl_prints_values_as_eval_does() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(["repl", "furious_reason", "--seed", "5"])
+        .args(["--state", "examples/states/furious_reason_brigade.toml"])
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("umpire runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b":roll 6\nmanoeuvre(brigade.second_foot)\nno_such_rule(1)\nmanoeuvre(\n  brigade.second_foot)\n")
+        .expect("script written");
+    let o = child.wait_with_output().expect("umpire ends");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // The same questions through `umpire eval`: given roll 6, then seed 5's first D10.
+    let state = "examples/states/furious_reason_brigade.toml";
+    let first = umpire(&[
+        "eval",
+        "furious_reason",
+        "manoeuvre(brigade.second_foot)",
+        "--roll",
+        "6",
+        "--state",
+        state,
+    ]);
+    let second = umpire(&[
+        "eval",
+        "furious_reason",
+        "manoeuvre(brigade.second_foot)",
+        "--seed",
+        "5",
+        "--state",
+        state,
+    ]);
+    assert_eq!(stdout(&o), format!("{}{}", stdout(&first), stdout(&second)));
+    assert!(
+        stderr(&o).contains("unknown rule or table `no_such_rule`"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stdout(&o).contains("umpire>"), "no prompt in a script");
+}

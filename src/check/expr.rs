@@ -691,7 +691,7 @@ impl Checker<'_> {
 
     /// `set PATH op VALUE`: PATH must be a path into the game state (a state field, then
     /// `.field` and `[name]` steps).
-    fn set(
+    pub(super) fn set(
         &mut self,
         target: &ast::Expr,
         op: ast::SetOp,

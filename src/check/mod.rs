@@ -134,6 +134,45 @@ pub fn check_query_with(
     })
 }
 
+/// Compiles `set PATH = EXPR` typed on its own (the REPL's `:set`) into a query whose
+/// one effect is the change; its value is `true`.
+///
+/// Errors: PATH is not a path into the game state, or EXPR does not fit it.
+pub fn check_set_query(
+    program: &mut Program,
+    stmt: &ast::Stmt,
+    span: Span,
+) -> Result<Query, Diags> {
+    let mut c = Checker::new(program);
+    let mut scope = Scope::default();
+    let ast::Stmt::Set { target, op, value } = stmt else {
+        return Err(Diags::from(Diag::at(
+            "umpire::parse::syntax",
+            "write `set PATH = VALUE`",
+            span,
+            "not a `set`",
+        )));
+    };
+    let set = c.set(target, *op, value, &mut scope);
+    match set {
+        Some(set) if c.errors.iter().all(|d| d.warning) => Ok(Query {
+            expr: Expr {
+                kind: ExprKind::Block(
+                    vec![Stmt::Set(Box::new(set))],
+                    Box::new(Expr {
+                        kind: ExprKind::Value(Value::Bool(true)),
+                        span,
+                    }),
+                ),
+                span,
+            },
+            slots: scope.slots,
+            ty: Ty::Bool,
+        }),
+        _ => Err(Diags(c.errors)),
+    }
+}
+
 struct Checker<'p> {
     prog: &'p mut Program,
     pend: Pending,

@@ -678,23 +678,7 @@ impl Builder {
                     let Some(value) = value else { continue };
                     stmts.push(Stmt::Let(name, ty, value));
                 }
-                Rule::set_stmt => {
-                    let mut si = it.into_inner().filter(|q| q.as_rule() != Rule::set_kw);
-                    let (Some(target), Some(op), Some(value)) = (si.next(), si.next(), si.next())
-                    else {
-                        continue;
-                    };
-                    let op = match op.as_str() {
-                        "+=" => SetOp::Add,
-                        "-=" => SetOp::Sub,
-                        _ => SetOp::Assign,
-                    };
-                    stmts.push(Stmt::Set {
-                        target: b.build_expr(target)?,
-                        op,
-                        value: b.build_expr(value)?,
-                    });
-                }
+                Rule::set_stmt => stmts.push(b.build_set(it)?),
                 Rule::note_stmt => {
                     if let Some(s) = it.into_inner().next() {
                         stmts.push(Stmt::Note(self.string(s)));
@@ -869,6 +853,30 @@ impl Builder {
                     .ok_or_else(|| bad("this number"))?
             }
             r => unreachable!("{r:?} in build_number"),
+        })
+    }
+
+    /// `set PATH = VALUE` (`+=`, `-=`).
+    pub(crate) fn build_set(&self, p: Pair<Rule>) -> R<Stmt> {
+        let span = self.span(&p);
+        let mut si = p.into_inner().filter(|q| q.as_rule() != Rule::set_kw);
+        let (Some(target), Some(op), Some(value)) = (si.next(), si.next(), si.next()) else {
+            return Err(Diag::at(
+                "umpire::parse::syntax",
+                "write `set PATH = VALUE`",
+                span,
+                "incomplete",
+            ));
+        };
+        let op = match op.as_str() {
+            "+=" => SetOp::Add,
+            "-=" => SetOp::Sub,
+            _ => SetOp::Assign,
+        };
+        Ok(Stmt::Set {
+            target: self.build_expr(target)?,
+            op,
+            value: self.build_expr(value)?,
         })
     }
 

@@ -445,6 +445,20 @@ pub fn parse_expr(file: FileId, text: &str) -> Result<Expr, Diag> {
     b.build_expr(e)
 }
 
+/// Parses `set PATH = EXPR` (or `+=`, `-=`) typed on its own: the state path, how it
+/// changes, and the value.
+pub fn parse_set(file: FileId, text: &str) -> Result<Stmt, Diag> {
+    let mut pairs = parse_rule(Rule::set_input, file, text)?;
+    let top = pairs
+        .next()
+        .ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
+    let stmt = top
+        .into_inner()
+        .next()
+        .ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
+    Builder::new(file).build_set(stmt)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,344 @@
+//! The REPL at a terminal, with rustyline: history kept across sessions (in
+//! `$UMPIRE_HISTORY`, else `$XDG_STATE_HOME/umpire/history`, else
+//! `~/.local/state/umpire/history`), tab completion of commands, rule, table and
+//! modifier names, state paths and enum values, hints, multi-line input while a bracket
+//! is open, Ctrl-C to cancel a line and Ctrl-D to end.
+
+use super::session::{Io, Next, Session, COMMANDS};
+use super::{open_brackets, render_with, start};
+use crate::program::Program;
+use crate::value::Value;
+use rustyline::completion::{Completer, FilenameCompleter, Pair};
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::history::DefaultHistory;
+use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::{Context, Editor, Helper};
+use std::path::PathBuf;
+
+/// Where history is kept: `$UMPIRE_HISTORY`, else under the XDG state folder.
+pub fn history_path() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("UMPIRE_HISTORY") {
+        return (!p.is_empty()).then(|| PathBuf::from(p));
+    }
+    let base = match std::env::var_os("XDG_STATE_HOME") {
+        Some(x) if !x.is_empty() => PathBuf::from(x),
+        _ => PathBuf::from(std::env::var_os("HOME")?)
+            .join(".local")
+            .join("state"),
+    };
+    Some(base.join("umpire").join("history"))
+}
+
+/// What completion offers: refreshed from the session after every input.
+#[derive(Default)]
+pub struct Names {
+    /// Rules, tables, modifier lists and constants.
+    callables: Vec<(String, String)>,
+    /// Enum values and state paths (`brigade.second_foot.grade`).
+    values: Vec<String>,
+}
+
+impl Names {
+    /// The names a session knows now.
+    pub fn of(session: &Session) -> Names {
+        let p = session.program();
+        let mut callables: Vec<(String, String)> = Vec::new();
+        for r in &p.rules {
+            callables.push((r.name.to_string(), params_hint(p, &r.params)));
+        }
+        for t in &p.tables {
+            callables.push((t.name.to_string(), params_hint(p, &t.params)));
+        }
+        for m in &p.modifiers {
+            callables.push((m.name.to_string(), params_hint(p, &m.params)));
+        }
+        let mut values: Vec<String> = p.enum_values.keys().cloned().collect();
+        values.extend(p.consts.iter().map(|c| c.name.to_string()));
+        if let Some(st) = session.state() {
+            state_paths(st, "", &mut values);
+        }
+        values.sort();
+        values.dedup();
+        callables.sort();
+        Names { callables, values }
+    }
+}
+
+fn params_hint(p: &Program, params: &[crate::program::ParamInfo]) -> String {
+    let parts: Vec<String> = params
+        .iter()
+        .map(|x| format!("{}: {}", x.name, super::session::type_name(p, &x.ty)))
+        .collect();
+    format!("{})", parts.join(", "))
+}
+
+/// Every path into the state, `units`, `units.old_guard`, `units.old_guard.men`, ...
+/// (at most a few thousand).
+fn state_paths(v: &Value, prefix: &str, out: &mut Vec<String>) {
+    if out.len() > 5000 {
+        return;
+    }
+    if let Value::Record(fields) | Value::Group(fields) = v {
+        for (name, inner) in fields.iter() {
+            let path = if prefix.is_empty() {
+                name.to_string()
+            } else {
+                format!("{prefix}.{name}")
+            };
+            out.push(path.clone());
+            state_paths(inner, &path, out);
+        }
+    }
+}
+
+/// The rustyline helper: completion, hints, multi-line input.
+pub struct UmpireHelper {
+    /// What completion offers.
+    pub names: Names,
+    files: FilenameCompleter,
+}
+
+fn word_start(line: &str, pos: usize) -> usize {
+    line[..pos]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || *c == '.'))
+        .map_or(0, |(i, c)| i + c.len_utf8())
+}
+
+impl Completer for UmpireHelper {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let pair = |s: &str| Pair {
+            display: s.to_string(),
+            replacement: s.to_string(),
+        };
+        if line.starts_with(':') {
+            let first_end = line.find(char::is_whitespace).unwrap_or(line.len());
+            if pos <= first_end {
+                let typed = &line[..pos];
+                let found = COMMANDS
+                    .iter()
+                    .filter(|(c, _, _)| c.starts_with(typed))
+                    .map(|(c, _, _)| pair(c))
+                    .collect();
+                return Ok((0, found));
+            }
+            let cmd = &line[..first_end];
+            match cmd {
+                ":load" | ":save" | ":log" => return self.files.complete(line, pos, ctx),
+                ":use" | ":show" => {
+                    let start = word_start(line, pos);
+                    let typed = &line[start..pos];
+                    let mut found: Vec<Pair> = crate::bundled::names()
+                        .into_iter()
+                        .filter(|n| n.starts_with(typed))
+                        .map(pair)
+                        .collect();
+                    if cmd == ":use" {
+                        let (fstart, files) = self.files.complete(line, pos, ctx)?;
+                        if found.is_empty() {
+                            return Ok((fstart, files));
+                        }
+                        if fstart == start {
+                            found.extend(files);
+                        }
+                    }
+                    return Ok((start, found));
+                }
+                ":dice" => {
+                    let start = word_start(line, pos);
+                    let typed = &line[start..pos];
+                    let found = ["table", "seeded"]
+                        .into_iter()
+                        .filter(|w| w.starts_with(typed))
+                        .map(pair)
+                        .collect();
+                    return Ok((start, found));
+                }
+                _ => {}
+            }
+        }
+        let start = word_start(line, pos);
+        let typed = &line[start..pos];
+        if typed.is_empty() {
+            return Ok((start, Vec::new()));
+        }
+        let mut found: Vec<Pair> = self
+            .names
+            .callables
+            .iter()
+            .filter(|(n, _)| n.starts_with(typed))
+            .map(|(n, _)| Pair {
+                display: n.clone(),
+                replacement: format!("{n}("),
+            })
+            .collect();
+        found.extend(
+            self.names
+                .values
+                .iter()
+                .filter(|n| n.starts_with(typed))
+                // A path offers its next step, not every path below it.
+                .filter(|n| !n[typed.len()..].trim_start_matches('.').contains('.'))
+                .map(|n| pair(n)),
+        );
+        Ok((start, found))
+    }
+}
+
+impl Hinter for UmpireHelper {
+    type Hint = String;
+
+    fn hint(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> Option<String> {
+        if pos < line.len() {
+            return None;
+        }
+        // `manoeuvre(` → its parameters.
+        if let Some(before) = line.strip_suffix('(') {
+            let start = word_start(before, before.len());
+            let name = &before[start..];
+            return self
+                .names
+                .callables
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, params)| params.clone());
+        }
+        // `:ex` → `plain [EXPR]`: the rest of the one command it can be, and its usage.
+        if line.starts_with(':') && !line.contains(char::is_whitespace) {
+            let mut hits = COMMANDS.iter().filter(|(c, _, _)| c.starts_with(line));
+            if let (Some((c, args, _)), None) = (hits.next(), hits.next()) {
+                let rest = &c[line.len()..];
+                return Some(if args.is_empty() {
+                    rest.to_string()
+                } else {
+                    format!("{rest} {args}")
+                });
+            }
+            return None;
+        }
+        // A name with one way to finish it.
+        let start = word_start(line, pos);
+        let typed = &line[start..pos];
+        if typed.len() < 2 {
+            return None;
+        }
+        let mut hits = self
+            .names
+            .callables
+            .iter()
+            .map(|(n, _)| n)
+            .chain(self.names.values.iter())
+            .filter(|n| n.starts_with(typed) && n.len() > typed.len());
+        match (hits.next(), hits.next()) {
+            (Some(n), None) => Some(n[typed.len()..].to_string()),
+            _ => None,
+        }
+    }
+}
+
+impl Highlighter for UmpireHelper {}
+
+impl Validator for UmpireHelper {
+    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
+        Ok(if open_brackets(ctx.input()) {
+            ValidationResult::Incomplete
+        } else {
+            ValidationResult::Valid(None)
+        })
+    }
+}
+
+impl Helper for UmpireHelper {}
+
+type Ed = Editor<UmpireHelper, DefaultHistory>;
+
+/// A session at a terminal.
+struct Terminal<'e> {
+    editor: &'e mut Ed,
+    colour: bool,
+}
+
+impl Io for Terminal<'_> {
+    fn out(&mut self, text: &str) {
+        crate::cli::write_out(text);
+    }
+    fn err(&mut self, text: &str) {
+        crate::cli::write_err(text);
+    }
+    fn ask(&mut self, prompt: &str) -> Option<String> {
+        self.editor.readline(prompt).ok()
+    }
+    fn render(&self, d: &dyn miette::Diagnostic) -> String {
+        render_with(d, self.colour)
+    }
+}
+
+/// The interactive loop; returns whether any input failed.
+pub fn interactive(ruleset: Option<&str>, state: Option<&str>, seed: Option<u64>) -> bool {
+    let colour = std::env::var_os("NO_COLOR").is_none();
+    let mut editor: Ed = match Editor::new() {
+        Ok(e) => e,
+        Err(e) => {
+            crate::cli::write_err(&format!("error: cannot start the line editor: {e}\n"));
+            return true;
+        }
+    };
+    editor.set_helper(Some(UmpireHelper {
+        names: Names::default(),
+        files: FilenameCompleter::new(),
+    }));
+    let history = history_path();
+    if let Some(h) = &history {
+        if let Some(dir) = h.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = editor.load_history(h);
+    }
+    crate::cli::write_err("umpire: `:help` lists the commands, Ctrl-D ends\n");
+    let mut session = {
+        let mut t = Terminal {
+            editor: &mut editor,
+            colour,
+        };
+        start(ruleset, state, seed, &mut t)
+    };
+    session.ask_again = true;
+    loop {
+        if let Some(h) = editor.helper_mut() {
+            h.names = Names::of(&session);
+        }
+        let line = match editor.readline("umpire> ") {
+            Ok(line) => line,
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => {
+                crate::cli::write_err(&format!("error: cannot read the input: {e}\n"));
+                break;
+            }
+        };
+        if !line.trim().is_empty() {
+            let _ = editor.add_history_entry(line.as_str());
+            if let Some(h) = &history {
+                let _ = editor.append_history(h);
+            }
+        }
+        let mut t = Terminal {
+            editor: &mut editor,
+            colour,
+        };
+        if session.input(&line, &mut t) == Next::Quit {
+            break;
+        }
+    }
+    session.failed
+}

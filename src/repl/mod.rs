@@ -1,0 +1,220 @@
+//! `umpire repl`: interactive adjudication at the table.
+//!
+//! [`session`] holds everything a session knows and takes one input at a time;
+//! [`editor`] is the rustyline face (history, completion, hints, multi-line input);
+//! this module starts a session and feeds it lines — from the keyboard, or from a
+//! script on stdin (one input a line, a line ending inside an open bracket going on to
+//! the next, each die asked for at the table read from the next line).
+
+pub mod editor;
+pub mod session;
+
+use miette::{GraphicalReportHandler, GraphicalTheme};
+pub use session::{Io, Next, Session};
+use std::io::{BufRead, IsTerminal};
+use std::process::ExitCode;
+
+/// Whether `text` leaves a bracket open — `(`, `[` or `{` not yet closed, outside
+/// strings and `#` comments — so the input goes on on the next line.
+pub fn open_brackets(text: &str) -> bool {
+    let mut depth: i64 = 0;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut in_comment = false;
+    for c in text.chars() {
+        if in_comment {
+            in_comment = c != '\n';
+            continue;
+        }
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '#' => in_comment = true,
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    depth > 0
+}
+
+/// A diagnostic as text, with or without colour, 100 columns wide.
+pub fn render_with(d: &dyn miette::Diagnostic, colour: bool) -> String {
+    let theme = if colour {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let mut out = String::new();
+    if GraphicalReportHandler::new_themed(theme)
+        .with_width(100)
+        .render_report(&mut out, d)
+        .is_err()
+    {
+        out = format!("error: {d}\n");
+    }
+    out
+}
+
+/// Which stream a scripted session writes a piece of text to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    /// An input line, as read (only when echoing, for transcripts).
+    Input,
+    /// Standard output: values, answers to commands.
+    Out,
+    /// Standard error: diagnostics, notes, the prompt for a die.
+    Err,
+}
+
+/// A session driven by lines of text (stdin that is not a terminal, or a test).
+pub struct Script<'a> {
+    input: &'a mut dyn BufRead,
+    sink: &'a mut dyn FnMut(Stream, &str),
+    /// Colour in diagnostics.
+    pub colour: bool,
+    /// Hand each input line to the sink too (for transcripts).
+    pub echo: bool,
+    ended: bool,
+}
+
+impl<'a> Script<'a> {
+    /// A script reading `input`, writing to `sink`.
+    pub fn new(input: &'a mut dyn BufRead, sink: &'a mut dyn FnMut(Stream, &str)) -> Self {
+        Script {
+            input,
+            sink,
+            colour: false,
+            echo: false,
+            ended: false,
+        }
+    }
+
+    fn line(&mut self) -> Option<String> {
+        if self.ended {
+            return None;
+        }
+        let mut buf = String::new();
+        match self.input.read_line(&mut buf) {
+            Ok(0) => {
+                self.ended = true;
+                None
+            }
+            Ok(_) => {
+                let line = buf.trim_end_matches(['\n', '\r']).to_string();
+                if self.echo {
+                    (self.sink)(Stream::Input, &line);
+                }
+                Some(line)
+            }
+            Err(e) => {
+                (self.sink)(Stream::Err, &format!("error: cannot read the input: {e}\n"));
+                self.ended = true;
+                None
+            }
+        }
+    }
+
+    /// The next whole input: a line, and the lines after it while a bracket is open.
+    pub fn next_input(&mut self) -> Option<String> {
+        let mut text = self.line()?;
+        while open_brackets(&text) {
+            match self.line() {
+                Some(more) => {
+                    text.push('\n');
+                    text.push_str(&more);
+                }
+                None => break,
+            }
+        }
+        Some(text)
+    }
+
+    /// Feeds every input to `session` until the input ends or `:quit`.
+    pub fn run(&mut self, session: &mut Session) {
+        while let Some(text) = self.next_input() {
+            if session.input(&text, self) == Next::Quit {
+                break;
+            }
+        }
+    }
+}
+
+impl Io for Script<'_> {
+    fn out(&mut self, text: &str) {
+        (self.sink)(Stream::Out, text);
+    }
+    fn err(&mut self, text: &str) {
+        (self.sink)(Stream::Err, text);
+    }
+    fn ask(&mut self, prompt: &str) -> Option<String> {
+        (self.sink)(Stream::Err, &format!("{prompt}\n"));
+        self.line()
+    }
+    fn render(&self, d: &dyn miette::Diagnostic) -> String {
+        render_with(d, self.colour)
+    }
+}
+
+/// Starts a session: the ruleset and state given on the command line, if any.
+pub fn start(
+    ruleset: Option<&str>,
+    state: Option<&str>,
+    seed: Option<u64>,
+    io: &mut dyn Io,
+) -> Session {
+    let fresh = seed.is_none();
+    let seed = seed.unwrap_or_else(crate::dice::fresh_seed);
+    let mut s = Session::new(seed);
+    if fresh {
+        io.err(&format!(
+            "umpire rolls, from seed {seed} (start with --seed {seed} to replay)\n"
+        ));
+    }
+    if let Some(r) = ruleset {
+        if !s.use_ruleset(r, io) {
+            s.failed = true;
+            s.keep_source(r);
+        }
+    }
+    if let Some(st) = state {
+        if !s.load_state(st, io) {
+            s.failed = true;
+        }
+    }
+    s
+}
+
+/// `umpire repl [RULESET] [--state FILE] [--seed N]`: at a terminal, the line editor;
+/// otherwise a script on stdin. Exits 1 if any input failed.
+pub fn main(ruleset: Option<String>, state: Option<String>, seed: Option<u64>) -> ExitCode {
+    let code = if std::io::stdin().is_terminal() {
+        editor::interactive(ruleset.as_deref(), state.as_deref(), seed)
+    } else {
+        let stdin = std::io::stdin();
+        let mut input = stdin.lock();
+        let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        let mut sink = |s: Stream, text: &str| match s {
+            Stream::Out => crate::cli::write_out(text),
+            Stream::Err | Stream::Input => crate::cli::write_err(text),
+        };
+        let mut script = Script::new(&mut input, &mut sink);
+        script.colour = colour;
+        let mut session = start(ruleset.as_deref(), state.as_deref(), seed, &mut script);
+        script.run(&mut session);
+        session.failed
+    };
+    if code {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,958 @@
+//! One REPL session: the ruleset in use, the game state on the table, the dice, the
+//! last result, the changes that can be taken back. Independent of the terminal: every
+//! line goes through [`Session::input`], and the session talks back through [`Io`], so
+//! a test (or a script on stdin) drives it exactly as a person at the keyboard does.
+
+use crate::adjudication::{adjudication_json, effects_text, report_text, Adjudication, Effect};
+use crate::diagnostic::{Diag, Diags};
+use crate::dice::{DiceRequest, DiceSource, Seeded};
+use crate::eval::Options;
+use crate::program::{Program, Query, Ty};
+use crate::value::Value;
+use crate::{bundled, state, Ruleset};
+use std::collections::VecDeque;
+
+/// Where a session's output goes, and where a die rolled at the table comes from.
+pub trait Io {
+    /// A value or a command's answer (stdout).
+    fn out(&mut self, text: &str);
+    /// A diagnostic or a note about the session (stderr).
+    fn err(&mut self, text: &str);
+    /// Asks for one die (`prompt` names it); `None` when there is no more input.
+    fn ask(&mut self, prompt: &str) -> Option<String>;
+    /// Renders a diagnostic for this output (colour on a terminal, none in a pipe).
+    fn render(&self, d: &dyn miette::Diagnostic) -> String;
+}
+
+/// Where the dice of an adjudication come from, after any rolls queued with `:roll`.
+#[derive(Debug, Clone)]
+pub enum DiceMode {
+    /// umpire rolls, from a seed (`:dice seeded [N]`, `:seed N`).
+    Seeded(Box<Seeded>),
+    /// The players roll, and each die is typed in when it is needed (`:dice table`).
+    Table,
+}
+
+/// Where the ruleset in use came from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Source {
+    /// None loaded: expressions and dice only.
+    Nothing,
+    /// A bundled ruleset, by name.
+    Bundled(String),
+    /// A ruleset file, by path (what `:reload` reads again).
+    File(String),
+}
+
+/// The last adjudication, for `:explain` and `:apply`.
+#[derive(Debug, Clone)]
+struct Last {
+    text: String,
+    query: Query,
+    adjudication: Adjudication,
+    applied: bool,
+}
+
+/// A change to the state that `:undo` can take back.
+#[derive(Debug, Clone)]
+struct Undo {
+    what: String,
+    before: Option<Value>,
+}
+
+/// Every command, with what it does, as `:help` lists them.
+pub const COMMANDS: [(&str, &str, &str); 19] = [
+    (":help", "", "list these commands"),
+    (
+        ":use",
+        "NAME|PATH",
+        "use a bundled ruleset or a ruleset file",
+    ),
+    (
+        ":reload",
+        "",
+        "read the ruleset file again after an edit, keeping the state",
+    ),
+    (
+        ":rules",
+        "",
+        "list the rules, tables and modifier lists, with their citations",
+    ),
+    (
+        ":explain",
+        "[EXPR]",
+        "explain the last result (no new roll), or a new one",
+    ),
+    (
+        ":dice",
+        "table|seeded [N]",
+        "players roll and type each die in / umpire rolls",
+    ),
+    (
+        ":seed",
+        "N",
+        "umpire rolls, from seed N (same as :dice seeded N)",
+    ),
+    (
+        ":roll",
+        "7 3",
+        "queue rolls for the next adjudication (also 7,3)",
+    ),
+    (":load", "FILE", "load a game state file"),
+    (":state", "[PATH]", "show the state, or one part of it"),
+    (":set", "PATH = EXPR", "change the state (+= and -= too)"),
+    (":apply", "", "apply the last result's effects to the state"),
+    (":undo", "", "take the last change to the state back"),
+    (
+        ":save",
+        "[FILE]",
+        "write the state (to the file it came from, if no FILE)",
+    ),
+    (
+        ":log",
+        "FILE",
+        "append each adjudication to FILE as JSON lines",
+    ),
+    (":quit", "", "end the session (Ctrl-D too)"),
+    (":q", "", "short for :quit"),
+    (":exit", "", "short for :quit"),
+    (
+        ":show",
+        "NAME",
+        "print a bundled ruleset (to copy and edit)",
+    ),
+];
+
+/// What an input asks the session to do next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
+    /// Read another line.
+    Go,
+    /// End the session.
+    Quit,
+}
+
+/// A REPL session.
+pub struct Session {
+    rules: Ruleset,
+    source: Source,
+    dice: DiceMode,
+    queued: Vec<i64>,
+    last: Option<Last>,
+    undo: Vec<Undo>,
+    state_path: Option<String>,
+    log: Option<String>,
+    /// Whether a die typed at the table that is not a face is asked for again (at a
+    /// keyboard) or is an error (in a script, where the next line is not an answer).
+    pub ask_again: bool,
+    /// Whether any input failed (the exit status of a scripted session).
+    pub failed: bool,
+    inputs: usize,
+}
+
+fn no_ruleset() -> Ruleset {
+    Ruleset::from_source("<no ruleset>", "").unwrap_or(Ruleset {
+        program: Program::default(),
+        state: None,
+    })
+}
+
+impl Session {
+    /// A session with no ruleset, umpire rolling from `seed`.
+    pub fn new(seed: u64) -> Session {
+        Session {
+            rules: no_ruleset(),
+            source: Source::Nothing,
+            dice: DiceMode::Seeded(Box::new(Seeded::new(seed))),
+            queued: Vec::new(),
+            last: None,
+            undo: Vec::new(),
+            state_path: None,
+            log: None,
+            ask_again: false,
+            failed: false,
+            inputs: 0,
+        }
+    }
+
+    /// Remembers `path` as the ruleset file in use even though it did not load, so that
+    /// `:reload` reads it again once it is mended.
+    pub fn keep_source(&mut self, path: &str) {
+        if bundled::source(path).is_none() {
+            self.source = Source::File(path.to_string());
+        }
+    }
+
+    /// The ruleset in use (for completion: its names).
+    pub fn program(&self) -> &Program {
+        &self.rules.program
+    }
+
+    /// The game state, if one is loaded.
+    pub fn state(&self) -> Option<&Value> {
+        self.rules.state.as_ref()
+    }
+
+    /// Uses a bundled ruleset or a ruleset file (`:use`).
+    pub fn use_ruleset(&mut self, name: &str, io: &mut dyn Io) -> bool {
+        let name = name.trim();
+        if name.is_empty() {
+            io.err(&format!(
+                "error: `:use` takes a bundled ruleset ({}) or a path to a .rules file\n",
+                bundled::names().join(", ")
+            ));
+            return false;
+        }
+        match Ruleset::load(name) {
+            Err(ds) => {
+                self.report(&ds, io);
+                io.err(&format!("{} stays in use\n", self.describe_source()));
+                false
+            }
+            Ok(new) => {
+                let source = if bundled::source(name).is_some() && !name.contains(['/', '.']) {
+                    Source::Bundled(name.to_string())
+                } else {
+                    Source::File(name.to_string())
+                };
+                self.warnings(&new, io);
+                let kept = self.carry_state(new, io, false);
+                self.source = source;
+                io.err(&format!("using {}\n", self.describe_source()));
+                kept
+            }
+        }
+    }
+
+    /// Puts `new` in use, carrying the state over when it fits the new declaration.
+    /// With `strict`, a state that does not fit keeps the old ruleset (a reload);
+    /// otherwise the state is dropped, with a note (a different ruleset).
+    fn carry_state(&mut self, mut new: Ruleset, io: &mut dyn Io, strict: bool) -> bool {
+        if let Some(old) = &self.rules.state {
+            let text = state::to_toml(&self.rules.program, old);
+            match state::load_text(&mut new.program, "<the state on the table>", text) {
+                Ok(v) => new.state = Some(v),
+                Err(ds) => {
+                    self.report(&ds, io);
+                    if strict {
+                        io.err("the state on the table does not fit the edited ruleset: the old ruleset stays in use\n");
+                        return false;
+                    }
+                    io.err("the state on the table does not fit this ruleset: it is set aside (`:load` a state for it)\n");
+                    self.undo.clear();
+                }
+            }
+        }
+        self.rules = new;
+        self.last = None;
+        true
+    }
+
+    fn describe_source(&self) -> String {
+        match &self.source {
+            Source::Nothing => "no ruleset".into(),
+            Source::Bundled(n) => format!("the bundled ruleset `{n}`"),
+            Source::File(p) => format!("the ruleset file `{p}`"),
+        }
+    }
+
+    fn warnings(&self, r: &Ruleset, io: &mut dyn Io) {
+        for w in &r.program.warnings {
+            io.err(&io.render(w));
+        }
+    }
+
+    fn report(&mut self, ds: &Diags, io: &mut dyn Io) {
+        for d in &ds.0 {
+            io.err(&io.render(d));
+        }
+    }
+
+    fn fail(&mut self, d: Diag, io: &mut dyn Io) -> bool {
+        io.err(&io.render(&d));
+        self.failed = true;
+        false
+    }
+
+    /// Loads a state file (`:load`, `--state`).
+    pub fn load_state(&mut self, path: &str, io: &mut dyn Io) -> bool {
+        let before = self.rules.state.clone();
+        match self.rules.load_state(path) {
+            Ok(()) => {
+                self.undo.push(Undo {
+                    what: format!("`:load {path}`"),
+                    before,
+                });
+                self.state_path = Some(path.to_string());
+                io.err(&format!("state loaded from {path}\n"));
+                true
+            }
+            Err(ds) => {
+                self.rules.state = before;
+                self.report(&ds, io);
+                false
+            }
+        }
+    }
+
+    /// Takes one input: a `:command` or an expression. Failures are reported through
+    /// `io` and remembered in [`Session::failed`]; only `:quit` ends the session.
+    pub fn input(&mut self, line: &str, io: &mut dyn Io) -> Next {
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            return Next::Go;
+        }
+        self.inputs += 1;
+        let ok = if let Some(rest) = text.strip_prefix(':') {
+            let (cmd, arg) = match rest.find(char::is_whitespace) {
+                Some(i) => (&rest[..i], rest[i..].trim()),
+                None => (rest, ""),
+            };
+            match cmd {
+                "quit" | "q" | "exit" => return Next::Quit,
+                _ => self.command(cmd, arg, line, io),
+            }
+        } else {
+            self.adjudicate(text, false, io)
+        };
+        if !ok {
+            self.failed = true;
+        }
+        Next::Go
+    }
+
+    fn command(&mut self, cmd: &str, arg: &str, line: &str, io: &mut dyn Io) -> bool {
+        match cmd {
+            "help" | "h" | "?" => {
+                let mut s = String::new();
+                for (c, args, what) in COMMANDS {
+                    let usage = if args.is_empty() {
+                        c.to_string()
+                    } else {
+                        format!("{c} {args}")
+                    };
+                    s.push_str(&format!("{usage:<26} {what}\n"));
+                }
+                s.push_str("EXPR                       adjudicate it against the state: `manoeuvre(brigade.second_foot)`\n");
+                io.out(&s);
+                true
+            }
+            "use" => self.use_ruleset(arg, io),
+            "reload" => self.reload(io),
+            "rules" => {
+                io.out(&rules_list(&self.rules.program));
+                true
+            }
+            "show" => match bundled::source(arg) {
+                Some(text) => {
+                    io.out(text);
+                    true
+                }
+                None => self.fail(
+                    Diag::error(
+                        "umpire::repl::unknown_ruleset",
+                        format!("no bundled ruleset `{arg}`"),
+                    )
+                    .suggest(arg, bundled::names())
+                    .help(format!("bundled rulesets: {}", bundled::names().join(", "))),
+                    io,
+                ),
+            },
+            "explain" => {
+                if arg.is_empty() {
+                    self.explain_last(io)
+                } else {
+                    self.adjudicate(arg, true, io)
+                }
+            }
+            "dice" => self.dice_command(arg, io),
+            "seed" => self.dice_command(&format!("seeded {arg}"), io),
+            "roll" => self.queue(arg, io),
+            "load" => {
+                if arg.is_empty() {
+                    io.err("error: `:load` takes a state file: `:load table.toml`\n");
+                    return false;
+                }
+                self.load_state(arg, io)
+            }
+            "state" => self.show_state(arg, io),
+            "set" => self.set(line, io),
+            "apply" => self.apply(io),
+            "undo" => self.undo(io),
+            "save" => self.save(arg, io),
+            "log" => {
+                if arg.is_empty() {
+                    match &self.log {
+                        Some(p) => io.out(&format!("logging to {p}\n")),
+                        None => io.out("not logging (`:log FILE` starts)\n"),
+                    }
+                    return true;
+                }
+                self.log = Some(arg.to_string());
+                io.err(&format!("each adjudication is appended to {arg}\n"));
+                true
+            }
+            other => {
+                let names: Vec<&str> = COMMANDS.iter().map(|(c, _, _)| *c).collect();
+                let d = Diag::error(
+                    "umpire::repl::unknown_command",
+                    format!("no command `:{other}`"),
+                )
+                .suggest(&format!(":{other}"), names.iter().copied())
+                .help("`:help` lists the commands");
+                self.fail(d, io)
+            }
+        }
+    }
+
+    fn reload(&mut self, io: &mut dyn Io) -> bool {
+        let Source::File(path) = self.source.clone() else {
+            io.err(&format!(
+                "error: `:reload` reads a ruleset file again, and {} is in use\n",
+                self.describe_source()
+            ));
+            return false;
+        };
+        match Ruleset::load(&path) {
+            Err(ds) => {
+                self.report(&ds, io);
+                io.err(&format!(
+                    "{path} has errors: the ruleset loaded before stays in use\n"
+                ));
+                false
+            }
+            Ok(new) => {
+                self.warnings(&new, io);
+                if self.carry_state(new, io, true) {
+                    io.err(&format!("reloaded {path}\n"));
+                    true
+                } else {
+                    false
+                }
+            }
+        }
+    }
+
+    fn dice_command(&mut self, arg: &str, io: &mut dyn Io) -> bool {
+        let mut words = arg.split_whitespace();
+        match (words.next(), words.next(), words.next()) {
+            (Some("table"), None, _) => {
+                self.dice = DiceMode::Table;
+                io.err("dice at the table: each die is asked for when it is needed\n");
+                true
+            }
+            (Some("seeded"), seed, None) => {
+                let seed = match seed.map(str::parse::<u64>) {
+                    None => crate::dice::fresh_seed(),
+                    Some(Ok(n)) => n,
+                    Some(Err(_)) => {
+                        io.err("error: a seed is a whole number 0 or more: `:seed 42`\n");
+                        return false;
+                    }
+                };
+                self.dice = DiceMode::Seeded(Box::new(Seeded::new(seed)));
+                io.err(&format!("umpire rolls, from seed {seed}\n"));
+                true
+            }
+            (None, _, _) => {
+                io.out(match self.dice {
+                    DiceMode::Table => "dice: at the table\n",
+                    DiceMode::Seeded(_) => "dice: seeded\n",
+                });
+                true
+            }
+            _ => {
+                io.err("error: write `:dice table` (players roll) or `:dice seeded [N]` (umpire rolls)\n");
+                false
+            }
+        }
+    }
+
+    fn queue(&mut self, arg: &str, io: &mut dyn Io) -> bool {
+        let mut rolls = Vec::new();
+        for w in arg.split(|c: char| c == ',' || c.is_whitespace()) {
+            if w.is_empty() {
+                continue;
+            }
+            match w.parse::<i64>() {
+                Ok(n) => rolls.push(n),
+                Err(_) => {
+                    io.err(&format!(
+                        "error: `{w}` is not a roll: write the faces, `:roll 7 3` or `:roll 7,3`\n"
+                    ));
+                    return false;
+                }
+            }
+        }
+        if rolls.is_empty() {
+            if self.queued.is_empty() {
+                io.out("no rolls queued\n");
+            } else {
+                io.out(&format!("queued: {}\n", join(&self.queued)));
+            }
+            return true;
+        }
+        self.queued.extend(rolls);
+        io.err(&format!(
+            "queued for the next adjudication: {}\n",
+            join(&self.queued)
+        ));
+        true
+    }
+
+    /// Adjudicates `text` against the state; prints it as `umpire eval` does.
+    fn adjudicate(&mut self, text: &str, trace: bool, io: &mut dyn Io) -> bool {
+        let q = match self.rules.compile("<input>", text) {
+            Ok(q) => q,
+            Err(ds) => {
+                self.report(&ds, io);
+                return false;
+            }
+        };
+        match self.run(&q, text, trace, io) {
+            Some(a) => {
+                io.out(&report_text(&self.rules.program, &a));
+                self.log_json(serde_json::json!({ "expr": text }), Some(&a), io);
+                self.last = Some(Last {
+                    text: text.to_string(),
+                    query: q,
+                    adjudication: a,
+                    applied: false,
+                });
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Runs a compiled query with the session's dice: queued rolls first, then the mode.
+    fn run(&mut self, q: &Query, text: &str, trace: bool, io: &mut dyn Io) -> Option<Adjudication> {
+        let queued: VecDeque<i64> = std::mem::take(&mut self.queued).into();
+        let had = queued.len();
+        let mut dice = SessionDice {
+            queued,
+            used: Vec::new(),
+            mode: &mut self.dice,
+            io,
+            typed: text,
+            ask_again: self.ask_again,
+        };
+        let result = self.rules.adjudicate(
+            q,
+            &mut dice,
+            Options {
+                trace,
+                ..Options::default()
+            },
+        );
+        let used = if dice.used.is_empty() {
+            "none".to_string()
+        } else {
+            join(&dice.used)
+        };
+        let left = dice.queued.len();
+        if had > 0 {
+            let io = &mut *dice.io;
+            if left > 0 {
+                io.err(&format!(
+                    "queued rolls used: {used}; not used, and dropped: {}\n",
+                    join(&dice.queued.iter().copied().collect::<Vec<_>>())
+                ));
+            } else {
+                io.err(&format!("queued rolls used: {used}\n"));
+            }
+        }
+        match result {
+            Ok(a) => Some(a),
+            Err(d) => {
+                dice.io.err(&dice.io.render(&d));
+                None
+            }
+        }
+    }
+
+    fn explain_last(&mut self, io: &mut dyn Io) -> bool {
+        let Some(last) = self.last.clone() else {
+            io.err("error: nothing adjudicated yet: `:explain EXPR` explains a new one\n");
+            return false;
+        };
+        // The same dice again: the faces the last result rolled, given in order.
+        let faces: Vec<i64> = last
+            .adjudication
+            .rolls
+            .iter()
+            .flat_map(|r| r.faces.iter().map(|&f| i64::from(f)))
+            .collect();
+        let mut given = crate::dice::Given::new(faces);
+        match self.rules.adjudicate(
+            &last.query,
+            &mut given,
+            Options {
+                trace: true,
+                ..Options::default()
+            },
+        ) {
+            Ok(a) => {
+                io.out(&report_text(&self.rules.program, &a));
+                true
+            }
+            Err(d) => self.fail(d, io),
+        }
+    }
+
+    fn show_state(&mut self, path: &str, io: &mut dyn Io) -> bool {
+        let Some(st) = &self.rules.state else {
+            io.err("error: no state loaded: `:load FILE` loads one\n");
+            return false;
+        };
+        if path.is_empty() {
+            io.out(&state::to_toml(&self.rules.program, st));
+            return true;
+        }
+        let q = match self.rules.compile("<input>", path) {
+            Ok(q) => q,
+            Err(ds) => {
+                self.report(&ds, io);
+                return false;
+            }
+        };
+        match self
+            .rules
+            .adjudicate(&q, &mut crate::dice::Given::new(vec![]), Options::default())
+        {
+            Ok(a) => {
+                io.out(&format!(
+                    "{}\n",
+                    crate::adjudication::headline(&self.rules.program, &a.outcome)
+                ));
+                true
+            }
+            Err(d) => self.fail(d, io),
+        }
+    }
+
+    /// `:set PATH = EXPR`: compiled as `set PATH = EXPR` in place, so carets point into
+    /// the line as typed.
+    fn set(&mut self, line: &str, io: &mut dyn Io) -> bool {
+        if self.rules.state.is_none() {
+            io.err("error: no state loaded: `:load FILE` loads one\n");
+            return false;
+        }
+        let at = line.find(':').unwrap_or(0);
+        let text = format!("{}{}", " ".repeat(at + 1), &line[at + 1..]);
+        let q = match self.rules.compile_set("<input>", &text) {
+            Ok(q) => q,
+            Err(ds) => {
+                self.report(&ds, io);
+                return false;
+            }
+        };
+        let Some(a) = self.run(&q, line.trim(), false, io) else {
+            return false;
+        };
+        self.change(&format!("`{}`", line.trim()), &a.effects, io)
+    }
+
+    /// Applies effects to the state, remembering the state before for `:undo`.
+    fn change(&mut self, what: &str, effects: &[Effect], io: &mut dyn Io) -> bool {
+        let Some(st) = &self.rules.state else {
+            io.err("error: no state loaded: `:load FILE` loads one\n");
+            return false;
+        };
+        match state::apply(st, effects) {
+            Ok(now) => {
+                let before = self.rules.state.replace(now);
+                self.undo.push(Undo {
+                    what: what.to_string(),
+                    before,
+                });
+                io.out(&effects_text(&self.rules.program, effects));
+                true
+            }
+            Err(d) => self.fail(d, io),
+        }
+    }
+
+    fn apply(&mut self, io: &mut dyn Io) -> bool {
+        let Some(last) = self.last.clone() else {
+            io.err("error: nothing adjudicated yet to apply\n");
+            return false;
+        };
+        if last.applied {
+            io.err(&format!(
+                "error: the effects of `{}` are applied already (`:undo` takes them back)\n",
+                last.text
+            ));
+            return false;
+        }
+        if last.adjudication.effects.is_empty() {
+            io.err(&format!("`{}` changes nothing on the table\n", last.text));
+            return true;
+        }
+        let ok = self.change(
+            &format!("the effects of `{}`", last.text),
+            &last.adjudication.effects,
+            io,
+        );
+        if ok {
+            if let Some(l) = &mut self.last {
+                l.applied = true;
+            }
+            self.log_json(
+                serde_json::json!({ "apply": last.text }),
+                Some(&last.adjudication),
+                io,
+            );
+        }
+        ok
+    }
+
+    fn undo(&mut self, io: &mut dyn Io) -> bool {
+        let Some(u) = self.undo.pop() else {
+            io.err("error: nothing to undo\n");
+            return false;
+        };
+        self.rules.state = u.before;
+        // Undoing an `:apply` makes the last result applicable again.
+        if let Some(l) = &mut self.last {
+            if u.what == format!("the effects of `{}`", l.text) {
+                l.applied = false;
+            }
+        }
+        io.out(&format!("undone: {}\n", u.what));
+        self.log_json(serde_json::json!({ "undo": u.what }), None, io);
+        true
+    }
+
+    fn save(&mut self, arg: &str, io: &mut dyn Io) -> bool {
+        let Some(st) = &self.rules.state else {
+            io.err("error: no state loaded: `:load FILE` loads one\n");
+            return false;
+        };
+        let path = if arg.is_empty() {
+            match &self.state_path {
+                Some(p) => p.clone(),
+                None => {
+                    io.err("error: `:save FILE` names the file to write\n");
+                    return false;
+                }
+            }
+        } else {
+            arg.to_string()
+        };
+        let text = state::to_file_text(&self.rules.program, st, &path);
+        match state::write_atomic(&path, &text) {
+            Ok(()) => {
+                io.err(&format!("state written to {path}\n"));
+                true
+            }
+            Err(d) => self.fail(d, io),
+        }
+    }
+
+    /// Appends one JSON line to the log, if logging.
+    fn log_json(&mut self, mut head: serde_json::Value, a: Option<&Adjudication>, io: &mut dyn Io) {
+        let Some(path) = self.log.clone() else { return };
+        if let (Some(a), serde_json::Value::Object(m)) = (a, &mut head) {
+            if let serde_json::Value::Object(body) = adjudication_json(&self.rules.program, a) {
+                for (k, v) in body {
+                    if k != "trace" {
+                        m.insert(k, v);
+                    }
+                }
+            }
+        }
+        let line = format!("{head}\n");
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, line.as_bytes()));
+        if let Err(e) = written {
+            io.err(&format!("error: cannot append to the log {path}: {e}\n"));
+            self.failed = true;
+        }
+    }
+}
+
+fn join(v: &[i64]) -> String {
+    v.iter()
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A type as written in a ruleset: `Int`, `0..100`, `Length`, `Unit`, `group of Unit`.
+pub fn type_name(p: &Program, t: &Ty) -> String {
+    match t {
+        Ty::Int => "Int".into(),
+        Ty::Num => "Num".into(),
+        Ty::Length => "Length".into(),
+        Ty::Time => "Time".into(),
+        Ty::Bool => "Bool".into(),
+        Ty::Text => "Text".into(),
+        Ty::Enum(e) => p
+            .enums
+            .get(usize::from(*e))
+            .map_or("?".into(), |e| e.name.clone()),
+        Ty::Record(s) => s.name.clone().unwrap_or_else(|| "record".into()),
+        Ty::Pair(t) => format!("({0}, {0})", type_name(p, t)),
+        Ty::Group(t) => format!("group of {}", type_name(p, t)),
+        Ty::Never | Ty::Any => "?".into(),
+    }
+}
+
+fn params_text(p: &Program, params: &[crate::program::ParamInfo], keys: usize) -> String {
+    let mut s = String::new();
+    for (i, param) in params.iter().enumerate() {
+        if i > 0 {
+            s.push_str(if i == keys { "; " } else { ", " });
+        }
+        let ty = match param.range {
+            Some(r) => match r.hi {
+                Some(hi) => format!("{}..{hi}", r.lo),
+                None => format!("{}..", r.lo),
+            },
+            None => type_name(p, &param.ty),
+        };
+        s.push_str(&format!("{}: {ty}", param.name));
+        if param.has_default {
+            s.push_str(" = …");
+        }
+    }
+    s
+}
+
+/// `:rules`: every rule, table and modifier list with its signature and citation.
+pub fn rules_list(p: &Program) -> String {
+    let mut out = String::new();
+    let cite =
+        |c: &Option<std::rc::Rc<str>>| c.as_ref().map_or(String::new(), |c| format!("  [{c}]"));
+    for r in &p.rules {
+        out.push_str(&format!(
+            "rule {}({}) -> {}{}\n",
+            r.name,
+            params_text(p, &r.params, usize::MAX),
+            type_name(p, &r.ret),
+            cite(&r.cite)
+        ));
+    }
+    for t in &p.tables {
+        out.push_str(&format!(
+            "table {}({}) -> {}{}\n",
+            t.name,
+            params_text(p, &t.params, t.keys),
+            type_name(p, &t.ret),
+            cite(&t.cite)
+        ));
+    }
+    for m in &p.modifiers {
+        out.push_str(&format!(
+            "modifiers {}({}){}\n",
+            m.name,
+            params_text(p, &m.params, usize::MAX),
+            cite(&m.cite)
+        ));
+    }
+    if out.is_empty() {
+        out.push_str("no rules: `:use NAME` picks a ruleset\n");
+    }
+    out
+}
+
+/// The dice of one adjudication in a session: rolls queued with `:roll` first, then
+/// umpire's seeded dice or the players', each asked for at the table.
+struct SessionDice<'a> {
+    queued: VecDeque<i64>,
+    used: Vec<i64>,
+    mode: &'a mut DiceMode,
+    io: &'a mut dyn Io,
+    typed: &'a str,
+    ask_again: bool,
+}
+
+impl SessionDice<'_> {
+    fn bad_face(req: &DiceRequest<'_>, face: i64, how: &str) -> Diag {
+        Diag::at(
+            "umpire::dice::bad_face",
+            format!(
+                "{face} {how} is not a face of {} (1 to {})",
+                req.text, req.sides
+            ),
+            req.span,
+            "this die",
+        )
+    }
+}
+
+impl DiceSource for SessionDice<'_> {
+    fn roll(&mut self, req: &DiceRequest<'_>, faces: &mut Vec<u32>) -> Result<i64, Diag> {
+        let mut sum = 0i64;
+        for i in 0..req.count {
+            let face = if let Some(f) = self.queued.pop_front() {
+                if f < 1 || f > i64::from(req.sides) {
+                    return Err(Self::bad_face(req, f, "(queued with :roll)"));
+                }
+                self.used.push(f);
+                f
+            } else {
+                match self.mode {
+                    DiceMode::Seeded(s) => {
+                        let one = DiceRequest { count: 1, ..*req };
+                        let mut f = Vec::with_capacity(1);
+                        s.roll(&one, &mut f)?
+                    }
+                    DiceMode::Table => {
+                        let which = if req.count > 1 {
+                            format!(" (die {} of {})", i + 1, req.count)
+                        } else {
+                            String::new()
+                        };
+                        let within = match req.within {
+                            Some(w) => format!(" for `{w}`"),
+                            None => String::new(),
+                        };
+                        let prompt = format!(
+                            "{}{which}{within} in `{}`, 1 to {}: ",
+                            req.text, self.typed, req.sides
+                        );
+                        loop {
+                            let Some(answer) = self.io.ask(&prompt) else {
+                                return Err(Diag::at(
+                                    "umpire::dice::too_few_rolls",
+                                    format!("no roll typed for {}", req.text),
+                                    req.span,
+                                    "this die",
+                                ));
+                            };
+                            let answer = answer.trim();
+                            match answer.parse::<i64>() {
+                                Ok(f) if f >= 1 && f <= i64::from(req.sides) => break f,
+                                _ if self.ask_again => self.io.err(&format!(
+                                    "`{answer}` is not a face of {}: type 1 to {}\n",
+                                    req.text, req.sides
+                                )),
+                                Ok(f) => return Err(Self::bad_face(req, f, "(typed)")),
+                                Err(_) => {
+                                    return Err(Diag::at(
+                                        "umpire::dice::bad_face",
+                                        format!(
+                                            "`{answer}` is not a roll of {} (1 to {})",
+                                            req.text, req.sides
+                                        ),
+                                        req.span,
+                                        "this die",
+                                    ))
+                                }
+                            }
+                        }
+                    }
+                }
+            };
+            let face32 = u32::try_from(face).unwrap_or(0);
+            faces.push(face32);
+            sum += face;
+        }
+        Ok(sum)
+    }
+}

@@ -1,0 +1,114 @@
+//! REPL transcripts: each `tests/repl/*.session` is a session typed line by line; its
+//! expectation is the reviewed insta snapshot of the whole exchange — `> ` the input,
+//! then what went to stdout as it is, and `! ` before each line that went to stderr.
+//!
+//! Header lines (`# ruleset: NAME`, `# state: FILE`, `# seed: N`) are the command-line
+//! arguments. Lines starting with `%` act on files between inputs: `%copy SRC DEST`
+//! (an edit of the ruleset between turns), `%cat FILE` (shows a file, e.g. the log).
+//! `$DIR` is a scratch folder of the session's own.
+
+use std::cell::RefCell;
+use umpire::repl::{start, Script, Stream};
+
+fn header(text: &str) -> (Vec<(String, String)>, Vec<&str>) {
+    let mut keys = Vec::new();
+    let mut lines = text.lines().peekable();
+    while let Some(l) = lines.peek() {
+        let Some(h) = l.strip_prefix("# ") else { break };
+        let Some((k, v)) = h.split_once(':') else {
+            break;
+        };
+        keys.push((k.trim().to_string(), v.trim().to_string()));
+        lines.next();
+    }
+    (keys, lines.collect())
+}
+
+fn get<'a>(keys: &'a [(String, String)], k: &str) -> Option<&'a str> {
+    keys.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str())
+}
+
+fn transcript(path: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(path).expect("session file");
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("s");
+    let dir = std::env::temp_dir().join(format!("umpire-repl-{}-{stem}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let dir_text = dir.to_string_lossy().into_owned();
+    let text = text.replace("$DIR", &dir_text);
+    let (keys, lines) = header(&text);
+    let out = RefCell::new(String::new());
+    let mut sink = |s: Stream, t: &str| {
+        let mut o = out.borrow_mut();
+        match s {
+            Stream::Input => {
+                o.push_str("> ");
+                o.push_str(t);
+                o.push('\n');
+            }
+            Stream::Out => o.push_str(t),
+            Stream::Err => {
+                for l in t.lines() {
+                    o.push_str("! ");
+                    o.push_str(l);
+                    o.push('\n');
+                }
+            }
+        }
+    };
+    let seed = get(&keys, "seed").map_or(1, |s| s.parse().expect("seed"));
+    let mut session = {
+        let mut nothing: &[u8] = b"";
+        let mut script = Script::new(&mut nothing, &mut sink);
+        start(
+            get(&keys, "ruleset"),
+            get(&keys, "state"),
+            Some(seed),
+            &mut script,
+        )
+    };
+    // Runs of input lines go to the session; `%` lines act between them.
+    let mut chunk = String::new();
+    let mut run = |chunk: &mut String, session: &mut umpire::repl::Session| {
+        if !chunk.is_empty() {
+            let mut input = chunk.as_bytes();
+            let mut script = Script::new(&mut input, &mut sink);
+            script.echo = true;
+            script.run(session);
+            chunk.clear();
+        }
+    };
+    for line in lines {
+        let Some(directive) = line.strip_prefix('%') else {
+            chunk.push_str(line);
+            chunk.push('\n');
+            continue;
+        };
+        run(&mut chunk, &mut session);
+        out.borrow_mut().push_str(&format!("%{directive}\n"));
+        let words: Vec<&str> = directive.split_whitespace().collect();
+        match words.as_slice() {
+            ["copy", from, to] => {
+                std::fs::copy(from, to).expect("copy");
+            }
+            ["cat", file] => {
+                let body = std::fs::read_to_string(file).unwrap_or_else(|e| format!("({e})\n"));
+                out.borrow_mut().push_str(&body);
+            }
+            other => panic!("unknown directive {other:?}"),
+        }
+    }
+    run(&mut chunk, &mut session);
+    let _ = std::fs::remove_dir_all(&dir);
+    let failed = format!("(session failed: {})\n", session.failed);
+    let mut all = out.into_inner();
+    all.push_str(&failed);
+    all.replace(&dir_text, "$DIR")
+}
+
+#[test]
+fn repl_transcripts() {
+    insta::glob!("repl/*.session", |path| {
+        insta::assert_snapshot!(transcript(path));
+    });
+}
