@@ -318,7 +318,13 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                     Err(ds) => {
                         err!("{}", render(&FileReport::new(name, &ds.0)));
                         let n = error_count(&ds);
-                        outln!("{name}: {n} error(s)");
+                        let warnings = ds.0.iter().filter(|d| d.warning).count();
+                        let noted = if warnings > 0 {
+                            format!("; {}", count(warnings, "warning"))
+                        } else {
+                            String::new()
+                        };
+                        outln!("{name}: {n} error(s){noted}");
                         failed = true;
                     }
                 }

@@ -655,7 +655,7 @@ fn check_groups_every_problem_under_its_file() {
         err[warn_head..].contains("rule `f` never uses its parameter `a`"),
         "{err}"
     );
-    assert_eq!(stdout(&o), format!("{b}: 2 error(s)\n{w}: ok (1 rule, 0 tables, 0 modifier lists, 0 examples; 1 warning)\n"));
+    assert_eq!(stdout(&o), format!("{b}: 2 error(s); 1 warning\n{w}: ok (1 rule, 0 tables, 0 modifier lists, 0 examples; 1 warning)\n"));
 }
 
 /// `umpire repl` with a script on stdin: no prompt, each value on stdout exactly as

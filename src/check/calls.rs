@@ -56,7 +56,7 @@ impl Checker<'_> {
                 names.extend(Builtin::ALL.iter().map(|(n, _)| n.to_string()));
                 let d = Diag::at(
                     "umpire::check::unknown_name",
-                    format!("unknown rule or table `{}`", name.node),
+                    format!("unknown rule, table or modifier list `{}`", name.node),
                     name.span,
                     "not defined",
                 )

@@ -376,7 +376,9 @@ impl Checker<'_> {
         if self.errors.len() != mark {
             self.broken_tables.insert(i);
         } else {
-            self.number_rows(&info, &rows);
+            if self.number_rows(&info, &rows) {
+                self.broken_tables.insert(i);
+            }
             self.enum_coverage(
                 &format!("table `{}` has no row", info.name),
                 &info.params[..info.keys],
@@ -396,10 +398,12 @@ impl Checker<'_> {
     /// must leave no hole between the numbers they cover. (Rows giving the other keys
     /// more generally, `_`, count for every column they apply to; a specific row before
     /// an `_` row is the rulebook's "otherwise", not an overlap.)
-    fn number_rows(&mut self, info: &TableInfo, rows: &[RowInfo]) {
+    /// Returns whether a hole was found (the table's rolls are then not judged again).
+    fn number_rows(&mut self, info: &TableInfo, rows: &[RowInfo]) -> bool {
         let Some(k) = reach::number_key(info) else {
-            return;
+            return false;
         };
+        let mut holed = false;
         for col in reach::columns(rows, k) {
             let spans: Vec<(usize, Vec<(i128, i128)>)> = col
                 .rows
@@ -439,8 +443,21 @@ impl Checker<'_> {
                 },
             };
             let holes = reach::uncovered(bounds, &col.covered);
-            if !holes.is_empty() {
-                let span = col.rows.first().map_or(info.span, |&r| rows[r].span);
+            if let Some(&(lo, hi)) = holes.first() {
+                holed = true;
+                // Point at the row just before the hole (or just after, at the start).
+                let covers = |n: i128| {
+                    col.rows.iter().copied().find(|&r| {
+                        reach::intervals(&rows[r].patterns[k])
+                            .is_some_and(|iv| iv.iter().any(|&(a, b)| a <= n && n <= b))
+                    })
+                };
+                let (at, place) = match (covers(lo - 1), covers(hi + 1)) {
+                    (Some(r), _) => (Some(r), "after this row"),
+                    (None, Some(r)) => (Some(r), "before this row"),
+                    (None, None) => (col.rows.first().copied(), "here"),
+                };
+                let span = at.map_or(info.span, |r| rows[r].span);
                 let (message, label) = match key.range {
                     Some(r) => (
                         format!(
@@ -450,7 +467,7 @@ impl Checker<'_> {
                             reach::shown_all(&holes),
                             col.name
                         ),
-                        "the rows leave it out",
+                        format!("the rows leave a number out {place}"),
                     ),
                     None => (
                         format!(
@@ -459,7 +476,7 @@ impl Checker<'_> {
                             reach::shown_all(&holes),
                             col.name
                         ),
-                        "the rows leave a hole",
+                        format!("the rows leave a hole {place}"),
                     ),
                 };
                 let mut d = Diag::at("umpire::check::gap", message, span, label)
@@ -470,6 +487,7 @@ impl Checker<'_> {
                 self.err(d);
             }
         }
+        holed
     }
 
     /// A table keyed by named values (enums, true/false) must have a row for every
@@ -482,8 +500,12 @@ impl Checker<'_> {
         rows: impl Iterator<Item = &'r [Pat]> + Clone,
         span: Span,
     ) {
+        // Keys of named values are enumerated; a number key (a die roll) is left to
+        // `number_rows`, so a row counts for a combination whatever its number.
         let mut values: Vec<Vec<Value>> = Vec::new();
-        for k in keys {
+        let mut named: Vec<usize> = Vec::new();
+        for (ki, k) in keys.iter().enumerate() {
+            named.push(ki);
             match &k.ty {
                 Ty::Enum(e) => {
                     let n = self
@@ -498,9 +520,12 @@ impl Checker<'_> {
                     );
                 }
                 Ty::Bool => values.push(vec![Value::Bool(false), Value::Bool(true)]),
-                _ => return,
+                _ => {
+                    named.pop();
+                }
             }
         }
+        let keys: Vec<&ParamInfo> = named.iter().map(|&i| &keys[i]).collect();
         let total: usize = values.iter().map(Vec::len).product();
         if values.is_empty() || total == 0 || total > 100_000 {
             return;
@@ -510,9 +535,12 @@ impl Checker<'_> {
         let mut index = vec![0usize; values.len()];
         loop {
             let combo: Vec<&Value> = index.iter().zip(&values).map(|(i, vs)| &vs[*i]).collect();
-            let covered = rows
-                .clone()
-                .any(|pats| pats.iter().zip(&combo).all(|(p, v)| p.matches(v)));
+            let covered = rows.clone().any(|pats| {
+                named
+                    .iter()
+                    .zip(&combo)
+                    .all(|(&i, v)| pats.get(i).is_some_and(|p| p.matches(v)))
+            });
             if !covered {
                 count += 1;
                 if missing.len() < 5 {

@@ -223,6 +223,15 @@ impl<'p> Checker<'p> {
     }
 
     fn err(&mut self, d: Diag) {
+        // One mistake met several times (a misspelled `column` value, read for each row
+        // of its block) is reported once.
+        if self
+            .errors
+            .iter()
+            .any(|e| e.code == d.code && e.message == d.message && e.labels == d.labels)
+        {
+            return;
+        }
         // Past the first hundred, a ruleset has one mistake repeated: say how many more.
         if self.errors.len() < MAX_ERRORS {
             self.errors.push(d);

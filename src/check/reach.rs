@@ -848,6 +848,41 @@ fn without_rows(table: &TableInfo, cols: &[Column], s: &CallSite, out: &mut Vec<
     if !s.reach.known() {
         return;
     }
+    // A roll past the range the key is declared with fails at run time: an error here.
+    let k = number_key(table).unwrap_or(0);
+    let mut bounds = bounds;
+    if let Some(key) = table.params.get(k) {
+        if let Some(r) = key.range {
+            let range = (i128::from(r.lo), r.hi.map_or(HI, i128::from));
+            let outside = [
+                (bounds.0, bounds.1.min(range.0 - 1)),
+                (bounds.0.max(range.1.saturating_add(1)), bounds.1),
+            ];
+            let outside: Vec<(i128, i128)> = outside.into_iter().filter(|(a, b)| a <= b).collect();
+            if !outside.is_empty() {
+                let can = shown(bounds);
+                out.push(
+                    Diag::at(
+                        "umpire::check::roll_out_of_range",
+                        format!(
+                            "this roll can be {can}, and `{}` of `{}` takes {r}: {} would be refused",
+                            key.name,
+                            table.name,
+                            shown_all(&outside)
+                        ),
+                        s.span,
+                        format!("can be {can}"),
+                    )
+                    .label(key.span, format!("takes {r}"))
+                    .help("widen the key's range (and give rows for the new numbers), or change the roll"),
+                );
+            }
+            bounds = (bounds.0.max(range.0), bounds.1.min(range.1));
+            if bounds.0 > bounds.1 {
+                return;
+            }
+        }
+    }
     for c in cols {
         let applies = s.others.iter().zip(&c.others).all(|(v, p)| match v {
             Some(v) => p.matches(v),
