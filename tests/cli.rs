@@ -703,7 +703,7 @@ fn a_scripted_repl_prints_values_as_eval_does() {
     ]);
     assert_eq!(stdout(&o), format!("{}{}", stdout(&first), stdout(&second)));
     assert!(
-        stderr(&o).contains("unknown rule or table `no_such_rule`"),
+        stderr(&o).contains("unknown rule, table or modifier list `no_such_rule`"),
         "{}",
         stderr(&o)
     );
