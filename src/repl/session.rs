@@ -912,9 +912,10 @@ impl DiceSource for SessionDice<'_> {
                             Some(w) => format!(" for `{w}`"),
                             None => String::new(),
                         };
+                        let typed = self.typed.split_whitespace().collect::<Vec<_>>().join(" ");
                         let prompt = format!(
-                            "{}{which}{within} in `{}`, 1 to {}: ",
-                            req.text, self.typed, req.sides
+                            "{}{which}{within} in `{typed}`, 1 to {}: ",
+                            req.text, req.sides
                         );
                         loop {
                             let Some(answer) = self.io.ask(&prompt) else {
