@@ -408,7 +408,7 @@ pub enum Alt {
 }
 
 /// Built-in functions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Builtin {
     /// `floor(x)`: round toward minus infinity.
     Floor,
@@ -460,7 +460,7 @@ impl Builtin {
 }
 
 /// What a call calls.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Callee {
     /// A rule.
     Rule(u32),

@@ -51,26 +51,74 @@ impl Checker<'_> {
     /// A cycle of calls among rules and tables is an error unless one of its rules is
     /// marked `recursive` (then the run-time depth limit stops a runaway).
     fn call_cycles(&mut self) {
-        let nr = self.prog.rules.len();
-        let node = |c: Callee| match c {
-            Callee::Rule(i) => Some(i as usize),
-            Callee::Table(i) => Some(nr + i as usize),
-            _ => None,
+        // Nodes: rules, then tables, modifier lists and constants; an edge for every
+        // call or constant used in a body, a cell, a modifier or a parameter default.
+        let p = &*self.prog;
+        let (nr, nt, nm, nc) = (
+            p.rules.len(),
+            p.tables.len(),
+            p.modifiers.len(),
+            p.consts.len(),
+        );
+        let node = |c: Node| match c {
+            Node::Call(Callee::Rule(i)) => Some(i as usize),
+            Node::Call(Callee::Table(i)) => Some(nr + i as usize),
+            Node::Call(Callee::Modifiers(i)) => Some(nr + nt + i as usize),
+            Node::Const(i) => Some(nr + nt + nm + i as usize),
+            Node::Call(Callee::Builtin(_)) => None,
         };
-        let mut edges: Vec<Vec<usize>> = vec![Vec::new(); nr + self.prog.tables.len()];
-        for (i, r) in self.prog.rules.iter().enumerate() {
-            calls_in(&r.body, &mut |c| edges[i].extend(node(c)));
-        }
-        for (i, t) in self.prog.tables.iter().enumerate() {
-            for row in &t.rows {
-                calls_in(&row.cell, &mut |c| edges[nr + i].extend(node(c)));
+        let mut edges: Vec<Vec<usize>> = vec![Vec::new(); nr + nt + nm + nc];
+        let defaults = |params: &[ParamInfo]| -> Vec<Expr> {
+            params.iter().filter_map(|x| x.default.clone()).collect()
+        };
+        for (i, r) in p.rules.iter().enumerate() {
+            let mut exprs = defaults(&r.params);
+            exprs.push(r.body.clone());
+            for e in &exprs {
+                uses_in(e, &mut |c| edges[i].extend(node(c)));
             }
         }
+        for (i, t) in p.tables.iter().enumerate() {
+            let mut exprs = defaults(&t.params);
+            exprs.extend(t.rows.iter().map(|row| row.cell.clone()));
+            for e in &exprs {
+                uses_in(e, &mut |c| edges[nr + i].extend(node(c)));
+            }
+        }
+        for (i, m) in p.modifiers.iter().enumerate() {
+            let mut exprs = defaults(&m.params);
+            for md in &m.modifiers {
+                exprs.push(md.amount.clone());
+                exprs.extend(md.per.clone());
+                exprs.extend(md.condition.clone());
+            }
+            for e in &exprs {
+                uses_in(e, &mut |c| edges[nr + nt + i].extend(node(c)));
+            }
+        }
+        for (i, c) in p.consts.iter().enumerate() {
+            uses_in(&c.value, &mut |x| edges[nr + nt + nm + i].extend(node(x)));
+        }
         let recursive: Vec<bool> = self.pend.rules.iter().map(|(d, _)| d.recursive).collect();
-        // For each rule: can it reach itself? (A depth-first walk from each; rulesets
-        // hold tens of rules.)
+        let name = |n: usize| -> (String, Span) {
+            let p = &*self.prog;
+            if n < nr {
+                (format!("`{}`", p.rules[n].name), p.rules[n].span)
+            } else if n < nr + nt {
+                let t = &p.tables[n - nr];
+                (format!("table `{}`", t.name), t.span)
+            } else if n < nr + nt + nm {
+                let m = &p.modifiers[n - nr - nt];
+                (format!("modifiers `{}`", m.name), m.span)
+            } else {
+                let c = &p.consts[n - nr - nt - nm];
+                (format!("const `{}`", c.name), c.value.span)
+            }
+        };
+        // For each node: can it reach itself? (A depth-first walk from each.)
         let mut reported = vec![false; edges.len()];
-        for start in 0..nr {
+        let mut found = Vec::new();
+        for start in 0..edges.len() {
             if reported[start] {
                 continue;
             }
@@ -90,8 +138,8 @@ impl Checker<'_> {
             if !cyclic {
                 continue;
             }
-            // The rules on the cycle: those that reach `start` and that `start` reaches.
-            let members: Vec<usize> = (0..nr)
+            // The members of the cycle: those that reach `start` and that `start` reaches.
+            let members: Vec<usize> = (0..edges.len())
                 .filter(|&m| m == start || seen[m] && reaches(&edges, m, start))
                 .collect();
             for &m in &members {
@@ -103,17 +151,34 @@ impl Checker<'_> {
             {
                 continue;
             }
-            let names: Vec<String> = members
-                .iter()
-                .map(|&m| format!("`{}`", self.prog.rules[m].name))
-                .collect();
-            let r = &self.prog.rules[start];
-            let d = Diag::at("umpire::check::cycle", format!("{} call each other: a cycle of calls", names.join(", ")), r.span, "in a cycle")
-                .help(format!("if the rule is meant to call itself, mark it: `rule {}(...) -> Type recursive {{ ... }}`", r.name));
-            let mut d = d;
-            if members.len() == 1 {
-                d.message = format!("`{}` calls itself", r.name);
+            // Constants defined in terms of each other alone are reported where constants
+            // are checked.
+            if members.iter().all(|&m| m >= nr + nt + nm) {
+                continue;
             }
+            let names: Vec<String> = members.iter().map(|&m| name(m).0).collect();
+            let (first, span) = name(start);
+            let rule = members
+                .iter()
+                .find(|&&m| m < nr)
+                .map(|&m| self.prog.rules[m].name.to_string());
+            let mut d = Diag::at(
+                "umpire::check::cycle",
+                format!("{} call each other: a cycle of calls", names.join(", ")),
+                span,
+                "in a cycle",
+            );
+            d = match rule {
+                Some(r) if members.len() == 1 => d.help(format!("if the rule is meant to call itself, mark it: `rule {r}(...) -> Type recursive {{ ... }}`")),
+                Some(r) => d.help(format!("if the rules are meant to call each other, mark one: `rule {r}(...) -> Type recursive {{ ... }}`")),
+                None => d.help("tables, modifier lists and constants cannot go round: let a rule marked `recursive` carry the repetition"),
+            };
+            if members.len() == 1 {
+                d.message = format!("{first} calls itself");
+            }
+            found.push(d);
+        }
+        for d in found {
             self.err(d);
         }
     }
@@ -404,32 +469,45 @@ impl Checker<'_> {
             return false;
         };
         let mut holed = false;
-        for col in reach::columns(rows, k) {
-            let spans: Vec<(usize, Vec<(i128, i128)>)> = col
+        let mut reported = std::collections::HashSet::new();
+        for col in reach::columns(self.prog, info, rows, k) {
+            // Overlaps: the rows of this column that give numbers (a row `_` is the
+            // rulebook's "otherwise", taking what the rows above it leave), swept in
+            // order of their lowest number.
+            let mut spans: Vec<(i128, i128, usize)> = col
                 .rows
                 .iter()
                 .filter_map(|&r| reach::intervals(&rows[r].patterns[k]).map(|iv| (r, iv)))
+                .flat_map(|(r, iv)| iv.into_iter().map(move |(lo, hi)| (lo, hi, r)))
                 .collect();
-            // Overlaps, naming both rows and the first value they share.
-            for (a, (ra, ia)) in spans.iter().enumerate() {
-                for (rb, ib) in spans.iter().skip(a + 1) {
-                    if let Some(v) = first_shared(ia, ib) {
-                        self.err(
-                            Diag::at(
-                                "umpire::check::overlap",
-                                format!(
-                                    "rows `{}` and `{}` overlap on {}",
-                                    rows[*ra].text,
-                                    rows[*rb].text,
-                                    reach::shown(v)
-                                ),
-                                rows[*rb].span,
-                                "overlaps an earlier row",
-                            )
-                            .label(rows[*ra].span, "this row")
-                            .help("each number belongs to one row: change one of them"),
-                        );
+            spans.sort();
+            let mut widest: Option<(i128, usize)> = None;
+            for &(lo, hi, r) in &spans {
+                if let Some((top, earlier)) = widest {
+                    if lo <= top && earlier != r {
+                        let (ra, rb) = (earlier.min(r), earlier.max(r));
+                        if reported.insert((ra, rb)) && reported.len() <= 20 {
+                            let shared = (lo, top.min(hi));
+                            self.err(
+                                Diag::at(
+                                    "umpire::check::overlap",
+                                    format!(
+                                        "rows `{}` and `{}` overlap on {}",
+                                        rows[ra].text,
+                                        rows[rb].text,
+                                        reach::shown(shared)
+                                    ),
+                                    rows[rb].span,
+                                    "overlaps an earlier row",
+                                )
+                                .label(rows[ra].span, "this row")
+                                .help("each number belongs to one row: change one of them"),
+                            );
+                        }
                     }
+                }
+                if widest.is_none_or(|(top, _)| hi > top) {
+                    widest = Some((hi, r));
                 }
             }
             // Holes between the numbers covered, or in the range the key is declared with
@@ -526,47 +604,88 @@ impl Checker<'_> {
             }
         }
         let keys: Vec<&ParamInfo> = named.iter().map(|&i| &keys[i]).collect();
-        let total: usize = values.iter().map(Vec::len).product();
-        if values.is_empty() || total == 0 || total > 100_000 {
+        let total = values
+            .iter()
+            .try_fold(1usize, |n, v| n.checked_mul(v.len()))
+            .unwrap_or(usize::MAX);
+        if values.is_empty() || total == 0 {
             return;
         }
-        let mut missing: Vec<Vec<&Value>> = Vec::new();
-        let mut count = 0usize;
-        let mut index = vec![0usize; values.len()];
-        loop {
-            let combo: Vec<&Value> = index.iter().zip(&values).map(|(i, vs)| &vs[*i]).collect();
-            let covered = rows.clone().any(|pats| {
-                named
-                    .iter()
-                    .zip(&combo)
-                    .all(|(&i, v)| pats.get(i).is_some_and(|p| p.matches(v)))
-            });
-            if !covered {
-                count += 1;
-                if missing.len() < 5 {
-                    missing.push(combo);
-                }
-            }
-            // Next combination, the last key fastest.
-            let mut k = values.len();
-            loop {
-                if k == 0 {
-                    break;
-                }
-                k -= 1;
-                index[k] += 1;
-                if index[k] < values[k].len() {
-                    break;
-                }
-                index[k] = 0;
-                if k == 0 {
-                    k = usize::MAX;
-                    break;
-                }
-            }
-            if k == usize::MAX {
+        // Each row marks the combinations it matches (the last key fastest); work past a
+        // bound (a generated table of a hundred thousand rows) leaves the table unjudged.
+        const MAX_COMBINATIONS: usize = 100_000;
+        const MAX_WORK: usize = 10_000_000;
+        let unchecked = |c: &mut Self| {
+            c.err(
+                Diag::at(
+                    "umpire::check::coverage_unchecked",
+                    format!(
+                        "not checked that every combination of keys has a row: there are {total}"
+                    ),
+                    span,
+                    "not checked",
+                )
+                .warning(),
+            )
+        };
+        if total > MAX_COMBINATIONS {
+            unchecked(self);
+            return;
+        }
+        let mut covered = vec![false; total];
+        let mut left = total;
+        let mut work = 0usize;
+        for pats in rows.clone() {
+            if left == 0 {
                 break;
             }
+            // The value indices this row matches, key by key.
+            let matched: Vec<Vec<usize>> = named
+                .iter()
+                .zip(&values)
+                .map(|(&i, vs)| {
+                    (0..vs.len())
+                        .filter(|&j| pats.get(i).is_some_and(|p| p.matches(&vs[j])))
+                        .collect()
+                })
+                .collect();
+            let n: usize = matched.iter().map(Vec::len).product();
+            work += n + matched.iter().map(Vec::len).sum::<usize>();
+            if work > MAX_WORK {
+                unchecked(self);
+                return;
+            }
+            let mut pick = vec![0usize; matched.len()];
+            for _ in 0..n {
+                let at = pick
+                    .iter()
+                    .zip(&matched)
+                    .zip(&values)
+                    .fold(0usize, |acc, ((&p, m), vs)| acc * vs.len() + m[p]);
+                if !covered[at] {
+                    covered[at] = true;
+                    left -= 1;
+                }
+                for d in (0..pick.len()).rev() {
+                    pick[d] += 1;
+                    if pick[d] < matched[d].len() {
+                        break;
+                    }
+                    pick[d] = 0;
+                }
+            }
+        }
+        let count = left;
+        let mut missing: Vec<Vec<&Value>> = Vec::new();
+        for (at, _) in covered.iter().enumerate().filter(|(_, c)| !**c).take(5) {
+            let mut rest = at;
+            let mut combo: Vec<&Value> = Vec::with_capacity(values.len());
+            for vs in values.iter().rev() {
+                combo.push(&vs[rest % vs.len()]);
+                rest /= vs.len();
+            }
+            combo.reverse();
+            missing.push(combo);
         }
         if count == 0 {
             return;
@@ -760,17 +879,6 @@ impl Checker<'_> {
     // ------------------------------------------------------------------ types
 }
 
-/// The numbers two sets of intervals share (the first such interval).
-fn first_shared(a: &[(i128, i128)], b: &[(i128, i128)]) -> Option<(i128, i128)> {
-    a.iter()
-        .flat_map(|&(alo, ahi)| {
-            b.iter()
-                .map(move |&(blo, bhi)| (alo.max(blo), ahi.min(bhi)))
-        })
-        .filter(|(lo, hi)| lo <= hi)
-        .min()
-}
-
 /// Does `from` reach `to` in the call graph?
 fn reaches(edges: &[Vec<usize>], from: usize, to: usize) -> bool {
     let mut seen = vec![false; edges.len()];
@@ -787,11 +895,18 @@ fn reaches(edges: &[Vec<usize>], from: usize, to: usize) -> bool {
 }
 
 /// Every rule, table or modifier list an expression calls.
-fn calls_in(e: &Expr, found: &mut dyn FnMut(Callee)) {
-    e.walk(&mut |x| {
-        if let ExprKind::Call(c, _) = &x.kind {
-            found(*c);
-        }
+/// What a definition uses: calls, and constants (a cycle can run through either).
+#[derive(Clone, Copy)]
+enum Node {
+    Call(Callee),
+    Const(u32),
+}
+
+fn uses_in(e: &Expr, found: &mut dyn FnMut(Node)) {
+    e.walk(&mut |x| match &x.kind {
+        ExprKind::Call(c, _) => found(Node::Call(*c)),
+        ExprKind::Const(i) => found(Node::Const(*i)),
+        _ => {}
     });
 }
 

@@ -98,6 +98,15 @@ pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
             format!("... and {} more errors", c.more_errors),
         ));
     }
+    if c.more_warnings > 0 {
+        errors.push(
+            Diag::error(
+                "umpire::check::more_warnings",
+                format!("... and {} more warnings", c.more_warnings),
+            )
+            .warning(),
+        );
+    }
     if errors.iter().any(|d| !d.warning) {
         Err(Diags(errors))
     } else {
@@ -183,6 +192,8 @@ struct Checker<'p> {
     on_demand: usize,
     /// Errors found past [`MAX_ERRORS`].
     more_errors: usize,
+    /// Warnings found past [`MAX_ERRORS`] of them.
+    more_warnings: usize,
     /// Tables with an error in their rows (some rows may be missing from the program,
     /// so their coverage is not judged).
     broken_tables: std::collections::HashSet<usize>,
@@ -218,6 +229,7 @@ impl<'p> Checker<'p> {
             cite: None,
             on_demand: 0,
             more_errors: 0,
+            more_warnings: 0,
             broken_tables: Default::default(),
         }
     }
@@ -233,8 +245,16 @@ impl<'p> Checker<'p> {
             return;
         }
         // Past the first hundred, a ruleset has one mistake repeated: say how many more.
-        if self.errors.len() < MAX_ERRORS {
+        // Errors and warnings are counted apart: warnings never crowd out an error.
+        let kept = self
+            .errors
+            .iter()
+            .filter(|e| e.warning == d.warning)
+            .count();
+        if kept < MAX_ERRORS {
             self.errors.push(d);
+        } else if d.warning {
+            self.more_warnings += 1;
         } else {
             self.more_errors += 1;
         }

@@ -19,7 +19,7 @@ use num_traits::{CheckedAdd, CheckedMul};
 type Q = Ratio<i128>;
 
 /// One end of a range: a number, or unbounded.
-#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Hash)]
 enum End {
     Below,
     At(Q),
@@ -27,7 +27,7 @@ enum End {
 }
 
 /// The values an expression can take: `lo..=hi`, or none (a refusal gives no value).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Reach {
     None,
     Span(End, End),
@@ -44,6 +44,39 @@ impl Reach {
 
     fn known(self) -> bool {
         self != Reach::ALL
+    }
+
+    /// Ends far past any whole number a key can be (2^80) made unbounded, so that no
+    /// later step overflows.
+    fn tame(self) -> Reach {
+        let limit: i128 = 1 << 80;
+        let wild = |q: &Q| q.numer().unsigned_abs() > limit as u128 || *q.denom() > limit;
+        match self {
+            Reach::Span(lo, hi) => Reach::Span(
+                match lo {
+                    At(q) if wild(&q) => {
+                        if q < Q::from_integer(0) {
+                            Below
+                        } else {
+                            // A huge positive low end: known only to be large.
+                            At(Q::from_integer(limit))
+                        }
+                    }
+                    e => e,
+                },
+                match hi {
+                    At(q) if wild(&q) => {
+                        if q > Q::from_integer(0) {
+                            Above
+                        } else {
+                            At(Q::from_integer(-limit))
+                        }
+                    }
+                    e => e,
+                },
+            ),
+            r => r,
+        }
     }
 
     /// Both ends of `self` and `other`: the values either can take.
@@ -74,6 +107,29 @@ impl Reach {
                     Reach::Span(lo, hi)
                 }
             }
+        }
+    }
+
+    /// Only the values from `lo` to `hi` (whole-number bounds; LO and HI unbounded).
+    fn between(self, lo: i128, hi: i128) -> Reach {
+        let Reach::Span(a, b) = self else {
+            return Reach::None;
+        };
+        let lo = if lo <= LO {
+            Below
+        } else {
+            At(Q::from_integer(lo))
+        };
+        let hi = if hi >= HI {
+            Above
+        } else {
+            At(Q::from_integer(hi))
+        };
+        let (a, b) = (if a > lo { a } else { lo }, if b < hi { b } else { hi });
+        if a > b {
+            Reach::None
+        } else {
+            Reach::Span(a, b)
         }
     }
 
@@ -237,12 +293,30 @@ impl Fact {
 
 /// Calls followed into at most this many nodes from one call site; past it, "anything".
 const BUDGET: u32 = 20_000;
+/// Nodes worked out for a whole ruleset; past it, every roll is "anything" (not judged).
+const TOTAL_BUDGET: u64 = 2_000_000;
 
 /// Works out reaches over a checked program.
 struct Reacher<'p> {
     prog: &'p Program,
     budget: u32,
+    total: u64,
     busy: Vec<Callee>,
+    /// What a call gives, by what its arguments can be (a rule used twice with the same
+    /// ranges is worked out once).
+    memo: std::collections::HashMap<(Callee, Vec<Reach>), Fact>,
+}
+
+impl<'p> Reacher<'p> {
+    fn new(prog: &'p Program) -> Self {
+        Reacher {
+            prog,
+            budget: BUDGET,
+            total: TOTAL_BUDGET,
+            busy: Vec::new(),
+            memo: Default::default(),
+        }
+    }
 }
 
 impl Reacher<'_> {
@@ -259,10 +333,17 @@ impl Reacher<'_> {
     }
 
     fn fact(&mut self, e: &Expr, env: &mut Vec<Fact>) -> Fact {
-        if self.budget == 0 {
+        let mut f = self.fact_of(e, env);
+        f.reach = f.reach.tame();
+        f
+    }
+
+    fn fact_of(&mut self, e: &Expr, env: &mut Vec<Fact>) -> Fact {
+        if self.budget == 0 || self.total == 0 {
             return Fact::all();
         }
         self.budget -= 1;
+        self.total -= 1;
         let prog = self.prog;
         match &e.kind {
             ExprKind::Value(v) => match v {
@@ -335,28 +416,41 @@ impl Reacher<'_> {
                 let Some(other) = other else {
                     return Fact::all();
                 };
-                let mut out = self.fact(other, env);
+                // Each branch knows its condition held, and the ones before it did not.
+                let mut otherwise = env.clone();
+                let mut out = Fact::of(Reach::None);
                 for (cond, value) in branches {
-                    self.fact(cond, env);
-                    out = out.union(self.fact(value, env));
+                    let mut then = otherwise.clone();
+                    assume(cond, true, &mut then);
+                    out = out.union(self.fact(value, &mut then));
+                    assume(cond, false, &mut otherwise);
                 }
-                out
+                out.union(self.fact(other, &mut otherwise))
             }
             ExprKind::Match(x, arms) => {
                 self.fact(x, env);
-                arms.iter().fold(Fact::of(Reach::None), |out, (_, v, _)| {
-                    let f = self.fact(v, env);
-                    out.union(f)
-                })
+                let mut out = Fact::of(Reach::None);
+                for (pat, v, _) in arms {
+                    let mut arm = env.clone();
+                    if !narrow_to(x, pat, &mut arm) {
+                        continue;
+                    }
+                    out = out.union(self.fact(v, &mut arm));
+                }
+                out
             }
             ExprKind::Refuse { .. } | ExprKind::NotGiven { .. } => Fact::of(Reach::None),
             ExprKind::Block(stmts, value) => {
                 for s in stmts {
-                    if let Stmt::Let(slot, x) = s {
-                        let f = self.fact(x, env);
-                        if let Some(place) = env.get_mut(*slot as usize) {
-                            *place = f;
+                    match s {
+                        Stmt::Let(slot, x) => {
+                            let f = self.fact(x, env);
+                            if let Some(place) = env.get_mut(*slot as usize) {
+                                *place = f;
+                            }
                         }
+                        Stmt::Guard(g) => past_guard(g, env),
+                        _ => {}
                     }
                 }
                 self.fact(value, env)
@@ -439,6 +533,10 @@ impl Reacher<'_> {
         if self.busy.contains(&callee) {
             return Fact::all();
         }
+        let key = (callee, args.iter().map(|a| a.reach).collect::<Vec<_>>());
+        if let Some(f) = self.memo.get(&key) {
+            return f.clone();
+        }
         self.busy.push(callee);
         let out = match callee {
             Callee::Rule(r) => match prog.rules.get(r as usize) {
@@ -454,10 +552,26 @@ impl Reacher<'_> {
             },
             Callee::Table(t) => match prog.tables.get(t as usize) {
                 Some(table) => {
-                    let mut inner = bind(&table.params, args, table.slots);
+                    let inner = bind(&table.params, args, table.slots);
+                    let k = number_key(table);
                     let mut out = Fact::of(Reach::None);
                     for row in &table.rows {
-                        let f = self.fact(&row.cell, &mut inner);
+                        // In a row `1-6 => r`, the key is 1 to 6.
+                        let mut env = inner.clone();
+                        if let Some(k) = k {
+                            let hull = row.patterns.get(k).and_then(intervals).and_then(|iv| {
+                                let lo = iv.iter().map(|x| x.0).min()?;
+                                let hi = iv.iter().map(|x| x.1).max()?;
+                                Some((lo, hi))
+                            });
+                            if let (Some((lo, hi)), Some(slot)) = (hull, env.get_mut(k)) {
+                                slot.reach = slot.reach.between(lo, hi);
+                                if slot.reach == Reach::None {
+                                    continue; // no argument reaches this row
+                                }
+                            }
+                        }
+                        let f = self.fact(&row.cell, &mut env);
                         out = out.union(f);
                     }
                     Fact {
@@ -477,6 +591,7 @@ impl Reacher<'_> {
             Callee::Builtin(_) => Fact::all(),
         };
         self.busy.pop();
+        self.memo.insert(key, out.clone());
         out
     }
 
@@ -485,9 +600,11 @@ impl Reacher<'_> {
     /// value or another (`u.grade == grenadier`, `u.grade == guard`) cannot both apply:
     /// at most one of them is taken.
     fn total(&mut self, modifiers: &[ModifierInfo], env: &mut Vec<Fact>) -> Reach {
-        let mut total = Reach::exactly(Q::from_integer(0));
-        // (what is compared, the values asked for, the amounts' reach so far)
-        let mut exclusive: Vec<(String, Reach)> = Vec::new();
+        let zero = Reach::exactly(Q::from_integer(0));
+        let mut total = zero;
+        // For each place compared (`u.grade`): for each value asked for, the sum of the
+        // modifiers that apply when the place is that value.
+        let mut exclusive: Vec<(String, Vec<(String, Reach)>)> = Vec::new();
         for md in modifiers {
             let mut each = self.fact(&md.amount, env).reach;
             if let Some(per) = &md.per {
@@ -498,32 +615,43 @@ impl Reacher<'_> {
                 continue;
             };
             self.fact(cond, env);
-            let each = each.union(Reach::exactly(Q::from_integer(0)));
             match one_value_of(cond) {
-                Some(key) => match exclusive.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, r)) => *r = r.union(each),
-                    None => exclusive.push((key, each)),
-                },
-                None => total = total.add(each),
+                Some((place, value)) => {
+                    let values = match exclusive.iter_mut().position(|(p, _)| *p == place) {
+                        Some(i) => &mut exclusive[i].1,
+                        None => {
+                            exclusive.push((place, Vec::new()));
+                            &mut exclusive.last_mut().expect("just pushed").1
+                        }
+                    };
+                    match values.iter_mut().find(|(v, _)| *v == value) {
+                        Some((_, r)) => *r = r.add(each),
+                        None => values.push((value, each)),
+                    }
+                }
+                None => total = total.add(each.union(zero)),
             }
         }
-        exclusive.into_iter().fold(total, |t, (_, r)| t.add(r))
+        // One value at most holds: its modifiers together, or none of them.
+        exclusive.into_iter().fold(total, |t, (_, values)| {
+            t.add(values.into_iter().fold(zero, |r, (_, v)| r.union(v)))
+        })
     }
 }
 
-/// For a condition `PLACE == VALUE` (an enum value), PLACE as text: two such conditions
-/// on one place cannot both hold.
-fn one_value_of(cond: &Expr) -> Option<String> {
+/// For a condition `PLACE == VALUE` (an enum value): PLACE and VALUE as text. Two such
+/// conditions on one place with different values cannot both hold; with the same value,
+/// they hold together.
+fn one_value_of(cond: &Expr) -> Option<(String, String)> {
     let ExprKind::Binary(BinOp::Eq, a, b) = &cond.kind else {
         return None;
     };
     let (place, value) = match (&a.kind, &b.kind) {
-        (_, ExprKind::Value(Value::Enum(..))) => (a, b),
-        (ExprKind::Value(Value::Enum(..)), _) => (b, a),
+        (_, ExprKind::Value(v @ Value::Enum(..))) => (a, v),
+        (ExprKind::Value(v @ Value::Enum(..)), _) => (b, v),
         _ => return None,
     };
-    let _ = value;
-    place_text(place)
+    Some((place_text(place)?, format!("{value:?}")))
 }
 
 fn place_text(e: &Expr) -> Option<String> {
@@ -625,18 +753,25 @@ impl Sites<'_> {
                 self.visit(b, env);
             }
             ExprKind::If(branches, other) => {
+                let mut otherwise = env.clone();
                 for (c, v) in branches {
-                    self.visit(c, env);
-                    self.visit(v, env);
+                    self.visit(c, &mut otherwise);
+                    let mut then = otherwise.clone();
+                    assume(c, true, &mut then);
+                    self.visit(v, &mut then);
+                    assume(c, false, &mut otherwise);
                 }
                 if let Some(o) = other {
-                    self.visit(o, env);
+                    self.visit(o, &mut otherwise);
                 }
             }
             ExprKind::Match(x, arms) => {
                 self.visit(x, env);
-                for (_, v, _) in arms {
-                    self.visit(v, env);
+                for (pat, v, _) in arms {
+                    let mut arm = env.clone();
+                    if narrow_to(x, pat, &mut arm) {
+                        self.visit(v, &mut arm);
+                    }
                 }
             }
             ExprKind::Record(fields) => {
@@ -654,7 +789,10 @@ impl Sites<'_> {
                                 *place = f;
                             }
                         }
-                        Stmt::Guard(x) => self.visit(x, env),
+                        Stmt::Guard(x) => {
+                            self.visit(x, env);
+                            past_guard(x, env);
+                        }
                         Stmt::Set(effect) => self.visit(&effect.value, env),
                         Stmt::Note(_) => {}
                     }
@@ -728,17 +866,16 @@ pub(super) fn shown_all(iv: &[(i128, i128)]) -> String {
     }
 }
 
-/// The rows that split the roll one way: those giving the other keys alike (one column
-/// of the Manoeuvre Table), and the numbers they cover, rows giving those keys more
-/// generally (`_`) included.
+/// One way the other keys can be — one column of the Manoeuvre Table (`order:
+/// good_order`) — with the rows that apply to it and the numbers they cover.
 pub(super) struct Column {
-    /// The other keys' patterns.
+    /// The other keys, each as a pattern (one value each, when they could be listed).
     pub others: Vec<Pat>,
-    /// Rows in it, in order.
+    /// The rows that apply to it, in order (rows giving the other keys as `_` included).
     pub rows: Vec<usize>,
-    /// Every number a row that applies to it covers, sorted and merged.
+    /// Every number those rows cover, sorted and merged.
     pub covered: Vec<(i128, i128)>,
-    /// ` in column `order = good_order`` or empty.
+    /// ` in column `good_order`` or empty (a table with no other keys).
     pub name: String,
 }
 
@@ -760,39 +897,160 @@ fn subsumes(general: &Pat, specific: &Pat) -> bool {
     }
 }
 
-/// The columns of a table keyed by a number at `k`.
-pub(super) fn columns(rows: &[RowInfo], k: usize) -> Vec<Column> {
-    let mut out: Vec<Column> = Vec::new();
-    for (r, row) in rows.iter().enumerate() {
-        let o = others(row, k);
-        match out.iter_mut().find(|c| c.others == o) {
-            Some(c) => c.rows.push(r),
-            None => out.push(Column {
-                name: row
-                    .text
-                    .split_once("` of column `")
-                    .map_or(String::new(), |(_, c)| format!(" in column `{c}`")),
-                others: o,
-                rows: vec![r],
-                covered: Vec::new(),
-            }),
+/// Most columns worked out for one table, and most (column, row) pairs: past them a
+/// table is not judged (a chart with tens of thousands of rows is a generated file).
+const MAX_COLUMNS: usize = 4096;
+const MAX_COLUMN_ROWS: usize = 2_000_000;
+
+fn finish(
+    rows: &[RowInfo],
+    k: usize,
+    others: Vec<Pat>,
+    name: String,
+    applies: Vec<usize>,
+) -> Column {
+    let mut all: Vec<(i128, i128)> = Vec::new();
+    for &r in &applies {
+        match intervals(&rows[r].patterns[k]) {
+            Some(iv) => all.extend(iv),
+            None => all.push((LO, HI)),
         }
     }
-    for c in &mut out {
-        let mut all: Vec<(i128, i128)> = Vec::new();
-        for row in rows {
-            let applies = others(row, k)
-                .iter()
-                .zip(&c.others)
-                .all(|(g, s)| subsumes(g, s));
-            if applies {
-                match intervals(&row.patterns[k]) {
-                    Some(iv) => all.extend(iv),
-                    None => all.push((LO, HI)),
-                }
+    Column {
+        others,
+        rows: applies,
+        covered: merge(all),
+        name,
+    }
+}
+
+/// The columns of a table keyed by a number at `k`: every combination of its other
+/// keys when they are named values (enums, true/false), each covered by every row
+/// that matches it; otherwise, the other keys as the rows write them.
+pub(super) fn columns(
+    prog: &Program,
+    table: &TableInfo,
+    rows: &[RowInfo],
+    k: usize,
+) -> Vec<Column> {
+    let keys: Vec<&ParamInfo> = table.params[..table.keys.min(table.params.len())]
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != k)
+        .map(|(_, p)| p)
+        .collect();
+    // The values of each other key, if they can be listed.
+    let mut values: Vec<Vec<(Value, String)>> = Vec::new();
+    for p in &keys {
+        match &p.ty {
+            Ty::Enum(e) => {
+                let Some(info) = prog.enums.get(usize::from(*e)) else {
+                    return Vec::new();
+                };
+                values.push(
+                    info.values
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| {
+                            (
+                                Value::Enum(*e, u16::try_from(i).unwrap_or(u16::MAX)),
+                                v.name.to_string(),
+                            )
+                        })
+                        .collect(),
+                );
+            }
+            Ty::Bool => values.push(vec![
+                (Value::Bool(false), "false".into()),
+                (Value::Bool(true), "true".into()),
+            ]),
+            _ => {
+                values.clear();
+                break;
             }
         }
-        c.covered = merge(all);
+    }
+    let combos = values
+        .iter()
+        .try_fold(1usize, |n, v| n.checked_mul(v.len()));
+    let listable = values.len() == keys.len()
+        && combos
+            .is_some_and(|n| n <= MAX_COLUMNS && n.saturating_mul(rows.len()) <= MAX_COLUMN_ROWS);
+    let mut out = Vec::new();
+    if listable {
+        let mut index = vec![0usize; values.len()];
+        loop {
+            let combo: Vec<&(Value, String)> =
+                index.iter().zip(&values).map(|(&i, vs)| &vs[i]).collect();
+            let applies: Vec<usize> = (0..rows.len())
+                .filter(|&r| {
+                    others(&rows[r], k)
+                        .iter()
+                        .zip(&combo)
+                        .all(|(p, (v, _))| p.matches(v))
+                })
+                .collect();
+            if !applies.is_empty() {
+                let pats = combo
+                    .iter()
+                    .map(|(v, _)| match v {
+                        Value::Enum(e, i) => Pat::Alts(vec![Alt::Enum(*e, *i)]),
+                        Value::Bool(b) => Pat::Alts(vec![Alt::Bool(*b)]),
+                        _ => Pat::Any,
+                    })
+                    .collect();
+                let name = if combo.is_empty() {
+                    String::new()
+                } else {
+                    let names: Vec<&str> = combo.iter().map(|(_, n)| n.as_str()).collect();
+                    format!(" in column `{}`", names.join(" | "))
+                };
+                out.push(finish(rows, k, pats, name, applies));
+            }
+            // Next combination, the last key fastest.
+            let mut i = index.len();
+            loop {
+                if i == 0 {
+                    return out;
+                }
+                i -= 1;
+                index[i] += 1;
+                if index[i] < values[i].len() {
+                    break;
+                }
+                index[i] = 0;
+            }
+        }
+    }
+    // Other keys that cannot be listed (a second number, a text): columns as the rows
+    // write them, each covered by the rows that give its keys as generally or more.
+    let mut groups: Vec<(Vec<Pat>, String)> = Vec::new();
+    for row in rows {
+        let o = others(row, k);
+        if !groups.iter().any(|(g, _)| *g == o) {
+            if groups.len() >= MAX_COLUMNS {
+                return Vec::new();
+            }
+            let name = row
+                .text
+                .split_once("` of column `")
+                .map_or(String::new(), |(_, c)| format!(" in column `{c}`"));
+            groups.push((o, name));
+        }
+    }
+    if groups.len().saturating_mul(rows.len()) > MAX_COLUMN_ROWS {
+        return Vec::new();
+    }
+    for (o, name) in groups {
+        let applies: Vec<usize> = (0..rows.len())
+            .filter(|&r| {
+                others(&rows[r], k)
+                    .iter()
+                    .zip(&o)
+                    .all(|(g, s)| subsumes(g, s))
+            })
+            .collect();
+        out.push(finish(rows, k, o, name, applies));
     }
     out
 }
@@ -835,9 +1093,12 @@ pub(super) fn uncovered((lo, hi): (i128, i128), covered: &[(i128, i128)]) -> Vec
     out
 }
 
+/// The whole numbers a reach holds, within what a key can be (a number past the 64
+/// bits of a whole number overflows before it could be looked up).
 fn whole_bounds(r: Reach) -> Option<(i128, i128)> {
     let (lo, hi) = r.whole()?;
-    Some((lo.unwrap_or(LO), hi.unwrap_or(HI)))
+    let (lo, hi) = (lo.unwrap_or(LO).max(LO), hi.unwrap_or(HI).min(HI));
+    (lo <= hi).then_some((lo, hi))
 }
 
 /// The rolls a call site can make that find no row in a column they may be read on.
@@ -927,11 +1188,7 @@ impl Checker<'_> {
     pub(super) fn reachable_rolls(&mut self) {
         let prog: &Program = self.prog;
         let mut sites = Sites {
-            reacher: Reacher {
-                prog,
-                budget: BUDGET,
-                busy: Vec::new(),
-            },
+            reacher: Reacher::new(prog),
             found: Vec::new(),
             example: false,
         };
@@ -960,6 +1217,22 @@ impl Checker<'_> {
             let mut env = vec![Fact::all(); c.slots as usize];
             sites.visit(&c.value, &mut env);
         }
+        // Defaults are worked out where they are used, each in a scope of its own.
+        let defaults = prog
+            .rules
+            .iter()
+            .flat_map(|r| &r.params)
+            .chain(prog.tables.iter().flat_map(|t| &t.params))
+            .chain(prog.modifiers.iter().flat_map(|m| &m.params))
+            .filter_map(|p| p.default.as_ref())
+            .chain(
+                prog.records
+                    .iter()
+                    .flat_map(|r| r.defaults.iter().flatten()),
+            );
+        for d in defaults {
+            sites.visit(d, &mut Vec::new());
+        }
         sites.example = true;
         for ex in &prog.examples {
             for check in &ex.checks {
@@ -974,7 +1247,7 @@ impl Checker<'_> {
                 continue;
             }
             let Some(k) = number_key(table) else { continue };
-            let cols = columns(&table.rows, k);
+            let cols = columns(prog, table, &table.rows, k);
             let key = &table.params[k];
             let mine: Vec<&CallSite> = found.iter().filter(|s| s.table as usize == t).collect();
             for s in &mine {
@@ -1056,5 +1329,131 @@ fn not_given(e: &Expr) -> bool {
         ExprKind::NotGiven { .. } => true,
         ExprKind::InRange { value, .. } => not_given(value),
         _ => false,
+    }
+}
+
+/// Does `e` give no value (a refusal, a gap in the source), whichever way it goes?
+fn gives_nothing(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Refuse { .. } | ExprKind::NotGiven { .. } => true,
+        ExprKind::Block(_, v) => gives_nothing(v),
+        ExprKind::If(branches, Some(other)) => {
+            branches.iter().all(|(_, v)| gives_nothing(v)) && gives_nothing(other)
+        }
+        _ => false,
+    }
+}
+
+/// After a guard whose every branch refuses (`if r < 1 { refuse "..." }`), none of its
+/// conditions held.
+fn past_guard(g: &Expr, env: &mut [Fact]) {
+    if let ExprKind::If(branches, None) = &g.kind {
+        if branches.iter().all(|(_, v)| gives_nothing(v)) {
+            for (c, _) in branches {
+                assume(c, false, env);
+            }
+        }
+    }
+}
+
+/// A whole number written out, as a bound.
+fn constant(e: &Expr) -> Option<Q> {
+    match &e.kind {
+        ExprKind::Value(Value::Num(r)) => Some(Q::new((*r.numer()).into(), (*r.denom()).into())),
+        ExprKind::Neg(x) => constant(x).map(|q| -q),
+        _ => None,
+    }
+}
+
+/// Narrows the locals `cond` compares with a number, knowing it is `truth`:
+/// `r < 1` false gives r 1 or more. (Only what is certain: other conditions teach
+/// nothing.)
+fn assume(cond: &Expr, truth: bool, env: &mut [Fact]) {
+    match &cond.kind {
+        ExprKind::Not(c) => assume(c, !truth, env),
+        ExprKind::Binary(BinOp::And, a, b) if truth => {
+            assume(a, true, env);
+            assume(b, true, env);
+        }
+        ExprKind::Binary(BinOp::Or, a, b) if !truth => {
+            assume(a, false, env);
+            assume(b, false, env);
+        }
+        ExprKind::Binary(op, a, b) => {
+            // `slot OP c`, or `c OP slot` turned round.
+            let (slot, op, c) = match (&a.kind, constant(b), constant(a), &b.kind) {
+                (ExprKind::Local(s), Some(c), _, _) => (*s, *op, c),
+                (_, _, Some(c), ExprKind::Local(s)) => (
+                    *s,
+                    match op {
+                        BinOp::Lt => BinOp::Gt,
+                        BinOp::Le => BinOp::Ge,
+                        BinOp::Gt => BinOp::Lt,
+                        BinOp::Ge => BinOp::Le,
+                        other => *other,
+                    },
+                    c,
+                ),
+                _ => return,
+            };
+            // What holds: the operator, or its opposite.
+            let op = if truth {
+                op
+            } else {
+                match op {
+                    BinOp::Lt => BinOp::Ge,
+                    BinOp::Le => BinOp::Gt,
+                    BinOp::Gt => BinOp::Le,
+                    BinOp::Ge => BinOp::Lt,
+                    BinOp::Eq => BinOp::Ne,
+                    BinOp::Ne => BinOp::Eq,
+                    _ => return,
+                }
+            };
+            let Some(f) = env.get_mut(slot as usize) else {
+                return;
+            };
+            let Reach::Span(lo, hi) = f.reach else {
+                return;
+            };
+            // (`<` and `>` keep their bound: a value just past it is not excluded, which
+            // only ever widens what is judged.)
+            let (lo, hi) = match op {
+                BinOp::Lt | BinOp::Le => (lo, if hi < At(c) { hi } else { At(c) }),
+                BinOp::Gt | BinOp::Ge => (if lo > At(c) { lo } else { At(c) }, hi),
+                BinOp::Eq => (
+                    if lo > At(c) { lo } else { At(c) },
+                    if hi < At(c) { hi } else { At(c) },
+                ),
+                _ => return,
+            };
+            f.reach = if lo > hi {
+                Reach::None
+            } else {
+                Reach::Span(lo, hi)
+            };
+        }
+        _ => {}
+    }
+}
+
+/// In the arm of a `match` on a local, the local is what the arm's pattern takes (its
+/// numbers' hull); false when no value of it reaches the arm.
+fn narrow_to(x: &Expr, pat: &Pat, env: &mut [Fact]) -> bool {
+    let ExprKind::Local(slot) = &x.kind else {
+        return true;
+    };
+    let Some(iv) = intervals(pat) else {
+        return true;
+    };
+    let (Some(lo), Some(hi)) = (iv.iter().map(|x| x.0).min(), iv.iter().map(|x| x.1).max()) else {
+        return true;
+    };
+    match env.get_mut(*slot as usize) {
+        Some(f) => {
+            f.reach = f.reach.between(lo, hi);
+            f.reach != Reach::None
+        }
+        None => true,
     }
 }
