@@ -15,35 +15,9 @@ use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
 
 /// Whether `text` leaves a bracket open — `(`, `[` or `{` not yet closed, outside
-/// strings and `#` comments — so the input goes on on the next line.
+/// texts and `#` comments — so the input goes on on the next line.
 pub fn open_brackets(text: &str) -> bool {
-    let mut depth: i64 = 0;
-    let mut in_string = false;
-    let mut escaped = false;
-    let mut in_comment = false;
-    for c in text.chars() {
-        if in_comment {
-            in_comment = c != '\n';
-            continue;
-        }
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => in_string = true,
-            '#' => in_comment = true,
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            _ => {}
-        }
-    }
-    depth > 0
+    crate::syntax::brackets(text, |_, _| true) > 0
 }
 
 /// A diagnostic as text, with or without colour, 100 columns wide.

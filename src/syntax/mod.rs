@@ -5,4 +5,4 @@ pub mod ast;
 mod build;
 pub mod parser;
 
-pub use parser::{parse_expr, parse_file, parse_set, MAX_DEPTH, MAX_NESTING};
+pub use parser::{brackets, parse_expr, parse_file, parse_set, MAX_DEPTH, MAX_NESTING};

@@ -150,8 +150,11 @@ pub(crate) fn span_of(file: FileId, pair: &Pair<Rule>) -> Span {
     Span::new(file, s.start(), s.start() + trimmed)
 }
 
-/// Refuses nesting deeper than [`MAX_NESTING`] before pest recurses into it.
-fn nesting_guard(file: FileId, text: &str) -> Result<(), Diag> {
+/// Walks the brackets `(`, `[`, `{` of `text` that lie outside texts and `#` comments
+/// (an inch mark after a digit, `6"`, is a length, not the start of a text): calls
+/// `open(byte index, depth)` at each opening bracket, stopping when it returns false;
+/// returns how many are still open at the end (a closing bracket too many counts none).
+pub fn brackets(text: &str, mut open: impl FnMut(usize, usize) -> bool) -> usize {
     let mut depth = 0usize;
     let mut in_string = false;
     let mut in_comment = false;
@@ -172,25 +175,39 @@ fn nesting_guard(file: FileId, text: &str) -> Result<(), Diag> {
         }
         match c {
             '#' => in_comment = true,
-            // An inch mark after a digit is a length, not the start of a text.
             '"' => in_string = !text[..i].ends_with(|p: char| p.is_ascii_digit()),
             '(' | '{' | '[' => {
                 depth += 1;
-                if depth > MAX_NESTING {
-                    return Err(Diag::at(
-                        "umpire::limit::nesting",
-                        format!("brackets nested more than {MAX_NESTING} deep"),
-                        Span::new(file, i, i + 1),
-                        "too deep",
-                    )
-                    .help("split the expression with `let` bindings or smaller rules"));
+                if !open(i, depth) {
+                    return depth;
                 }
             }
             ')' | '}' | ']' => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
-    Ok(())
+    depth
+}
+
+/// Refuses nesting deeper than [`MAX_NESTING`] before pest recurses into it.
+fn nesting_guard(file: FileId, text: &str) -> Result<(), Diag> {
+    let mut too_deep = None;
+    brackets(text, |i, depth| {
+        if depth > MAX_NESTING {
+            too_deep = Some(i);
+        }
+        too_deep.is_none()
+    });
+    match too_deep {
+        Some(i) => Err(Diag::at(
+            "umpire::limit::nesting",
+            format!("brackets nested more than {MAX_NESTING} deep"),
+            Span::new(file, i, i + 1),
+            "too deep",
+        )
+        .help("split the expression with `let` bindings or smaller rules")),
+        None => Ok(()),
+    }
 }
 
 /// Is this one of the infix operators (`and`, `==`, `+`, `x`, ...)?
