@@ -157,12 +157,13 @@ impl Ruleset {
         self.compile_in(file, &[])
     }
 
-    /// Compiles `set PATH = EXPR` (`+=`, `-=`) typed by a user, named `origin`: a query
-    /// whose one effect is that change to the game state.
+    /// Compiles `set PATH = EXPR` (`+=`, `-=`) typed by a user (`source` may be masked
+    /// to the part after `:`, so carets point into the line as typed): a query whose one
+    /// effect is that change to the game state.
     ///
     /// Errors: a syntax error, a path that is not in the state, a value that does not fit.
-    pub fn compile_set(&mut self, origin: &str, text: &str) -> Result<Query, Diags> {
-        let file = self.program.sources.add(SourceFile::new(origin, text));
+    pub fn compile_set(&mut self, source: SourceFile) -> Result<Query, Diags> {
+        let file = self.program.sources.add(source);
         let normalised = self
             .program
             .sources

@@ -771,16 +771,20 @@ impl Checker<'_> {
         for step in steps {
             match (step, &ty) {
                 (PathStep::Field(name), Ty::Record(shape)) => {
-                    let info = self
-                        .prog
-                        .records
-                        .iter()
-                        .find(|r| r.shape.name == shape.name)?;
+                    let info = match shape.record {
+                        Some(id) => self.prog.records.get(id as usize)?,
+                        None => self
+                            .prog
+                            .records
+                            .iter()
+                            .find(|r| r.shape.name == shape.name)?,
+                    };
                     let i = info.shape.fields.iter().position(|(n, _)| n == name)?;
                     range = info.ranges.get(i).copied().flatten();
                     ty = info.shape.fields[i].1.clone();
                 }
-                (PathStep::Member(_), Ty::Group(member)) => {
+                // `units[name]`, or `units.old_guard`: a member of a group.
+                (PathStep::Member(_) | PathStep::Field(_), Ty::Group(member)) => {
                     range = None;
                     ty = (**member).clone();
                 }

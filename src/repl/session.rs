@@ -638,9 +638,9 @@ impl Session {
             io.err("error: no state loaded: `:load FILE` loads one\n");
             return false;
         }
-        let at = line.find(':').unwrap_or(0);
-        let text = format!("{}{}", " ".repeat(at + 1), &line[at + 1..]);
-        let q = match self.rules.compile_set("<input>", &text) {
+        let at = line.find(':').map_or(0, |i| i + 1);
+        let source = crate::span::SourceFile::new("<input>", line).masked(at, line.len());
+        let q = match self.rules.compile_set(source) {
             Ok(q) => q,
             Err(ds) => {
                 self.report(&ds, io);
