@@ -583,6 +583,12 @@ impl<'a> Evaluator<'a> {
             .ok_or_else(|| internal(set.span, "the state"))?;
         for step in &set.path {
             match step {
+                // A member of a group named after a dot (`units.old_guard`) may be
+                // missing from the state: say so, as for `units[name]`.
+                PathStep::Field(name) if matches!(at, Value::Group(_)) => {
+                    at = self.member(at, name, &path.join("."), set.span)?;
+                    path.push(name.to_string());
+                }
                 PathStep::Field(name) => {
                     at = at
                         .field(name)

@@ -482,7 +482,12 @@ impl Loader<'_> {
 
     /// A number, length or time written as text: `"3/4"`, `'6"'`, `"2'"`, `"1/2 move"`.
     fn written(&mut self, text: &str, ty: &Ty, span: Span, name: &str) -> Option<Value> {
-        let parsed = crate::syntax::parse_expr(FileId(u32::MAX), text)
+        // A length or time below zero (`'-1/3"'`, as the state writer writes one).
+        let (negative, body) = match text.trim_start().strip_prefix('-') {
+            Some(rest) if matches!(ty, Ty::Length | Ty::Time) => (true, rest),
+            _ => (false, text),
+        };
+        let parsed = crate::syntax::parse_expr(FileId(u32::MAX), body)
             .ok()
             .map(|e| e.kind);
         let value = match (ty, parsed) {
@@ -502,6 +507,15 @@ impl Loader<'_> {
             }
             (Ty::Time, Some(ExprKind::Time(r))) => Some(Value::Time(r)),
             _ => None,
+        };
+        let value = match value {
+            Some(Value::Length(Length { inches, unit })) if negative => {
+                crate::value::arith::neg(inches)
+                    .ok()
+                    .map(|inches| Value::Length(Length { inches, unit }))
+            }
+            Some(Value::Time(r)) if negative => crate::value::arith::neg(r).ok().map(Value::Time),
+            v => v,
         };
         if value.is_none() {
             let want = ty.describe(self.program);
@@ -676,7 +690,31 @@ fn write_plain(program: &Program, v: &Value) -> Toml {
 /// Errors: the folder cannot be written, or the disk is full (the old file is intact).
 pub fn write_atomic(path: &str, text: &str) -> Result<(), Diag> {
     use std::io::Write;
-    let target = std::path::Path::new(path);
+    let fail =
+        |e: std::io::Error| Diag::error("umpire::io::write", format!("cannot write {path}: {e}"));
+    let given = std::path::Path::new(path);
+    // Through a symbolic link, the file it names is written (the link stays a link).
+    let target = match std::fs::symlink_metadata(given) {
+        Ok(m) if m.file_type().is_symlink() => match std::fs::canonicalize(given) {
+            Ok(real) => real,
+            Err(_) => {
+                let link = std::fs::read_link(given).map_err(fail)?;
+                given.parent().map_or(link.clone(), |d| d.join(&link))
+            }
+        },
+        _ => given.to_path_buf(),
+    };
+    // Only a regular file is replaced: never a folder, a device (`/dev/null`), a pipe.
+    let before = std::fs::metadata(&target).ok();
+    if let Some(m) = &before {
+        if !m.is_file() {
+            return Err(Diag::error(
+                "umpire::io::write",
+                format!("cannot write {path}: it is not a regular file"),
+            )
+            .help("name a file to write the state to"));
+        }
+    }
     let dir = target
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -685,13 +723,15 @@ pub fn write_atomic(path: &str, text: &str) -> Result<(), Diag> {
         .file_name()
         .map_or("state".into(), |n| n.to_string_lossy().into_owned());
     let tmp = dir.join(format!(".{name}.umpire-{}.tmp", std::process::id()));
-    let fail =
-        |e: std::io::Error| Diag::error("umpire::io::write", format!("cannot write {path}: {e}"));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(text.as_bytes())?;
+        // The file keeps the permissions it had.
+        if let Some(m) = &before {
+            f.set_permissions(m.permissions())?;
+        }
         f.sync_all()?;
-        std::fs::rename(&tmp, target)
+        std::fs::rename(&tmp, &target)
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);

@@ -58,6 +58,10 @@ pub struct Script<'a> {
     /// Hand each input line to the sink too (for transcripts).
     pub echo: bool,
     ended: bool,
+    /// Lines read so far.
+    lines: usize,
+    /// A line that was not text, or input that could not be read.
+    bad: bool,
 }
 
 impl<'a> Script<'a> {
@@ -69,6 +73,8 @@ impl<'a> Script<'a> {
             colour: false,
             echo: false,
             ended: false,
+            lines: 0,
+            bad: false,
         }
     }
 
@@ -76,14 +82,27 @@ impl<'a> Script<'a> {
         if self.ended {
             return None;
         }
-        let mut buf = String::new();
-        match self.input.read_line(&mut buf) {
+        let mut buf = Vec::new();
+        match self.input.read_until(b'\n', &mut buf) {
             Ok(0) => {
                 self.ended = true;
                 None
             }
             Ok(_) => {
-                let line = buf.trim_end_matches(['\n', '\r']).to_string();
+                self.lines += 1;
+                let line = match String::from_utf8(buf) {
+                    Ok(text) => text,
+                    Err(_) => {
+                        // Not text: said, and skipped; the session goes on.
+                        (self.sink)(
+                            Stream::Err,
+                            &format!("error: line {} is not UTF-8 text: skipped\n", self.lines),
+                        );
+                        self.bad = true;
+                        String::new()
+                    }
+                };
+                let line = line.trim_end_matches(['\n', '\r']).to_string();
                 if self.echo {
                     (self.sink)(Stream::Input, &line);
                 }
@@ -91,6 +110,7 @@ impl<'a> Script<'a> {
             }
             Err(e) => {
                 (self.sink)(Stream::Err, &format!("error: cannot read the input: {e}\n"));
+                self.bad = true;
                 self.ended = true;
                 None
             }
@@ -118,6 +138,9 @@ impl<'a> Script<'a> {
             if session.input(&text, self) == Next::Quit {
                 break;
             }
+        }
+        if self.bad {
+            session.failed = true;
         }
     }
 }

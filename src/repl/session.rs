@@ -51,6 +51,9 @@ struct Last {
     query: Query,
     adjudication: Adjudication,
     applied: bool,
+    /// The state it was adjudicated against, and that state's version.
+    state: Option<Value>,
+    version: u64,
 }
 
 /// A change to the state that `:undo` can take back.
@@ -58,6 +61,8 @@ struct Last {
 struct Undo {
     what: String,
     before: Option<Value>,
+    /// The file `:save` wrote to before (a `:load` changes it).
+    path_before: Option<String>,
 }
 
 /// Every command, with what it does, as `:help` lists them.
@@ -142,11 +147,15 @@ pub struct Session {
     undo: Vec<Undo>,
     state_path: Option<String>,
     log: Option<String>,
+    /// Counts changes to the state, so a result worked out before one is not applied.
+    version: u64,
     /// Whether a die typed at the table that is not a face is asked for again (at a
     /// keyboard) or is an error (in a script, where the next line is not an answer).
     pub ask_again: bool,
     /// Whether any input failed (the exit status of a scripted session).
     pub failed: bool,
+    /// The last input was cancelled at a keyboard (not a failure).
+    cancelled: bool,
     inputs: usize,
 }
 
@@ -169,8 +178,10 @@ impl Session {
             undo: Vec::new(),
             state_path: None,
             log: None,
+            version: 0,
             ask_again: false,
             failed: false,
+            cancelled: false,
             inputs: 0,
         }
     }
@@ -243,8 +254,33 @@ impl Session {
                 }
             }
         }
+        // The states `:undo` can go back to are read into the new ruleset the same way
+        // (an enum's values may have moved); from the newest that does not fit, back,
+        // they cannot come back.
+        let mut kept = Vec::with_capacity(self.undo.len());
+        for u in std::mem::take(&mut self.undo).into_iter().rev() {
+            let before = match &u.before {
+                None => Some(None),
+                Some(v) => {
+                    let text = state::to_toml(&self.rules.program, v);
+                    state::load_text(&mut new.program, "<an earlier state>", text)
+                        .ok()
+                        .map(Some)
+                }
+            };
+            match before {
+                Some(before) => kept.push(Undo { before, ..u }),
+                None => {
+                    io.err("changes made before this cannot be undone: the earlier states do not fit this ruleset\n");
+                    break;
+                }
+            }
+        }
+        kept.reverse();
+        self.undo = kept;
         self.rules = new;
         self.last = None;
+        self.version += 1;
         true
     }
 
@@ -282,9 +318,11 @@ impl Session {
                 self.undo.push(Undo {
                     what: format!("`:load {path}`"),
                     before,
+                    path_before: self.state_path.replace(path.to_string()),
                 });
-                self.state_path = Some(path.to_string());
+                self.version += 1;
                 io.err(&format!("state loaded from {path}\n"));
+                self.log_json(serde_json::json!({ "load": path }), None, io);
                 true
             }
             Err(ds) => {
@@ -315,7 +353,7 @@ impl Session {
         } else {
             self.adjudicate(text, false, io)
         };
-        if !ok {
+        if !ok && !std::mem::take(&mut self.cancelled) {
             self.failed = true;
         }
         Next::Go
@@ -475,7 +513,13 @@ impl Session {
                 continue;
             }
             match w.parse::<i64>() {
-                Ok(n) => rolls.push(n),
+                Ok(n) if n >= 1 => rolls.push(n),
+                Ok(n) => {
+                    io.err(&format!(
+                        "error: {n} is not a roll: a die shows 1 or more\n"
+                    ));
+                    return false;
+                }
                 Err(_) => {
                     io.err(&format!(
                         "error: `{w}` is not a roll: write the faces, `:roll 7 3` or `:roll 7,3`\n"
@@ -518,10 +562,17 @@ impl Session {
                     query: q,
                     adjudication: a,
                     applied: false,
+                    state: self.rules.state.clone(),
+                    version: self.version,
                 });
                 true
             }
-            None => false,
+            None => {
+                // `:apply` and `:explain` never reach past a failed input to the result
+                // before it.
+                self.last = None;
+                false
+            }
         }
     }
 
@@ -566,6 +617,10 @@ impl Session {
             Ok(a) => Some(a),
             Err(d) => {
                 dice.io.err(&dice.io.render(&d));
+                // Ctrl-C at a die asked for at a keyboard cancels, as it cancels a line.
+                if d.code == CANCELLED && self.ask_again {
+                    self.cancelled = true;
+                }
                 None
             }
         }
@@ -584,14 +639,18 @@ impl Session {
             .flat_map(|r| r.faces.iter().map(|&f| i64::from(f)))
             .collect();
         let mut given = crate::dice::Given::new(faces);
-        match self.rules.adjudicate(
+        // Against the state as it was then, not as it is now.
+        let now = std::mem::replace(&mut self.rules.state, last.state.clone());
+        let explained = self.rules.adjudicate(
             &last.query,
             &mut given,
             Options {
                 trace: true,
                 ..Options::default()
             },
-        ) {
+        );
+        self.rules.state = now;
+        match explained {
             Ok(a) => {
                 io.out(&report_text(&self.rules.program, &a));
                 true
@@ -621,10 +680,14 @@ impl Session {
             .adjudicate(&q, &mut crate::dice::Given::new(vec![]), Options::default())
         {
             Ok(a) => {
-                io.out(&format!(
-                    "{}\n",
-                    crate::adjudication::headline(&self.rules.program, &a.outcome)
-                ));
+                // Values by the names a state file and `:set` use (`grenadier`).
+                let shown = match &a.outcome {
+                    crate::adjudication::Outcome::Value(v) => {
+                        crate::adjudication::show_arg(&self.rules.program, v)
+                    }
+                    other => crate::adjudication::headline(&self.rules.program, other),
+                };
+                io.out(&format!("{shown}\n"));
                 true
             }
             Err(d) => self.fail(d, io),
@@ -650,7 +713,23 @@ impl Session {
         let Some(a) = self.run(&q, line.trim(), false, io) else {
             return false;
         };
-        self.change(&format!("`{}`", line.trim()), &a.effects, io)
+        if a.effects.is_empty() {
+            io.out("no change: the state holds that already\n");
+            return true;
+        }
+        let ok = self.change(&format!("`{}`", line.trim()), &a.effects, io);
+        if ok {
+            if !a.rolls.is_empty() {
+                let rolls: Vec<String> = a
+                    .rolls
+                    .iter()
+                    .map(|r| format!("{} → {}", r.dice, r.total))
+                    .collect();
+                io.out(&format!("rolls: {}\n", rolls.join(", ")));
+            }
+            self.log_json(serde_json::json!({ "set": line.trim() }), Some(&a), io);
+        }
+        ok
     }
 
     /// Applies effects to the state, remembering the state before for `:undo`.
@@ -665,7 +744,9 @@ impl Session {
                 self.undo.push(Undo {
                     what: what.to_string(),
                     before,
+                    path_before: self.state_path.clone(),
                 });
+                self.version += 1;
                 io.out(&effects_text(&self.rules.program, effects));
                 true
             }
@@ -688,6 +769,13 @@ impl Session {
         if last.adjudication.effects.is_empty() {
             io.err(&format!("`{}` changes nothing on the table\n", last.text));
             return true;
+        }
+        if last.version != self.version {
+            io.err(&format!(
+                "error: the state has changed since `{}` was adjudicated: adjudicate it again, then `:apply`\n",
+                last.text
+            ));
+            return false;
         }
         let ok = self.change(
             &format!("the effects of `{}`", last.text),
@@ -713,10 +801,14 @@ impl Session {
             return false;
         };
         self.rules.state = u.before;
-        // Undoing an `:apply` makes the last result applicable again.
+        self.state_path = u.path_before;
+        self.version += 1;
+        // Undoing an `:apply` makes the last result applicable again, to the state it
+        // was adjudicated against.
         if let Some(l) = &mut self.last {
             if u.what == format!("the effects of `{}`", l.text) {
                 l.applied = false;
+                l.version = self.version;
             }
         }
         io.out(&format!("undone: {}\n", u.what));
@@ -860,6 +952,9 @@ pub fn rules_list(p: &Program) -> String {
     out
 }
 
+/// The code of a die not given at the table (input ended, or Ctrl-C).
+const CANCELLED: &str = "umpire::repl::cancelled";
+
 /// The dice of one adjudication in a session: rolls queued with `:roll` first, then
 /// umpire's seeded dice or the players', each asked for at the table.
 struct SessionDice<'a> {
@@ -920,8 +1015,11 @@ impl DiceSource for SessionDice<'_> {
                         loop {
                             let Some(answer) = self.io.ask(&prompt) else {
                                 return Err(Diag::at(
-                                    "umpire::dice::too_few_rolls",
-                                    format!("no roll typed for {}", req.text),
+                                    CANCELLED,
+                                    format!(
+                                        "no roll typed for {}: the adjudication is cancelled",
+                                        req.text
+                                    ),
                                     req.span,
                                     "this die",
                                 ));
