@@ -91,8 +91,11 @@ enum Command {
         #[arg(long)]
         state: Option<String>,
         /// Roll seeded dice from this seed (the same seed replays the same rolls).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "table_dice")]
         seed: Option<u64>,
+        /// Start with the players rolling: each die is asked for (`:dice table`).
+        #[arg(long)]
+        table_dice: bool,
     },
     /// Run a scenario file: a ruleset and a list of adjudications.
     Run {
@@ -372,7 +375,8 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             ruleset,
             state,
             seed,
-        } => Ok(crate::repl::main(ruleset, state, seed)),
+            table_dice,
+        } => Ok(crate::repl::main(ruleset, state, seed, table_dice)),
         Command::Show { name } => match bundled::source(&name) {
             Some(text) => {
                 out!("{text}");

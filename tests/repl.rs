@@ -64,6 +64,7 @@ fn transcript(path: &std::path::Path) -> String {
             get(&keys, "ruleset"),
             get(&keys, "state"),
             Some(seed),
+            get(&keys, "dice") == Some("table"),
             &mut script,
         )
     };

@@ -11,7 +11,7 @@ use crate::value::Value;
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
-use rustyline::hint::Hinter;
+use rustyline::hint::{Hint, Hinter};
 use rustyline::history::DefaultHistory;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{Context, Editor, Helper};
@@ -98,6 +98,24 @@ pub struct UmpireHelper {
     /// What completion offers.
     pub names: Names,
     files: FilenameCompleter,
+    /// Hints drawn dim (at a colour terminal).
+    colour: bool,
+}
+
+/// A hint: the rest of a name (the right arrow takes it), or what to type next — a
+/// rule's parameters, a command's arguments — shown only.
+pub struct UmpireHint {
+    text: String,
+    takes: bool,
+}
+
+impl Hint for UmpireHint {
+    fn display(&self) -> &str {
+        &self.text
+    }
+    fn completion(&self) -> Option<&str> {
+        self.takes.then_some(self.text.as_str())
+    }
 }
 
 fn word_start(line: &str, pos: usize) -> usize {
@@ -196,9 +214,17 @@ impl Completer for UmpireHelper {
 }
 
 impl Hinter for UmpireHelper {
-    type Hint = String;
+    type Hint = UmpireHint;
 
-    fn hint(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> Option<String> {
+    fn hint(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> Option<UmpireHint> {
+        let (text, takes) = self.hint_text(line, pos)?;
+        Some(UmpireHint { text, takes })
+    }
+}
+
+impl UmpireHelper {
+    /// The hint for `line` with the cursor at `pos`, and whether it can be taken as typed.
+    fn hint_text(&self, line: &str, pos: usize) -> Option<(String, bool)> {
         if pos < line.len() {
             return None;
         }
@@ -211,7 +237,7 @@ impl Hinter for UmpireHelper {
                 .callables
                 .iter()
                 .find(|(n, _)| n == name)
-                .map(|(_, params)| params.clone());
+                .map(|(_, params)| (params.clone(), false));
         }
         // `:ex` → `plain [EXPR]`: the rest of the one command it can be, and its usage.
         if line.starts_with(':') && !line.contains(char::is_whitespace) {
@@ -219,9 +245,9 @@ impl Hinter for UmpireHelper {
             if let (Some((c, args, _)), None) = (hits.next(), hits.next()) {
                 let rest = &c[line.len()..];
                 return Some(if args.is_empty() {
-                    rest.to_string()
+                    (rest.to_string(), true)
                 } else {
-                    format!("{rest} {args}")
+                    (format!("{rest} {args}"), false)
                 });
             }
             return None;
@@ -240,13 +266,21 @@ impl Hinter for UmpireHelper {
             .chain(self.names.values.iter())
             .filter(|n| n.starts_with(typed) && n.len() > typed.len());
         match (hits.next(), hits.next()) {
-            (Some(n), None) => Some(n[typed.len()..].to_string()),
+            (Some(n), None) => Some((n[typed.len()..].to_string(), true)),
             _ => None,
         }
     }
 }
 
-impl Highlighter for UmpireHelper {}
+impl Highlighter for UmpireHelper {
+    fn highlight_hint<'h>(&self, hint: &'h str) -> std::borrow::Cow<'h, str> {
+        if self.colour {
+            std::borrow::Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))
+        } else {
+            std::borrow::Cow::Borrowed(hint)
+        }
+    }
+}
 
 impl Validator for UmpireHelper {
     fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
@@ -284,9 +318,18 @@ impl Io for Terminal<'_> {
 }
 
 /// The interactive loop; returns whether any input failed.
-pub fn interactive(ruleset: Option<&str>, state: Option<&str>, seed: Option<u64>) -> bool {
+pub fn interactive(
+    ruleset: Option<&str>,
+    state: Option<&str>,
+    seed: Option<u64>,
+    table: bool,
+) -> bool {
     let colour = std::env::var_os("NO_COLOR").is_none();
-    let mut editor: Ed = match Editor::new() {
+    let config = rustyline::Config::builder()
+        .max_history_size(10_000)
+        .map(|b| b.auto_add_history(false).build())
+        .unwrap_or_default();
+    let mut editor: Ed = match Editor::with_config(config) {
         Ok(e) => e,
         Err(e) => {
             crate::cli::write_err(&format!("error: cannot start the line editor: {e}\n"));
@@ -296,6 +339,7 @@ pub fn interactive(ruleset: Option<&str>, state: Option<&str>, seed: Option<u64>
     editor.set_helper(Some(UmpireHelper {
         names: Names::default(),
         files: FilenameCompleter::new(),
+        colour,
     }));
     let history = history_path();
     if let Some(h) = &history {
@@ -310,9 +354,21 @@ pub fn interactive(ruleset: Option<&str>, state: Option<&str>, seed: Option<u64>
             editor: &mut editor,
             colour,
         };
-        start(ruleset, state, seed, &mut t)
+        start(ruleset, state, seed, table, &mut t)
     };
     session.ask_again = true;
+    // Leaving with changes not saved asks for a second `:quit` (or Ctrl-D).
+    let mut warned = false;
+    let mut leave = |session: &Session| -> bool {
+        if session.unsaved() && !warned {
+            warned = true;
+            crate::cli::write_err(
+                "the state on the table has changes not saved: `:save [FILE]` keeps them; `:quit` (or Ctrl-D) again leaves without\n",
+            );
+            return false;
+        }
+        true
+    };
     loop {
         if let Some(h) = editor.helper_mut() {
             h.names = Names::of(&session);
@@ -320,7 +376,12 @@ pub fn interactive(ruleset: Option<&str>, state: Option<&str>, seed: Option<u64>
         let line = match editor.readline("umpire> ") {
             Ok(line) => line,
             Err(ReadlineError::Interrupted) => continue,
-            Err(ReadlineError::Eof) => break,
+            Err(ReadlineError::Eof) => {
+                if leave(&session) {
+                    break;
+                }
+                continue;
+            }
             Err(e) => {
                 crate::cli::write_err(&format!("error: cannot read the input: {e}\n"));
                 break;
@@ -336,9 +397,11 @@ pub fn interactive(ruleset: Option<&str>, state: Option<&str>, seed: Option<u64>
             editor: &mut editor,
             colour,
         };
-        if session.input(&line, &mut t) == Next::Quit {
+        if session.input(&line, &mut t) == Next::Quit && leave(&session) {
             break;
         }
     }
-    session.failed
+    // At a keyboard a mistake is shown and put right there: the session's exit status
+    // is not a verdict on them (a script's is).
+    false
 }

@@ -166,12 +166,15 @@ pub fn start(
     ruleset: Option<&str>,
     state: Option<&str>,
     seed: Option<u64>,
+    table: bool,
     io: &mut dyn Io,
 ) -> Session {
     let fresh = seed.is_none();
     let seed = seed.unwrap_or_else(crate::dice::fresh_seed);
     let mut s = Session::new(seed);
-    if fresh {
+    if table {
+        s.input(":dice table", io);
+    } else if fresh {
         io.err(&format!(
             "umpire rolls, from seed {seed} (start with --seed {seed} to replay)\n"
         ));
@@ -192,9 +195,14 @@ pub fn start(
 
 /// `umpire repl [RULESET] [--state FILE] [--seed N]`: at a terminal, the line editor;
 /// otherwise a script on stdin. Exits 1 if any input failed.
-pub fn main(ruleset: Option<String>, state: Option<String>, seed: Option<u64>) -> ExitCode {
+pub fn main(
+    ruleset: Option<String>,
+    state: Option<String>,
+    seed: Option<u64>,
+    table: bool,
+) -> ExitCode {
     let code = if std::io::stdin().is_terminal() {
-        editor::interactive(ruleset.as_deref(), state.as_deref(), seed)
+        editor::interactive(ruleset.as_deref(), state.as_deref(), seed, table)
     } else {
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
@@ -205,7 +213,13 @@ pub fn main(ruleset: Option<String>, state: Option<String>, seed: Option<u64>) -
         };
         let mut script = Script::new(&mut input, &mut sink);
         script.colour = colour;
-        let mut session = start(ruleset.as_deref(), state.as_deref(), seed, &mut script);
+        let mut session = start(
+            ruleset.as_deref(),
+            state.as_deref(),
+            seed,
+            table,
+            &mut script,
+        );
         script.run(&mut session);
         session.failed
     };

@@ -65,13 +65,29 @@ struct Undo {
     path_before: Option<String>,
 }
 
+/// What becomes of a state that does not fit a new ruleset.
+#[derive(Clone, Copy)]
+enum Fit<'a> {
+    /// `:reload`: the edited ruleset is not used.
+    Reload,
+    /// `:use NAME`: NAME is not used.
+    Refuse(&'a str),
+    /// `:use! NAME`: the state is left behind.
+    Drop,
+}
+
 /// Every command, with what it does, as `:help` lists them.
-pub const COMMANDS: [(&str, &str, &str); 19] = [
+pub const COMMANDS: [(&str, &str, &str); 20] = [
     (":help", "", "list these commands"),
     (
         ":use",
         "NAME|PATH",
         "use a bundled ruleset or a ruleset file",
+    ),
+    (
+        ":use!",
+        "NAME|PATH",
+        "use it even though the state on the table does not fit (left behind)",
     ),
     (
         ":reload",
@@ -101,7 +117,7 @@ pub const COMMANDS: [(&str, &str, &str); 19] = [
     (
         ":roll",
         "7 3",
-        "queue rolls for the next adjudication (also 7,3)",
+        "queue rolls for the next adjudication (also 7,3; `:roll clear`)",
     ),
     (":load", "FILE", "load a game state file"),
     (":state", "[PATH]", "show the state, or one part of it"),
@@ -144,11 +160,16 @@ pub struct Session {
     dice: DiceMode,
     queued: Vec<i64>,
     last: Option<Last>,
+    /// The last result that changes the state, for `:apply` (a look at the state in
+    /// between does not put it out of reach).
+    pending: Option<Last>,
     undo: Vec<Undo>,
     state_path: Option<String>,
     log: Option<String>,
     /// Counts changes to the state, so a result worked out before one is not applied.
     version: u64,
+    /// The version last loaded or saved (`:quit` warns of changes not saved).
+    saved: u64,
     /// Whether a die typed at the table that is not a face is asked for again (at a
     /// keyboard) or is an error (in a script, where the next line is not an answer).
     pub ask_again: bool,
@@ -175,10 +196,12 @@ impl Session {
             dice: DiceMode::Seeded(Box::new(Seeded::new(seed))),
             queued: Vec::new(),
             last: None,
+            pending: None,
             undo: Vec::new(),
             state_path: None,
             log: None,
             version: 0,
+            saved: 0,
             ask_again: false,
             failed: false,
             cancelled: false,
@@ -199,6 +222,11 @@ impl Session {
         &self.rules.program
     }
 
+    /// Whether the state on the table has changed since it was loaded or saved.
+    pub fn unsaved(&self) -> bool {
+        self.rules.state.is_some() && self.saved != self.version
+    }
+
     /// The game state, if one is loaded.
     pub fn state(&self) -> Option<&Value> {
         self.rules.state.as_ref()
@@ -206,6 +234,11 @@ impl Session {
 
     /// Uses a bundled ruleset or a ruleset file (`:use`).
     pub fn use_ruleset(&mut self, name: &str, io: &mut dyn Io) -> bool {
+        self.use_with(name, false, io)
+    }
+
+    /// `:use NAME` (`drop`: `:use! NAME`, which leaves a state that does not fit behind).
+    fn use_with(&mut self, name: &str, drop: bool, io: &mut dyn Io) -> bool {
         let name = name.trim();
         if name.is_empty() {
             io.err(&format!(
@@ -227,31 +260,44 @@ impl Session {
                     Source::File(name.to_string())
                 };
                 self.warnings(&new, io);
-                let kept = self.carry_state(new, io, false);
+                let fit = if drop { Fit::Drop } else { Fit::Refuse(name) };
+                if !self.carry_state(new, io, fit) {
+                    return false;
+                }
                 self.source = source;
                 io.err(&format!("using {}\n", self.describe_source()));
-                kept
+                true
             }
         }
     }
 
     /// Puts `new` in use, carrying the state over when it fits the new declaration.
-    /// With `strict`, a state that does not fit keeps the old ruleset (a reload);
-    /// otherwise the state is dropped, with a note (a different ruleset).
-    fn carry_state(&mut self, mut new: Ruleset, io: &mut dyn Io, strict: bool) -> bool {
+    /// A state that does not fit keeps the old ruleset in use (a reload, or a `:use`),
+    /// unless it is to be left behind (`:use!`).
+    fn carry_state(&mut self, mut new: Ruleset, io: &mut dyn Io, fit: Fit<'_>) -> bool {
         if let Some(old) = &self.rules.state {
             let text = state::to_toml(&self.rules.program, old);
             match state::load_text(&mut new.program, "<the state on the table>", text) {
                 Ok(v) => new.state = Some(v),
-                Err(ds) => {
-                    self.report(&ds, io);
-                    if strict {
+                Err(ds) => match fit {
+                    Fit::Reload => {
+                        self.report(&ds, io);
                         io.err("the state on the table does not fit the edited ruleset: the old ruleset stays in use\n");
                         return false;
                     }
-                    io.err("the state on the table does not fit this ruleset: it is set aside (`:load` a state for it)\n");
-                    self.undo.clear();
-                }
+                    Fit::Refuse(name) => {
+                        io.err(&format!(
+                            "error: the state on the table does not fit `{name}`, so {} stays in use. To leave the state behind, `:save FILE` it if it matters, then `:use! {name}`\n",
+                            self.describe_source()
+                        ));
+                        return false;
+                    }
+                    Fit::Drop => {
+                        io.err("the state on the table is left behind\n");
+                        self.undo.clear();
+                        self.state_path = None;
+                    }
+                },
             }
         }
         // The states `:undo` can go back to are read into the new ruleset the same way
@@ -280,7 +326,12 @@ impl Session {
         self.undo = kept;
         self.rules = new;
         self.last = None;
+        self.pending = None;
+        let was_saved = self.saved == self.version;
         self.version += 1;
+        if was_saved {
+            self.saved = self.version;
+        }
         true
     }
 
@@ -321,6 +372,7 @@ impl Session {
                     path_before: self.state_path.replace(path.to_string()),
                 });
                 self.version += 1;
+                self.saved = self.version;
                 io.err(&format!("state loaded from {path}\n"));
                 self.log_json(serde_json::json!({ "load": path }), None, io);
                 true
@@ -376,9 +428,15 @@ impl Session {
                 true
             }
             "use" => self.use_ruleset(arg, io),
+            "use!" => self.use_with(arg, true, io),
             "reload" => self.reload(io),
             "rules" => {
-                io.out(&rules_list(&self.rules.program));
+                let list = rules_list(&self.rules.program);
+                if list.is_empty() {
+                    io.err("no rules: `:use NAME` picks a ruleset\n");
+                } else {
+                    io.out(&list);
+                }
                 true
             }
             "show" => match bundled::source(arg) {
@@ -461,7 +519,7 @@ impl Session {
             }
             Ok(new) => {
                 self.warnings(&new, io);
-                if self.carry_state(new, io, true) {
+                if self.carry_state(new, io, Fit::Reload) {
                     io.err(&format!("reloaded {path}\n"));
                     true
                 } else {
@@ -507,6 +565,11 @@ impl Session {
     }
 
     fn queue(&mut self, arg: &str, io: &mut dyn Io) -> bool {
+        if arg == "clear" {
+            self.queued.clear();
+            io.err("no rolls queued\n");
+            return true;
+        }
         let mut rolls = Vec::new();
         for w in arg.split(|c: char| c == ',' || c.is_whitespace()) {
             if w.is_empty() {
@@ -557,20 +620,25 @@ impl Session {
             Some(a) => {
                 io.out(&report_text(&self.rules.program, &a));
                 self.log_json(serde_json::json!({ "expr": text }), Some(&a), io);
-                self.last = Some(Last {
+                let last = Last {
                     text: text.to_string(),
                     query: q,
                     adjudication: a,
                     applied: false,
                     state: self.rules.state.clone(),
                     version: self.version,
-                });
+                };
+                if !last.adjudication.effects.is_empty() {
+                    self.pending = Some(last.clone());
+                }
+                self.last = Some(last);
                 true
             }
             None => {
-                // `:apply` and `:explain` never reach past a failed input to the result
+                // `:apply` and `:explain` never reach past a failed input to a result
                 // before it.
                 self.last = None;
+                self.pending = None;
                 false
             }
         }
@@ -615,12 +683,14 @@ impl Session {
         }
         match result {
             Ok(a) => Some(a),
+            // Ctrl-C at a die asked for at a keyboard cancels, as it cancels a line.
+            Err(d) if d.code == CANCELLED && self.ask_again => {
+                dice.io.err("cancelled\n");
+                self.cancelled = true;
+                None
+            }
             Err(d) => {
                 dice.io.err(&dice.io.render(&d));
-                // Ctrl-C at a die asked for at a keyboard cancels, as it cancels a line.
-                if d.code == CANCELLED && self.ask_again {
-                    self.cancelled = true;
-                }
                 None
             }
         }
@@ -755,8 +825,8 @@ impl Session {
     }
 
     fn apply(&mut self, io: &mut dyn Io) -> bool {
-        let Some(last) = self.last.clone() else {
-            io.err("error: nothing adjudicated yet to apply\n");
+        let Some(last) = self.pending.clone() else {
+            io.err("error: no result to apply: nothing adjudicated since the last change has effects\n");
             return false;
         };
         if last.applied {
@@ -783,7 +853,7 @@ impl Session {
             io,
         );
         if ok {
-            if let Some(l) = &mut self.last {
+            if let Some(l) = &mut self.pending {
                 l.applied = true;
             }
             self.log_json(
@@ -803,9 +873,9 @@ impl Session {
         self.rules.state = u.before;
         self.state_path = u.path_before;
         self.version += 1;
-        // Undoing an `:apply` makes the last result applicable again, to the state it
-        // was adjudicated against.
-        if let Some(l) = &mut self.last {
+        // Undoing an `:apply` makes its result applicable again, to the state it was
+        // adjudicated against.
+        if let Some(l) = &mut self.pending {
             if u.what == format!("the effects of `{}`", l.text) {
                 l.applied = false;
                 l.version = self.version;
@@ -835,6 +905,7 @@ impl Session {
         let text = state::to_file_text(&self.rules.program, st, &path);
         match state::write_atomic(&path, &text) {
             Ok(()) => {
+                self.saved = self.version;
                 io.err(&format!("state written to {path}\n"));
                 true
             }
@@ -945,9 +1016,6 @@ pub fn rules_list(p: &Program) -> String {
             params_text(p, &m.params, usize::MAX),
             cite(&m.cite)
         ));
-    }
-    if out.is_empty() {
-        out.push_str("no rules: `:use NAME` picks a ruleset\n");
     }
     out
 }
