@@ -826,7 +826,7 @@ impl Session {
 
     fn apply(&mut self, io: &mut dyn Io) -> bool {
         let Some(last) = self.pending.clone() else {
-            io.err("error: no result to apply: nothing adjudicated since the last change has effects\n");
+            io.err("error: no result to apply: nothing adjudicated since the last change to the state has effects\n");
             return false;
         };
         if last.applied {
