@@ -81,6 +81,34 @@ enum Command {
         /// A bundled ruleset name.
         name: String,
     },
+    /// The odds of an adjudication: every outcome with its exact chance (or, when there
+    /// are too many cases, an estimate from seeded samples).
+    Prob {
+        /// A bundled ruleset name or a path to a .rules file.
+        ruleset: String,
+        /// The adjudication, e.g. 'manoeuvre(brigade.second_foot)'.
+        #[arg(allow_hyphen_values = true)]
+        expr: String,
+        /// A game state file to adjudicate against.
+        #[arg(long)]
+        state: Option<String>,
+        /// Ask again for each value of NAME: NAME=A..B (whole numbers) or NAME=v1,v2,...
+        /// (enum values, false,true). NAME is a free name in EXPR or a state path.
+        #[arg(long, value_name = "NAME=VALUES")]
+        sweep: Option<String>,
+        /// Estimate from N seeded adjudications instead of enumerating.
+        #[arg(long, value_name = "N")]
+        samples: Option<u64>,
+        /// The seed for sampling (a fresh one, reported, when not given).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Most cases to enumerate before sampling instead.
+        #[arg(long, value_name = "N", default_value_t = crate::prob::DEFAULT_LIMIT)]
+        limit: usize,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
     /// Adjudicate at the table, one line at a time: `:help` lists the commands. With no
     /// ruleset, `:use NAME` picks a bundled one. Reads a script when stdin is not a
     /// terminal (exit 1 if any input failed).
@@ -370,6 +398,92 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             } else {
                 ExitCode::SUCCESS
             })
+        }
+        Command::Prob {
+            ruleset,
+            expr,
+            state,
+            sweep,
+            samples,
+            seed,
+            limit,
+            format,
+        } => {
+            note_bundled_over_file(&ruleset);
+            let mut rules = Ruleset::load(&ruleset)?;
+            for w in &rules.program.warnings {
+                err!("{}", render(w));
+            }
+            if let Some(path) = &state {
+                rules.load_state(path)?;
+            }
+            if samples == Some(0) {
+                return Err(
+                    Diag::error("umpire::prob::samples", "--samples 0 samples nothing")
+                        .help("give 1 or more, e.g. --samples 100000")
+                        .into(),
+                );
+            }
+            let settings = crate::prob::Settings {
+                limit,
+                samples,
+                seed,
+                progress: std::io::stderr().is_terminal(),
+            };
+            let report_seed = |d: &crate::prob::Distribution| {
+                if let crate::prob::Method::Sampled {
+                    seed: s,
+                    over_limit,
+                    ..
+                } = d.method
+                {
+                    if let Some(l) = over_limit {
+                        errln!("more than {l} cases to enumerate: sampling instead (--limit N enumerates more)");
+                    }
+                    if seed.is_none() {
+                        errln!("seed: {s} (replay with --seed {s})");
+                    }
+                }
+            };
+            match sweep {
+                Some(spec) => {
+                    let sw = crate::prob::sweep::parse(&spec)?;
+                    let rows = crate::prob::sweep::run(&mut rules, &expr, &sw, &settings)?;
+                    if let Some((_, d)) = rows.first() {
+                        report_seed(d);
+                    }
+                    match format {
+                        Format::Json => outln!(
+                            "{}",
+                            crate::prob::report::sweep_json(&rules.program, &expr, &sw.name, &rows)
+                        ),
+                        Format::Text => out!(
+                            "{}",
+                            crate::prob::report::sweep_text(&rules.program, &expr, &sw.name, &rows)
+                        ),
+                    }
+                }
+                None => {
+                    let q = rules.compile("<expression>", &expr)?;
+                    let job = crate::prob::Job {
+                        program: &rules.program,
+                        query: &q,
+                        state: rules.state.as_ref(),
+                        locals: &[],
+                    };
+                    let d = crate::prob::odds(&job, &settings);
+                    report_seed(&d);
+                    match format {
+                        Format::Json => {
+                            outln!("{}", crate::prob::report::json(&rules.program, &expr, &d))
+                        }
+                        Format::Text => {
+                            out!("{}", crate::prob::report::text(&rules.program, &expr, &d))
+                        }
+                    }
+                }
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Command::Repl {
             ruleset,

@@ -34,6 +34,7 @@ pub mod cli;
 pub mod diagnostic;
 pub mod dice;
 pub mod eval;
+pub mod prob;
 pub mod program;
 pub mod repl;
 pub mod scenario;
@@ -179,6 +180,20 @@ impl Ruleset {
             span::Span::new(file, 0, len as usize),
         )
         .map_err(|d| d.with_sources(&self.program.sources))
+    }
+
+    /// Compiles `text` with each of `bound` (name, type) a local, in slots 0, 1, ... in
+    /// that order (a swept name: `--sweep m=-9..8`).
+    ///
+    /// Errors: the expression's own.
+    pub fn compile_with(
+        &mut self,
+        origin: &str,
+        text: &str,
+        bound: &[(String, program::Ty)],
+    ) -> Result<Query, Diags> {
+        let file = self.program.sources.add(SourceFile::new(origin, text));
+        self.compile_in(file, bound)
     }
 
     /// Compiles the expression held in `source` (e.g. a scenario file masked to one

@@ -709,3 +709,142 @@ fn a_scripted_repl_prints_values_as_eval_does() {
     );
     assert!(!stdout(&o).contains("umpire>"), "no prompt in a script");
 }
+
+/// `umpire prob` on a manoeuvre of a unit from the example state: the exact outcome
+/// distribution with bars, as worked by hand (2nd Foot, D10 - 1 on the good-order side:
+/// Well Handled 3/10, Tardy, Hold, Disengage 1/5 each, Retire 1/10).
+#[test]
+fn prob_prints_the_exact_odds_of_a_manoeuvre() {
+    let o = umpire(&[
+        "prob",
+        "furious_reason",
+        "manoeuvre(brigade.second_foot)",
+        "--state",
+        "examples/states/furious_reason_brigade.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "manoeuvre(brigade.second_foot)  (exact, over 10 cases)"
+    );
+    for (line, (label, frac, pct, bars)) in lines[1..].iter().zip([
+        ("Well Handled", "3/10", "30.00%", 9),
+        ("Tardy", "1/5", "20.00%", 6),
+        ("Hold", "1/5", "20.00%", 6),
+        ("Disengage", "1/5", "20.00%", 6),
+        ("Retire", "1/10", "10.00%", 3),
+    ]) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(
+            words.last().map(|b| b.chars().count()),
+            Some(bars),
+            "{line}"
+        );
+        assert!(line.trim_start().starts_with(label), "{line}");
+        assert!(words.contains(&frac) && words.contains(&pct), "{line}");
+    }
+    assert_eq!(lines.len(), 6, "{out}");
+    // JSON: exact fractions.
+    let o = umpire(&[
+        "prob",
+        "furious_reason",
+        "manoeuvre(brigade.second_foot)",
+        "--state",
+        "examples/states/furious_reason_brigade.toml",
+        "--format",
+        "json",
+    ]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(j["method"], "exact");
+    assert_eq!(j["outcomes"][0]["value"], "well_handled");
+    assert_eq!(j["outcomes"][0]["probability"], "3/10");
+}
+
+/// Sweeps over a modifier and over morale grades (a state path): one row per value.
+#[test]
+fn prob_sweeps_a_modifier_and_the_grades() {
+    let o = umpire(&[
+        "prob",
+        "furious_reason",
+        "manoeuvre_table(good_order, D10 + m)",
+        "--sweep",
+        "m=-9..8",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    // m = 0: Well Handled on 7-10, 40%; m = -9: a D10 - 9 is 0 or less on 1-9: Retire 90%.
+    let row = |m: &str| {
+        out.lines()
+            .find(|l| l.split_whitespace().next() == Some(m))
+            .unwrap_or_else(|| panic!("no row {m}: {out}"))
+            .to_string()
+    };
+    assert!(row("0").contains("40.00%"), "{out}");
+    assert!(row("-9").contains("90.00%"), "{out}");
+    assert!(row("8").contains("100.00%"), "{out}");
+    assert_eq!(out.lines().count(), 1 + 1 + 18 + 1, "{out}");
+    let o = umpire(&[
+        "prob",
+        "furious_reason",
+        "manoeuvre(brigade.second_foot)",
+        "--state",
+        "examples/states/furious_reason_brigade.toml",
+        "--sweep",
+        "brigade.second_foot.grade=militia,line,grenadier,guard",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    // Militia -1 and 30% lost -1: D10 - 2, Well Handled on 9-10: 1/5. Guard +2 - 1:
+    // D10 + 1, Well Handled on 6-10: 1/2.
+    assert_eq!(j["rows"][0]["at"], "militia");
+    assert_eq!(j["rows"][0]["outcomes"][0]["probability"], "1/5");
+    assert_eq!(j["rows"][3]["at"], "guard");
+    assert_eq!(j["rows"][3]["outcomes"][0]["probability"], "1/2");
+}
+
+/// Too many cases to enumerate: sampled, and said so, with the seed to replay.
+#[test]
+fn prob_samples_when_there_are_too_many_cases() {
+    let o = umpire(&[
+        "prob",
+        "kriegspiel",
+        "d6 + d6 + d6 + d6 + d6 + d6 + d6",
+        "--limit",
+        "500",
+        "--samples",
+        "2000",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with(
+            "d6 + d6 + d6 + d6 + d6 + d6 + d6  (sampled: 2000 adjudications with seed 3"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    let o = umpire(&[
+        "prob",
+        "kriegspiel",
+        "d6 + d6 + d6 + d6 + d6 + d6 + d6",
+        "--limit",
+        "500",
+        "--seed",
+        "3",
+    ]);
+    assert!(
+        stderr(&o).contains("more than 500 cases to enumerate: sampling instead"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stdout(&o).contains("sampled: more than 500 cases to enumerate"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -77,7 +77,7 @@ enum Fit<'a> {
 }
 
 /// Every command, with what it does, as `:help` lists them.
-pub const COMMANDS: [(&str, &str, &str); 20] = [
+pub const COMMANDS: [(&str, &str, &str); 22] = [
     (":help", "", "list these commands"),
     (
         ":use",
@@ -118,6 +118,16 @@ pub const COMMANDS: [(&str, &str, &str); 20] = [
         ":roll",
         "7 3",
         "queue rolls for the next adjudication (also 7,3; `:roll clear`)",
+    ),
+    (
+        ":prob",
+        "EXPR",
+        "the chance of each outcome of EXPR, exactly (or sampled)",
+    ),
+    (
+        ":sweep",
+        "NAME=A..B EXPR",
+        "the chances for each value of NAME (also NAME=v1,v2)",
     ),
     (":load", "FILE", "load a game state file"),
     (":state", "[PATH]", "show the state, or one part of it"),
@@ -461,6 +471,19 @@ impl Session {
                     self.adjudicate(arg, true, io)
                 }
             }
+            "prob" => self.prob(arg, None, io),
+            "sweep" => {
+                // `:sweep NAME=VALUES EXPR`
+                let (spec, expr) = match arg.split_once(char::is_whitespace) {
+                    Some((a, b)) => (a, b.trim()),
+                    None => (arg, ""),
+                };
+                if expr.is_empty() {
+                    io.err("error: write `:sweep NAME=A..B EXPR` or `:sweep NAME=v1,v2 EXPR`\n");
+                    return false;
+                }
+                self.prob(expr, Some(spec), io)
+            }
             "dice" => self.dice_command(arg, io),
             "seed" => self.dice_command(&format!("seeded {arg}"), io),
             "roll" => self.queue(arg, io),
@@ -498,6 +521,56 @@ impl Session {
                 .help("`:help` lists the commands");
                 self.fail(d, io)
             }
+        }
+    }
+
+    /// `:prob EXPR`, `:sweep NAME=VALUES EXPR`: odds against the state on the table,
+    /// sampled from the session's seed when there are too many cases.
+    fn prob(&mut self, expr: &str, sweep: Option<&str>, io: &mut dyn Io) -> bool {
+        if expr.is_empty() {
+            io.err("error: `:prob` takes an expression: `:prob manoeuvre(brigade.second_foot)`\n");
+            return false;
+        }
+        // (A fresh seed when sampling: the report names it.)
+        let settings = crate::prob::Settings::default();
+        let p = &mut self.rules;
+        match sweep {
+            Some(spec) => {
+                let rows = crate::prob::sweep::parse(spec)
+                    .map_err(Diags::from)
+                    .and_then(|sw| {
+                        crate::prob::sweep::run(p, expr, &sw, &settings).map(|rows| (sw, rows))
+                    });
+                match rows {
+                    Ok((sw, rows)) => {
+                        io.out(&crate::prob::report::sweep_text(
+                            &p.program, expr, &sw.name, &rows,
+                        ));
+                        true
+                    }
+                    Err(ds) => {
+                        self.report(&ds, io);
+                        false
+                    }
+                }
+            }
+            None => match p.compile("<input>", expr) {
+                Ok(q) => {
+                    let job = crate::prob::Job {
+                        program: &p.program,
+                        query: &q,
+                        state: p.state.as_ref(),
+                        locals: &[],
+                    };
+                    let d = crate::prob::odds(&job, &settings);
+                    io.out(&crate::prob::report::text(&p.program, expr, &d));
+                    true
+                }
+                Err(ds) => {
+                    self.report(&ds, io);
+                    false
+                }
+            },
         }
     }
 

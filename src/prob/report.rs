@@ -1,0 +1,297 @@
+//! The odds as a wargamer reads them — each outcome with its fraction, percentage and a
+//! bar; numbers with mean, least, greatest and "at least" / "at most" — and as JSON.
+
+use super::{percent, percent_f, stats, Case, Chance, Distribution, Method};
+use crate::adjudication::{show, to_json, Outcome};
+use crate::program::Program;
+use num_rational::BigRational;
+use num_traits::Zero;
+use serde_json::json;
+
+/// Bar width, in characters, of a certainty.
+const BAR: f64 = 30.0;
+
+/// An outcome as a short label: `Well Handled`, `7`, `refused: ...`.
+pub fn label(p: &Program, c: &Case) -> String {
+    match c {
+        Case::Outcome(Outcome::Value(v)) => show(p, v),
+        Case::Outcome(Outcome::Refused { reason, .. }) => format!("refused: {reason}"),
+        Case::Outcome(Outcome::NotGiven { what, .. }) => format!("not given: {what}"),
+        Case::Error { message, .. } => format!("error: {message}"),
+    }
+}
+
+fn bar(p: f64) -> String {
+    "█".repeat((p * BAR).round().clamp(0.0, BAR) as usize)
+}
+
+/// How the chances were found, in a line: `exact, over 10 cases`.
+pub fn method_text(m: &Method) -> String {
+    match m {
+        Method::Exact { cases } => format!(
+            "exact, over {cases} case{}",
+            if *cases == 1 { "" } else { "s" }
+        ),
+        Method::Sampled {
+            samples,
+            seed,
+            over_limit,
+        } => match over_limit {
+            Some(limit) => format!(
+                "sampled: more than {limit} cases to enumerate, so {samples} adjudications with seed {seed} (± one standard error)"
+            ),
+            None => format!("sampled: {samples} adjudications with seed {seed} (± one standard error)"),
+        },
+    }
+}
+
+fn chance_text(c: &Chance) -> (String, String) {
+    match (&c.exact, c.std_error) {
+        (Some(p), _) => (p.to_string(), percent(p)),
+        (None, Some(se)) => (
+            String::new(),
+            format!("{} ± {}", percent_f(c.estimate), percent_f(se)),
+        ),
+        (None, None) => (String::new(), percent_f(c.estimate)),
+    }
+}
+
+/// Cumulative chances (at least / at most) of each outcome, when all are numbers.
+fn cumulative(d: &Distribution) -> Option<Vec<(String, String)>> {
+    if d.chances.iter().any(|c| c.case.number().is_none()) {
+        return None;
+    }
+    let exact = d.chances.iter().all(|c| c.exact.is_some());
+    let mut out = Vec::new();
+    for i in 0..d.chances.len() {
+        let (least, most) = (&d.chances[i..], &d.chances[..=i]);
+        if exact {
+            let sum = |cs: &[Chance]| {
+                cs.iter()
+                    .filter_map(|c| c.exact.clone())
+                    .fold(BigRational::zero(), |a, b| a + b)
+            };
+            out.push((percent(&sum(least)), percent(&sum(most))));
+        } else {
+            let sum = |cs: &[Chance]| cs.iter().map(|c| c.estimate).sum::<f64>();
+            out.push((percent_f(sum(least)), percent_f(sum(most))));
+        }
+    }
+    Some(out)
+}
+
+/// One distribution as text: a line saying how it was found, then one line per outcome.
+pub fn text(p: &Program, expr: &str, d: &Distribution) -> String {
+    let mut out = format!("{expr}  ({})\n", method_text(&d.method));
+    let labels: Vec<String> = d.chances.iter().map(|c| label(p, &c.case)).collect();
+    let shown: Vec<(String, String)> = d.chances.iter().map(chance_text).collect();
+    let w_label = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let w_frac = shown.iter().map(|s| s.0.chars().count()).max().unwrap_or(0);
+    let w_pct = shown.iter().map(|s| s.1.chars().count()).max().unwrap_or(0);
+    let cumul = cumulative(d);
+    if cumul.is_some() {
+        out.push_str(&format!(
+            "  {:<w_label$}  {:>w_frac$}  {:>w_pct$}  {:>9}  {:>9}\n",
+            "", "", "", "at least", "at most"
+        ));
+    }
+    for (i, c) in d.chances.iter().enumerate() {
+        let (frac, pct) = &shown[i];
+        let cum = match &cumul {
+            Some(cs) => format!("  {:>9}  {:>9}", cs[i].0, cs[i].1),
+            None => String::new(),
+        };
+        out.push_str(&format!(
+            "  {:<w_label$}  {:>w_frac$}  {:>w_pct$}{cum}  {}\n",
+            labels[i],
+            frac,
+            pct,
+            bar(c.estimate)
+        ));
+    }
+    if let Some(s) = stats(d) {
+        let mean = match &s.mean {
+            Some(m) => {
+                let decimal = format!("{:.2}", s.mean_f);
+                if m.is_integer() {
+                    m.to_string()
+                } else {
+                    format!("{m} (≈ {decimal})")
+                }
+            }
+            None => format!("≈ {:.2}", s.mean_f),
+        };
+        let given = if s.given < 1.0 - 1e-12 {
+            " (of the cases that give a value)"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "  mean {mean}, least {}, greatest {}{given}\n",
+            show(p, &s.min),
+            show(p, &s.max)
+        ));
+    }
+    out
+}
+
+fn case_json(p: &Program, c: &Case) -> serde_json::Value {
+    match c {
+        Case::Outcome(Outcome::Value(v)) => json!({ "value": to_json(p, v) }),
+        Case::Outcome(Outcome::Refused { reason, cite }) => {
+            json!({ "refused": { "reason": reason, "cite": cite } })
+        }
+        Case::Outcome(Outcome::NotGiven { what, cite }) => {
+            json!({ "unspecified": { "what": what, "cite": cite } })
+        }
+        Case::Error { code, message } => json!({ "error": { "code": code, "message": message } }),
+    }
+}
+
+/// One distribution as JSON: `{"method": "exact", "cases": 10, "outcomes": [{"value":
+/// ..., "probability": "2/5", "estimate": 0.4}], "mean": "7/2", ...}`.
+pub fn json(p: &Program, expr: &str, d: &Distribution) -> serde_json::Value {
+    let outcomes: Vec<serde_json::Value> = d
+        .chances
+        .iter()
+        .map(|c| {
+            let mut o = case_json(p, &c.case);
+            if let serde_json::Value::Object(m) = &mut o {
+                if let Some(x) = &c.exact {
+                    m.insert("probability".into(), json!(x.to_string()));
+                }
+                m.insert("estimate".into(), json!(c.estimate));
+                if let Some(se) = c.std_error {
+                    m.insert("std_error".into(), json!(se));
+                }
+            }
+            o
+        })
+        .collect();
+    let mut m = serde_json::Map::new();
+    m.insert("expr".into(), json!(expr));
+    match &d.method {
+        Method::Exact { cases } => {
+            m.insert("method".into(), json!("exact"));
+            m.insert("cases".into(), json!(cases));
+        }
+        Method::Sampled {
+            samples,
+            seed,
+            over_limit,
+        } => {
+            m.insert("method".into(), json!("sampled"));
+            m.insert("samples".into(), json!(samples));
+            m.insert("seed".into(), json!(seed));
+            if let Some(l) = over_limit {
+                m.insert("limit".into(), json!(l));
+            }
+        }
+    }
+    m.insert("outcomes".into(), json!(outcomes));
+    if let Some(s) = stats(d) {
+        if let Some(mean) = &s.mean {
+            m.insert("mean".into(), json!(mean.to_string()));
+        }
+        m.insert("mean_estimate".into(), json!(s.mean_f));
+        m.insert("min".into(), to_json(p, &s.min));
+        m.insert("max".into(), to_json(p, &s.max));
+    }
+    serde_json::Value::Object(m)
+}
+
+/// A sweep as text: one row per value, one column per outcome (its percentage).
+pub fn sweep_text(p: &Program, expr: &str, name: &str, rows: &[(String, Distribution)]) -> String {
+    let mut out = format!("{expr}  for each {name}\n");
+    // Every outcome any row has, in order.
+    let mut cases: Vec<Case> = Vec::new();
+    for (_, d) in rows {
+        for c in &d.chances {
+            if !cases.iter().any(|x| super::key(x) == super::key(&c.case)) {
+                cases.push(c.case.clone());
+            }
+        }
+    }
+    cases.sort_by(|a, b| super::order(p, a, b));
+    let heads: Vec<String> = cases.iter().map(|c| label(p, c)).collect();
+    let numeric = rows.iter().all(|(_, d)| stats(d).is_some());
+    let w_name = rows
+        .iter()
+        .map(|(v, _)| v.chars().count())
+        .chain([name.chars().count()])
+        .max()
+        .unwrap_or(0);
+    let cell = |d: &Distribution, c: &Case| -> String {
+        match d
+            .chances
+            .iter()
+            .find(|x| super::key(&x.case) == super::key(c))
+        {
+            Some(x) => match &x.exact {
+                Some(e) => percent(e),
+                None => percent_f(x.estimate),
+            },
+            None => "-".into(),
+        }
+    };
+    let widths: Vec<usize> = heads
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            rows.iter()
+                .map(|(_, d)| cell(d, &cases[i]).chars().count())
+                .chain([h.chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    out.push_str(&format!("  {:<w_name$}", name));
+    for (h, w) in heads.iter().zip(&widths) {
+        out.push_str(&format!("  {h:>w$}"));
+    }
+    if numeric {
+        out.push_str("  mean");
+    }
+    out.push('\n');
+    for (v, d) in rows {
+        out.push_str(&format!("  {v:<w_name$}"));
+        for (c, w) in cases.iter().zip(&widths) {
+            out.push_str(&format!("  {:>w$}", cell(d, c)));
+        }
+        if numeric {
+            if let Some(s) = stats(d) {
+                out.push_str(&format!("  {:.2}", s.mean_f));
+            }
+        }
+        out.push('\n');
+    }
+    let methods: Vec<String> = rows.iter().map(|(_, d)| method_text(&d.method)).collect();
+    if methods.iter().all(|m| m.starts_with("exact")) {
+        out.push_str("  (exact)\n");
+    } else {
+        for ((v, _), m) in rows.iter().zip(&methods) {
+            out.push_str(&format!("  {name} = {v}: {m}\n"));
+        }
+    }
+    out
+}
+
+/// A sweep as JSON: `{"sweep": NAME, "rows": [{"at": VALUE, ...distribution}]}`.
+pub fn sweep_json(
+    p: &Program,
+    expr: &str,
+    name: &str,
+    rows: &[(String, Distribution)],
+) -> serde_json::Value {
+    let rows: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|(v, d)| {
+            let mut j = json(p, expr, d);
+            if let serde_json::Value::Object(m) = &mut j {
+                m.insert("at".into(), json!(v));
+            }
+            j
+        })
+        .collect();
+    json!({ "expr": expr, "sweep": name, "rows": rows })
+}

@@ -1,0 +1,200 @@
+//! Sweeps: the same question asked for each value of one name — a free name in the
+//! expression (`--sweep m=-9..8`: the Manoeuvre outcomes for every total modifier) or a
+//! path into the game state (`--sweep brigade.second_foot.grade=militia,line,guard`).
+
+use super::{odds, Distribution, Job, Settings};
+use crate::diagnostic::{Diag, Diags};
+use crate::dice::Given;
+use crate::eval::Options;
+use crate::program::Ty;
+use crate::span::SourceFile;
+use crate::value::Value;
+use crate::Ruleset;
+
+/// Most values one sweep takes.
+pub const MAX_VALUES: usize = 1000;
+
+/// `NAME=A..B` or `NAME=v1,v2,...`, as typed.
+#[derive(Debug, Clone)]
+pub struct Sweep {
+    /// The name swept: a free name of the expression, or a state path.
+    pub name: String,
+    /// Each value, as written.
+    pub values: Vec<String>,
+}
+
+/// Reads `NAME=A..B` (whole numbers, both ends included) or `NAME=v1,v2,...`.
+///
+/// Errors: no `=`, no values, an empty range, more than [`MAX_VALUES`] values.
+pub fn parse(spec: &str) -> Result<Sweep, Diag> {
+    let bad = |why: &str| {
+        Diag::error("umpire::prob::sweep", format!("--sweep {spec}: {why}")).help(
+            "write --sweep NAME=A..B (whole numbers, both included) or --sweep NAME=v1,v2,... (names, true/false)",
+        )
+    };
+    let Some((name, values)) = spec.split_once('=') else {
+        return Err(bad("no `=`"));
+    };
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(bad("no name before `=`"));
+    }
+    let values = values.trim();
+    let range = values
+        .split_once("..")
+        .and_then(|(a, b)| Some((a.trim().parse::<i64>().ok()?, b.trim().parse::<i64>().ok()?)));
+    let list: Vec<String> = match range {
+        Some((a, b)) => {
+            if b < a {
+                return Err(bad(&format!("the range {a}..{b} is empty (low end first)")));
+            }
+            if (b - a) as u128 >= MAX_VALUES as u128 {
+                return Err(bad(&format!("more than {MAX_VALUES} values")));
+            }
+            (a..=b).map(|n| n.to_string()).collect()
+        }
+        None => values
+            .split(',')
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+            .collect(),
+    };
+    if list.is_empty() {
+        return Err(bad("no values"));
+    }
+    if list.len() > MAX_VALUES {
+        return Err(bad(&format!("more than {MAX_VALUES} values")));
+    }
+    Ok(Sweep {
+        name: name.to_string(),
+        values: list,
+    })
+}
+
+/// The values of a free name, and their type: whole numbers, true/false, or the values
+/// of one enum.
+fn free_values(rules: &Ruleset, sweep: &Sweep) -> Result<(Ty, Vec<Value>), Diag> {
+    if let Some(ns) = sweep
+        .values
+        .iter()
+        .map(|v| v.parse::<i64>().ok())
+        .collect::<Option<Vec<_>>>()
+    {
+        return Ok((Ty::Int, ns.into_iter().map(Value::int).collect()));
+    }
+    if sweep.values.iter().all(|v| v == "true" || v == "false") {
+        return Ok((
+            Ty::Bool,
+            sweep
+                .values
+                .iter()
+                .map(|v| Value::Bool(v == "true"))
+                .collect(),
+        ));
+    }
+    let p = &rules.program;
+    let mut enum_id = None;
+    let mut out = Vec::new();
+    for v in &sweep.values {
+        let found = p.enum_values.get(v.as_str()).cloned().unwrap_or_default();
+        let pick = match (enum_id, found.as_slice()) {
+            (_, []) => {
+                return Err(Diag::error(
+                    "umpire::prob::sweep",
+                    format!(
+                        "--sweep {}: `{v}` is not a number, true/false, or a value of an enum",
+                        sweep.name
+                    ),
+                )
+                .suggest(v, p.enum_values.keys().map(String::as_str)))
+            }
+            (None, [one]) => *one,
+            (Some(e), many) => match many.iter().find(|(id, _)| *id == e) {
+                Some(x) => *x,
+                None => {
+                    return Err(Diag::error(
+                        "umpire::prob::sweep",
+                        format!(
+                            "--sweep {}: `{v}` is not a value of the same enum as the others",
+                            sweep.name
+                        ),
+                    ))
+                }
+            },
+            (None, _) => return Err(Diag::error(
+                "umpire::prob::sweep",
+                format!(
+                    "--sweep {}: `{v}` is a value of more than one enum: list another value first",
+                    sweep.name
+                ),
+            )),
+        };
+        enum_id = Some(pick.0);
+        out.push(Value::Enum(pick.0, pick.1));
+    }
+    let e = enum_id.unwrap_or(0);
+    Ok((Ty::Enum(e), out))
+}
+
+/// Whether `name` starts with a field of the ruleset's game state.
+fn is_state_path(rules: &Ruleset, name: &str) -> bool {
+    let root = name.split(['.', '[']).next().unwrap_or(name).trim();
+    let p = &rules.program;
+    p.state
+        .and_then(|s| p.records.get(s as usize))
+        .is_some_and(|r| r.shape.fields.iter().any(|(n, _)| &**n == root))
+}
+
+/// The odds of `expr` for each value of the sweep, one row per value.
+///
+/// Errors: the expression or a value does not check; a state path with no state loaded.
+pub fn run(
+    rules: &mut Ruleset,
+    expr: &str,
+    sweep: &Sweep,
+    settings: &Settings,
+) -> Result<Vec<(String, Distribution)>, Diags> {
+    let mut rows = Vec::new();
+    if is_state_path(rules, &sweep.name) {
+        let Some(start) = rules.state.clone() else {
+            return Err(Diag::error(
+                "umpire::prob::sweep",
+                format!(
+                    "--sweep {}: a path into the game state, and no state is loaded",
+                    sweep.name
+                ),
+            )
+            .help("give the state: --state FILE")
+            .into());
+        };
+        let q = rules.compile("<expression>", expr)?;
+        for v in &sweep.values {
+            // The state with the path set to the value, checked as `:set` is.
+            let text = format!("set {} = {v}", sweep.name);
+            let set = rules.compile_set(SourceFile::new("<--sweep>", text))?;
+            let a = rules.adjudicate(&set, &mut Given::new(vec![]), Options::default())?;
+            let state = crate::state::apply(&start, &a.effects)?;
+            let job = Job {
+                program: &rules.program,
+                query: &q,
+                state: Some(&state),
+                locals: &[],
+            };
+            rows.push((v.clone(), odds(&job, settings)));
+        }
+        return Ok(rows);
+    }
+    let (ty, values) = free_values(rules, sweep)?;
+    let q = rules.compile_with("<expression>", expr, &[(sweep.name.clone(), ty)])?;
+    for (v, value) in sweep.values.iter().zip(values) {
+        let locals = [value];
+        let job = Job {
+            program: &rules.program,
+            query: &q,
+            state: rules.state.as_ref(),
+            locals: &locals,
+        };
+        rows.push((v.clone(), odds(&job, settings)));
+    }
+    Ok(rows)
+}
