@@ -58,5 +58,25 @@ fn load(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, melee, dice, load);
+fn odds(c: &mut Criterion) {
+    let mut rules = Ruleset::bundled("furious_reason").expect("bundled ruleset checks");
+    rules
+        .load_state("examples/states/furious_reason_brigade.toml")
+        .expect("state loads");
+    for expr in ["manoeuvre(brigade.second_foot)", "10d10", "3d6 + 3d6 + 3d6"] {
+        let q = rules.compile("<bench>", expr).expect("expression checks");
+        let job = umpire::prob::Job {
+            program: &rules.program,
+            query: &q,
+            state: rules.state.as_ref(),
+            locals: &[],
+        };
+        assert!(umpire::prob::exact(&job, 100_000).is_some());
+        c.bench_function(&format!("exact odds of {expr}"), |b| {
+            b.iter(|| umpire::prob::exact(black_box(&job), 100_000))
+        });
+    }
+}
+
+criterion_group!(benches, melee, dice, load, odds);
 criterion_main!(benches);
