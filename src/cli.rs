@@ -241,6 +241,9 @@ pub fn main() -> ExitCode {
         Command::Eval {
             format: Format::Json,
             ..
+        } | Command::Prob {
+            format: Format::Json,
+            ..
         }
     );
     match run(cli.command) {

@@ -257,6 +257,15 @@ impl Job<'_> {
 /// Works out every case of a job exactly; `None` when there are more than `limit`
 /// cases (or a term has too many sums), so the caller samples instead.
 pub fn exact(job: &Job<'_>, limit: usize) -> Option<Distribution> {
+    exact_ticking(job, limit, &mut |_| {})
+}
+
+/// [`exact`], calling `tick` with the cases worked through so far (a progress display).
+pub fn exact_ticking(
+    job: &Job<'_>,
+    limit: usize,
+    tick: &mut dyn FnMut(u64),
+) -> Option<Distribution> {
     let program = job.program;
     let mut cache = HashMap::new();
     let mut stack: Vec<Vec<usize>> = vec![Vec::new()];
@@ -265,6 +274,9 @@ pub fn exact(job: &Job<'_>, limit: usize) -> Option<Distribution> {
     let mut cases = 0u64;
     while let Some(prefix) = stack.pop() {
         cases += 1;
+        if cases.is_multiple_of(10_000) {
+            tick(cases);
+        }
         if cases as usize + stack.len() > limit {
             return None;
         }
@@ -399,6 +411,23 @@ pub struct Stats {
     pub given: f64,
 }
 
+impl Stats {
+    /// The exact mean as a value in the results' own unit (`1' 6"`, `2 1/4 moves`), when
+    /// it fits an exact number.
+    pub fn mean_value(&self) -> Option<Value> {
+        let m = self.mean.as_ref()?;
+        let r = Rational::new(m.numer().to_i64()?, m.denom().to_i64()?);
+        Some(match &self.min {
+            Value::Length(l) => Value::Length(crate::value::Length {
+                inches: r,
+                unit: l.unit,
+            }),
+            Value::Time(_) => Value::Time(r),
+            _ => Value::Num(r),
+        })
+    }
+}
+
 /// [`Stats`] of a distribution, if its values are numbers.
 pub fn stats(d: &Distribution) -> Option<Stats> {
     let values: Vec<(&Chance, Rational)> = d
@@ -481,10 +510,24 @@ impl Default for Settings {
 pub fn odds(job: &Job<'_>, settings: &Settings) -> Distribution {
     let over_limit = match settings.samples {
         Some(_) => None,
-        None => match exact(job, settings.limit) {
-            Some(d) => return d,
-            None => Some(settings.limit),
-        },
+        None => {
+            // A count of the cases worked through, when there are many, at a terminal.
+            let counter = if settings.progress {
+                indicatif::ProgressBar::new_spinner()
+            } else {
+                indicatif::ProgressBar::hidden()
+            };
+            counter.set_style(
+                indicatif::ProgressStyle::with_template("{spinner} {pos} cases worked through")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+            );
+            let found = exact_ticking(job, settings.limit, &mut |n| counter.set_position(n));
+            counter.finish_and_clear();
+            match found {
+                Some(d) => return d,
+                None => Some(settings.limit),
+            }
+        }
     };
     let samples = settings.samples.unwrap_or(DEFAULT_SAMPLES);
     let seed = settings.seed.unwrap_or_else(crate::dice::fresh_seed);

@@ -10,6 +10,8 @@ use serde_json::json;
 
 /// Bar width, in characters, of a certainty.
 const BAR: f64 = 30.0;
+/// Most outcomes listed one to a line.
+const MAX_ROWS: usize = 60;
 
 /// An outcome as a short label: `Well Handled`, `7`, `refused: ...`.
 pub fn label(p: &Program, c: &Case) -> String {
@@ -22,26 +24,45 @@ pub fn label(p: &Program, c: &Case) -> String {
 }
 
 fn bar(p: f64) -> String {
-    "█".repeat((p * BAR).round().clamp(0.0, BAR) as usize)
+    let n = (p * BAR).round().clamp(0.0, BAR) as usize;
+    // A chance too small for a whole block still shows.
+    if n == 0 && p > 0.0 {
+        "▏".into()
+    } else {
+        "█".repeat(n)
+    }
+}
+
+/// A standard error as a percentage, never shown as a bare zero.
+fn error_text(se: f64) -> String {
+    if se > 0.0 && se < 0.00005 {
+        "< 0.01%".into()
+    } else {
+        percent_f(se)
+    }
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// How the chances were found, in a line: `exact, over 10 cases`.
 pub fn method_text(m: &Method) -> String {
     match m {
-        Method::Exact { cases } => format!(
-            "exact, over {cases} case{}",
-            if *cases == 1 { "" } else { "s" }
-        ),
+        Method::Exact { cases } => format!("exact, over {}", plural(*cases, "case", "cases")),
         Method::Sampled {
             samples,
             seed,
             over_limit,
-        } => match over_limit {
-            Some(limit) => format!(
-                "sampled: more than {limit} cases to enumerate, so {samples} adjudications with seed {seed} (± one standard error)"
-            ),
-            None => format!("sampled: {samples} adjudications with seed {seed} (± one standard error)"),
-        },
+        } => {
+            let n = plural(*samples, "adjudication", "adjudications");
+            match over_limit {
+                Some(limit) => format!(
+                    "sampled: more than {limit} cases to enumerate, so {n} with seed {seed}; ± one standard error"
+                ),
+                None => format!("sampled: {n} with seed {seed}; ± one standard error"),
+            }
+        }
     }
 }
 
@@ -50,7 +71,7 @@ fn chance_text(c: &Chance) -> (String, String) {
         (Some(p), _) => (p.to_string(), percent(p)),
         (None, Some(se)) => (
             String::new(),
-            format!("{} ± {}", percent_f(c.estimate), percent_f(se)),
+            format!("{} ± {}", percent_f(c.estimate), error_text(se)),
         ),
         (None, None) => (String::new(), percent_f(c.estimate)),
     }
@@ -95,7 +116,22 @@ pub fn text(p: &Program, expr: &str, d: &Distribution) -> String {
             "", "", "", "at least", "at most"
         ));
     }
+    // A long list (a sum of many dice, sampled) shows its most likely outcomes.
+    let keep: Vec<bool> = if d.chances.len() > MAX_ROWS {
+        let mut by_chance: Vec<usize> = (0..d.chances.len()).collect();
+        by_chance.sort_by(|&a, &b| d.chances[b].estimate.total_cmp(&d.chances[a].estimate));
+        let mut keep = vec![false; d.chances.len()];
+        for &i in &by_chance[..MAX_ROWS] {
+            keep[i] = true;
+        }
+        keep
+    } else {
+        vec![true; d.chances.len()]
+    };
     for (i, c) in d.chances.iter().enumerate() {
+        if !keep[i] {
+            continue;
+        }
         let (frac, pct) = &shown[i];
         let cum = match &cumul {
             Some(cs) => format!("  {:>9}  {:>9}", cs[i].0, cs[i].1),
@@ -109,17 +145,26 @@ pub fn text(p: &Program, expr: &str, d: &Distribution) -> String {
             bar(c.estimate)
         ));
     }
+    let hidden = keep.iter().filter(|k| !**k).count();
+    if hidden > 0 {
+        let rest: f64 = d
+            .chances
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| !**k)
+            .map(|(c, _)| c.estimate)
+            .sum();
+        out.push_str(&format!(
+            "  ... and {hidden} less likely outcomes, {} between them (--format json lists all)\n",
+            percent_f(rest)
+        ));
+    }
     if let Some(s) = stats(d) {
-        let mean = match &s.mean {
-            Some(m) => {
-                let decimal = format!("{:.2}", s.mean_f);
-                if m.is_integer() {
-                    m.to_string()
-                } else {
-                    format!("{m} (≈ {decimal})")
-                }
-            }
-            None => format!("≈ {:.2}", s.mean_f),
+        let mean = match (&s.mean, s.mean_value()) {
+            (Some(m), Some(v)) if m.is_integer() => show(p, &v),
+            (Some(_), Some(v)) => format!("{} (≈ {:.2})", show(p, &v), s.mean_f),
+            (Some(m), None) => format!("{m} (≈ {:.2})", s.mean_f),
+            (None, _) => format!("≈ {:.2}", s.mean_f),
         };
         let given = if s.given < 1.0 - 1e-12 {
             " (of the cases that give a value)"
@@ -193,6 +238,9 @@ pub fn json(p: &Program, expr: &str, d: &Distribution) -> serde_json::Value {
         if let Some(mean) = &s.mean {
             m.insert("mean".into(), json!(mean.to_string()));
         }
+        if let Some(v) = s.mean_value() {
+            m.insert("mean_value".into(), to_json(p, &v));
+        }
         m.insert("mean_estimate".into(), json!(s.mean_f));
         m.insert("min".into(), to_json(p, &s.min));
         m.insert("max".into(), to_json(p, &s.max));
@@ -213,7 +261,18 @@ pub fn sweep_text(p: &Program, expr: &str, name: &str, rows: &[(String, Distribu
         }
     }
     cases.sort_by(|a, b| super::order(p, a, b));
-    let heads: Vec<String> = cases.iter().map(|c| label(p, c)).collect();
+    let mut heads: Vec<String> = cases.iter().map(|c| label(p, c)).collect();
+    // Two refusals in the same words but from different sections: name the sections.
+    for i in 0..heads.len() {
+        if heads.iter().filter(|h| **h == heads[i]).count() > 1 {
+            if let Case::Outcome(
+                Outcome::Refused { cite: Some(c), .. } | Outcome::NotGiven { cite: Some(c), .. },
+            ) = &cases[i]
+            {
+                heads[i] = format!("{} [{c}]", heads[i]);
+            }
+        }
+    }
     let numeric = rows.iter().all(|(_, d)| stats(d).is_some());
     let w_name = rows
         .iter()
@@ -227,9 +286,10 @@ pub fn sweep_text(p: &Program, expr: &str, name: &str, rows: &[(String, Distribu
             .iter()
             .find(|x| super::key(&x.case) == super::key(c))
         {
-            Some(x) => match &x.exact {
-                Some(e) => percent(e),
-                None => percent_f(x.estimate),
+            Some(x) => match (&x.exact, x.std_error) {
+                (Some(e), _) => percent(e),
+                (None, Some(se)) => format!("{} ± {}", percent_f(x.estimate), error_text(se)),
+                (None, None) => percent_f(x.estimate),
             },
             None => "-".into(),
         }
@@ -288,7 +348,13 @@ pub fn sweep_json(
         .map(|(v, d)| {
             let mut j = json(p, expr, d);
             if let serde_json::Value::Object(m) = &mut j {
-                m.insert("at".into(), json!(v));
+                // The value swept, as the kind of value it is.
+                let at = match v.parse::<i64>() {
+                    Ok(n) => json!(n),
+                    Err(_) if v == "true" || v == "false" => json!(v == "true"),
+                    Err(_) => json!(v),
+                };
+                m.insert("at".into(), at);
             }
             j
         })

@@ -121,13 +121,15 @@ fn free_values(rules: &Ruleset, sweep: &Sweep) -> Result<(Ty, Vec<Value>), Diag>
                     ))
                 }
             },
-            (None, _) => return Err(Diag::error(
-                "umpire::prob::sweep",
-                format!(
+            (None, _) => {
+                return Err(Diag::error(
+                    "umpire::prob::sweep",
+                    format!(
                     "--sweep {}: `{v}` is a value of more than one enum: list another value first",
                     sweep.name
                 ),
-            )),
+                ))
+            }
         };
         enum_id = Some(pick.0);
         out.push(Value::Enum(pick.0, pick.1));
@@ -186,6 +188,27 @@ pub fn run(
     }
     let (ty, values) = free_values(rules, sweep)?;
     let q = rules.compile_with("<expression>", expr, &[(sweep.name.clone(), ty)])?;
+    // A name the expression never reads would give the same row for every value.
+    let mut used = false;
+    q.expr.walk(&mut |e| {
+        if matches!(e.kind, crate::program::ExprKind::Local(0)) {
+            used = true;
+        }
+    });
+    if !used {
+        return Err(Diag::error(
+            "umpire::prob::sweep",
+            format!(
+                "--sweep {}: `{}` is not used in the expression, nor a path into the game state",
+                sweep.name, sweep.name
+            ),
+        )
+        .help(format!(
+            "write `{}` where the value goes, e.g. `leader_cp: {}`, or sweep a state path (`brigade.second_foot.leader_cp=0..3`, with --state)",
+            sweep.name, sweep.name
+        ))
+        .into());
+    }
     for (v, value) in sweep.values.iter().zip(values) {
         let locals = [value];
         let job = Job {

@@ -531,8 +531,15 @@ impl Session {
             io.err("error: `:prob` takes an expression: `:prob manoeuvre(brigade.second_foot)`\n");
             return false;
         }
-        // (A fresh seed when sampling: the report names it.)
-        let settings = crate::prob::Settings::default();
+        // Sampling (past the limit) uses the session's seed, so it replays; at the table,
+        // a fresh one, which the report names.
+        let settings = crate::prob::Settings {
+            seed: match &self.dice {
+                DiceMode::Seeded(s) => Some(s.seed),
+                DiceMode::Table => None,
+            },
+            ..crate::prob::Settings::default()
+        };
         let p = &mut self.rules;
         match sweep {
             Some(spec) => {
