@@ -263,6 +263,19 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// A ruleset by name or path (its warnings shown), with a state file loaded if given.
+fn load_with_state(ruleset: &str, state: Option<&str>) -> Result<Ruleset, Diags> {
+    note_bundled_over_file(ruleset);
+    let mut rules = Ruleset::load(ruleset)?;
+    for w in &rules.program.warnings {
+        err!("{}", render(w));
+    }
+    if let Some(path) = state {
+        rules.load_state(path)?;
+    }
+    Ok(rules)
+}
+
 fn run(cmd: Command) -> Result<ExitCode, Diags> {
     match cmd {
         Command::Eval {
@@ -275,14 +288,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             each,
             format,
         } => {
-            note_bundled_over_file(&ruleset);
-            let mut rules = Ruleset::load(&ruleset)?;
-            for w in &rules.program.warnings {
-                err!("{}", render(w));
-            }
-            if let Some(path) = &state {
-                rules.load_state(path)?;
-            }
+            let mut rules = load_with_state(&ruleset, state.as_deref())?;
             if let Some(each) = &each {
                 return eval_each(&mut rules, &expr, each, seed, roll, want, format);
             }
@@ -412,14 +418,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             limit,
             format,
         } => {
-            note_bundled_over_file(&ruleset);
-            let mut rules = Ruleset::load(&ruleset)?;
-            for w in &rules.program.warnings {
-                err!("{}", render(w));
-            }
-            if let Some(path) = &state {
-                rules.load_state(path)?;
-            }
+            let mut rules = load_with_state(&ruleset, state.as_deref())?;
             if samples == Some(0) {
                 return Err(
                     Diag::error("umpire::prob::samples", "--samples 0 samples nothing")

@@ -107,6 +107,28 @@ fn frac(n: i64, d: i64) -> BigRational {
     BigRational::new(BigInt::from(n), BigInt::from(d))
 }
 
+/// Each outcome's label and exact chance, in the report's order.
+fn labelled(rules: &Ruleset, expr: &str) -> Vec<(String, BigRational)> {
+    let mut r = rules.clone();
+    let q = r.compile("<test>", expr).expect("checks");
+    let job = Job {
+        program: &r.program,
+        query: &q,
+        state: r.state.as_ref(),
+        locals: &[],
+    };
+    let d = exact(&job, 1000).expect("exact");
+    d.chances
+        .iter()
+        .map(|c| {
+            (
+                report::label(&r.program, &c.case),
+                c.exact.clone().expect("exact"),
+            )
+        })
+        .collect()
+}
+
 #[test]
 fn exact_odds_agree_with_brute_force() {
     let rules = Ruleset::load("tests/prob/small.rules").expect("loads");
@@ -131,27 +153,10 @@ fn the_manoeuvre_table_with_a_d10_and_no_modifier_is_well_handled_two_in_five() 
     let rules = Ruleset::load("furious_reason").expect("bundled");
     let m = exact_map(&rules, "manoeuvre_table(good_order, D10)");
     assert_eq!(m.len(), 4, "no Retire: a D10 never makes 0 or less");
-    let mut r = rules.clone();
-    let q = r
-        .compile("<test>", "manoeuvre_table(good_order, D10)")
-        .expect("checks");
-    let job = Job {
-        program: &r.program,
-        query: &q,
-        state: None,
-        locals: &[],
-    };
-    let d = exact(&job, 1000).expect("exact");
-    let by_label: HashMap<String, BigRational> = d
-        .chances
-        .iter()
-        .map(|c| {
-            (
-                report::label(&r.program, &c.case),
-                c.exact.clone().expect("exact"),
-            )
-        })
-        .collect();
+    let by_label: HashMap<String, BigRational> =
+        labelled(&rules, "manoeuvre_table(good_order, D10)")
+            .into_iter()
+            .collect();
     assert_eq!(by_label["Well Handled"], frac(2, 5));
     assert_eq!(by_label["Tardy"], frac(1, 5));
     assert_eq!(by_label["Hold"], frac(1, 5));
@@ -167,26 +172,7 @@ fn a_battalion_of_the_example_state_manoeuvres_as_worked_by_hand() {
     rules
         .load_state("examples/states/furious_reason_brigade.toml")
         .expect("state");
-    let q = rules
-        .compile("<test>", "manoeuvre(brigade.second_foot)")
-        .expect("checks");
-    let job = Job {
-        program: &rules.program,
-        query: &q,
-        state: rules.state.as_ref(),
-        locals: &[],
-    };
-    let d = exact(&job, 1000).expect("exact");
-    let got: Vec<(String, BigRational)> = d
-        .chances
-        .iter()
-        .map(|c| {
-            (
-                report::label(&rules.program, &c.case),
-                c.exact.clone().expect("exact"),
-            )
-        })
-        .collect();
+    let got = labelled(&rules, "manoeuvre(brigade.second_foot)");
     let want = vec![
         ("Well Handled".to_string(), frac(3, 10)),
         ("Tardy".to_string(), frac(1, 5)),
