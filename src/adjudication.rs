@@ -165,6 +165,8 @@ pub struct Adjudication {
     pub seed: Option<u64>,
     /// Changes to the game state, in order (see `set` in the language).
     pub effects: Vec<Effect>,
+    /// Evaluation steps it took (what the odds engine budgets by).
+    pub steps: u64,
 }
 
 /// An adjudication as `umpire eval` prints it (and the REPL, each value on its own

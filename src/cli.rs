@@ -440,7 +440,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                 } = d.method
                 {
                     if let Some(l) = over_limit {
-                        errln!("more than {l} cases to enumerate: sampling instead (--limit N enumerates more)");
+                        errln!("too much to enumerate (more than {l} cases, or {} steps): sampling instead (--limit N enumerates more cases)", crate::prob::MAX_STEPS);
                     }
                     if seed.is_none() {
                         errln!("seed: {s} (replay with --seed {s})");

@@ -101,6 +101,7 @@ pub fn adjudicate_bound(
         trace: ev.trace.map(|mut t| t.pop().unwrap_or_default()),
         seed: None,
         effects: ev.effects,
+        steps: ev.steps,
     })
 }
 

@@ -838,12 +838,12 @@ fn prob_samples_when_there_are_too_many_cases() {
         "3",
     ]);
     assert!(
-        stderr(&o).contains("more than 500 cases to enumerate: sampling instead"),
+        stderr(&o).contains("too much to enumerate (more than 500 cases"),
         "{}",
         stderr(&o)
     );
     assert!(
-        stdout(&o).contains("sampled: more than 500 cases to enumerate"),
+        stdout(&o).contains("sampled: too much to enumerate (more than 500 cases"),
         "{}",
         stdout(&o)
     );

@@ -276,3 +276,11 @@ fn too_many_cases_fall_back_to_sampling() {
         }
     ));
 }
+
+#[test]
+fn equal_values_written_in_other_units_are_one_outcome() {
+    let rules = Ruleset::load("tests/prob/small.rules").expect("loads");
+    let got = labelled(&rules, "measured()");
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].1, BigRational::one());
+}

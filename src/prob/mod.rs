@@ -28,6 +28,9 @@ pub const DEFAULT_SAMPLES: u64 = 100_000;
 /// Most work (die faces × sums) spent on one term's distribution before it counts as
 /// too large to enumerate.
 const MAX_CONVOLUTION: u64 = 20_000_000;
+/// Most evaluation steps spent enumerating (past it, umpire samples instead), and
+/// sampling (past it, fewer samples are taken, and the report says how many).
+pub const MAX_STEPS: u64 = 200_000_000;
 
 /// How one adjudication ended: an outcome, or an error (a roll that finds no row, a
 /// value out of its range) — which is an outcome too, to a designer.
@@ -186,9 +189,44 @@ impl DiceSource for Enumerate<'_> {
     }
 }
 
-/// A key under which equal outcomes merge.
-fn key(case: &Case) -> String {
-    format!("{case:?}")
+/// A key under which equal outcomes merge: values as `==` compares them (`12"` and
+/// `1'` are one length), refusals and gaps by their words and section.
+pub fn key(case: &Case) -> String {
+    fn value(v: &Value, out: &mut String) {
+        match v {
+            Value::Num(r) => out.push_str(&format!("n{r}")),
+            Value::Length(l) => out.push_str(&format!("l{}", l.inches)),
+            Value::Time(t) => out.push_str(&format!("t{t}")),
+            Value::Bool(b) => out.push_str(if *b { "T" } else { "F" }),
+            Value::Text(t) => out.push_str(&format!("s{t:?}")),
+            Value::Enum(e, i) => out.push_str(&format!("e{e}.{i}")),
+            Value::Record(fields) | Value::Group(fields) => {
+                out.push('{');
+                for (n, f) in fields.iter() {
+                    out.push_str(n);
+                    out.push(':');
+                    value(f, out);
+                    out.push(',');
+                }
+                out.push('}');
+            }
+            Value::Pair(p) => {
+                out.push('(');
+                value(&p.0, out);
+                out.push(',');
+                value(&p.1, out);
+                out.push(')');
+            }
+        }
+    }
+    match case {
+        Case::Outcome(Outcome::Value(v)) => {
+            let mut out = String::from("v");
+            value(v, &mut out);
+            out
+        }
+        other => format!("{other:?}"),
+    }
 }
 
 /// Orders outcomes as a reader expects them.
@@ -242,15 +280,25 @@ pub struct Job<'a> {
 }
 
 impl Job<'_> {
-    fn run(&self, dice: &mut dyn DiceSource) -> Case {
-        Case::of(adjudicate_bound(
+    /// One adjudication, and the steps it took.
+    fn run(&self, dice: &mut dyn DiceSource) -> (Case, u64) {
+        let r = adjudicate_bound(
             self.program,
             self.query,
             dice,
             Options::default(),
             self.state,
             self.locals.to_vec(),
-        ))
+        );
+        // (An error's own count is not kept: a case stopped by the step limit took
+        // the limit, any other error little.)
+        let steps = match &r {
+            // Each die rolled counts as a step too.
+            Ok(a) => a.steps + a.rolls.iter().map(|x| x.faces.len() as u64).sum::<u64>(),
+            Err(d) if d.code == "umpire::limit::steps" => Options::default().limits.steps,
+            Err(_) => 1_000,
+        };
+        (Case::of(r), steps)
     }
 }
 
@@ -272,6 +320,7 @@ pub fn exact_ticking(
     let mut found: Vec<(Case, BigRational)> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut cases = 0u64;
+    let mut steps = 0u64;
     while let Some(prefix) = stack.pop() {
         cases += 1;
         if cases.is_multiple_of(10_000) {
@@ -286,8 +335,9 @@ pub fn exact_ticking(
             cache: &mut cache,
             too_large: false,
         };
-        let case = job.run(&mut dice);
-        if dice.too_large {
+        let (case, used) = job.run(&mut dice);
+        steps += used;
+        if dice.too_large || steps > MAX_STEPS {
             return None;
         }
         // The chance of this path: each term's share of its rolls.
@@ -347,8 +397,15 @@ pub fn sample(
     let mut dice = Seeded::new(seed);
     let mut found: Vec<(Case, u64)> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
+    let mut steps = 0u64;
+    let mut taken = 0u64;
     for n in 0..samples {
-        let case = job.run(&mut dice);
+        if steps > MAX_STEPS {
+            break;
+        }
+        taken += 1;
+        let (case, used) = job.run(&mut dice);
+        steps += used;
         let k = key(&case);
         match index.get(&k) {
             Some(&i) => found[i].1 += 1,
@@ -360,6 +417,7 @@ pub fn sample(
         tick(n + 1);
     }
     found.sort_by(|a, b| order(program, &a.0, &b.0));
+    let samples = taken;
     let n = samples.max(1) as f64;
     let chances = found
         .into_iter()
@@ -444,7 +502,16 @@ pub fn stats(d: &Distribution) -> Option<Stats> {
         Case::Outcome(Outcome::Value(v)) => v.clone(),
         _ => Value::Bool(false),
     };
-    let given: f64 = values.iter().map(|(c, _)| c.estimate).sum();
+    // Every case gives a value unless some outcome is a refusal, a gap or an error.
+    let all_values = d
+        .chances
+        .iter()
+        .all(|c| matches!(c.case, Case::Outcome(Outcome::Value(_))));
+    let given: f64 = if all_values {
+        1.0
+    } else {
+        values.iter().map(|(c, _)| c.estimate).sum()
+    };
     let mean = if values.iter().all(|(c, _)| c.exact.is_some()) {
         let total: BigRational = values
             .iter()

@@ -23,6 +23,24 @@ pub fn label(p: &Program, c: &Case) -> String {
     }
 }
 
+/// Labels for outcomes listed together: two refusals in the same words from different
+/// sections are told apart by their sections.
+fn labels(p: &Program, cases: &[Case]) -> Vec<String> {
+    let mut out: Vec<String> = cases.iter().map(|c| label(p, c)).collect();
+    let plain = out.clone();
+    for (i, l) in out.iter_mut().enumerate() {
+        if plain.iter().filter(|h| **h == plain[i]).count() > 1 {
+            if let Case::Outcome(
+                Outcome::Refused { cite: Some(c), .. } | Outcome::NotGiven { cite: Some(c), .. },
+            ) = &cases[i]
+            {
+                *l = format!("{l} [{c}]");
+            }
+        }
+    }
+    out
+}
+
 fn bar(p: f64) -> String {
     let n = (p * BAR).round().clamp(0.0, BAR) as usize;
     // A chance too small for a whole block still shows.
@@ -58,7 +76,8 @@ pub fn method_text(m: &Method) -> String {
             let n = plural(*samples, "adjudication", "adjudications");
             match over_limit {
                 Some(limit) => format!(
-                    "sampled: more than {limit} cases to enumerate, so {n} with seed {seed}; ± one standard error"
+                    "sampled: too much to enumerate (more than {limit} cases, or {} steps), so {n} with seed {seed}; ± one standard error",
+                    super::MAX_STEPS
                 ),
                 None => format!("sampled: {n} with seed {seed}; ± one standard error"),
             }
@@ -82,20 +101,27 @@ fn cumulative(d: &Distribution) -> Option<Vec<(String, String)>> {
     if d.chances.iter().any(|c| c.case.number().is_none()) {
         return None;
     }
-    let exact = d.chances.iter().all(|c| c.exact.is_some());
-    let mut out = Vec::new();
-    for i in 0..d.chances.len() {
-        let (least, most) = (&d.chances[i..], &d.chances[..=i]);
-        if exact {
-            let sum = |cs: &[Chance]| {
-                cs.iter()
-                    .filter_map(|c| c.exact.clone())
-                    .fold(BigRational::zero(), |a, b| a + b)
-            };
-            out.push((percent(&sum(least)), percent(&sum(most))));
-        } else {
-            let sum = |cs: &[Chance]| cs.iter().map(|c| c.estimate).sum::<f64>();
-            out.push((percent_f(sum(least)), percent_f(sum(most))));
+    let exact: Option<Vec<&BigRational>> = d.chances.iter().map(|c| c.exact.as_ref()).collect();
+    let mut out = Vec::with_capacity(d.chances.len());
+    // Running totals: at most this value, and (total minus those below) at least it.
+    match exact {
+        Some(ps) => {
+            let total = ps.iter().fold(BigRational::zero(), |a, b| a + *b);
+            let mut below = BigRational::zero();
+            for p in ps {
+                let most = &below + p;
+                out.push((percent(&(&total - &below)), percent(&most)));
+                below = most;
+            }
+        }
+        None => {
+            let total: f64 = d.chances.iter().map(|c| c.estimate).sum();
+            let mut below = 0.0;
+            for c in &d.chances {
+                let most = below + c.estimate;
+                out.push((percent_f(total - below), percent_f(most)));
+                below = most;
+            }
         }
     }
     Some(out)
@@ -104,7 +130,8 @@ fn cumulative(d: &Distribution) -> Option<Vec<(String, String)>> {
 /// One distribution as text: a line saying how it was found, then one line per outcome.
 pub fn text(p: &Program, expr: &str, d: &Distribution) -> String {
     let mut out = format!("{expr}  ({})\n", method_text(&d.method));
-    let labels: Vec<String> = d.chances.iter().map(|c| label(p, &c.case)).collect();
+    let cases: Vec<Case> = d.chances.iter().map(|c| c.case.clone()).collect();
+    let labels = labels(p, &cases);
     let shown: Vec<(String, String)> = d.chances.iter().map(chance_text).collect();
     let w_label = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let w_frac = shown.iter().map(|s| s.0.chars().count()).max().unwrap_or(0);
@@ -253,26 +280,22 @@ pub fn sweep_text(p: &Program, expr: &str, name: &str, rows: &[(String, Distribu
     let mut out = format!("{expr}  for each {name}\n");
     // Every outcome any row has, in order.
     let mut cases: Vec<Case> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    // Each row's chances by outcome key, made once.
+    let by_key: Vec<std::collections::HashMap<String, &Chance>> = rows
+        .iter()
+        .map(|(_, d)| d.chances.iter().map(|c| (super::key(&c.case), c)).collect())
+        .collect();
     for (_, d) in rows {
         for c in &d.chances {
-            if !cases.iter().any(|x| super::key(x) == super::key(&c.case)) {
+            if seen.insert(super::key(&c.case)) {
                 cases.push(c.case.clone());
             }
         }
     }
     cases.sort_by(|a, b| super::order(p, a, b));
-    let mut heads: Vec<String> = cases.iter().map(|c| label(p, c)).collect();
-    // Two refusals in the same words but from different sections: name the sections.
-    for i in 0..heads.len() {
-        if heads.iter().filter(|h| **h == heads[i]).count() > 1 {
-            if let Case::Outcome(
-                Outcome::Refused { cite: Some(c), .. } | Outcome::NotGiven { cite: Some(c), .. },
-            ) = &cases[i]
-            {
-                heads[i] = format!("{} [{c}]", heads[i]);
-            }
-        }
-    }
+    let keys: Vec<String> = cases.iter().map(super::key).collect();
+    let heads = labels(p, &cases);
     let numeric = rows.iter().all(|(_, d)| stats(d).is_some());
     let w_name = rows
         .iter()
@@ -280,12 +303,8 @@ pub fn sweep_text(p: &Program, expr: &str, name: &str, rows: &[(String, Distribu
         .chain([name.chars().count()])
         .max()
         .unwrap_or(0);
-    let cell = |d: &Distribution, c: &Case| -> String {
-        match d
-            .chances
-            .iter()
-            .find(|x| super::key(&x.case) == super::key(c))
-        {
+    let cell = |row: usize, col: usize| -> String {
+        match by_key[row].get(&keys[col]) {
             Some(x) => match (&x.exact, x.std_error) {
                 (Some(e), _) => percent(e),
                 (None, Some(se)) => format!("{} ± {}", percent_f(x.estimate), error_text(se)),
@@ -298,8 +317,8 @@ pub fn sweep_text(p: &Program, expr: &str, name: &str, rows: &[(String, Distribu
         .iter()
         .enumerate()
         .map(|(i, h)| {
-            rows.iter()
-                .map(|(_, d)| cell(d, &cases[i]).chars().count())
+            (0..rows.len())
+                .map(|r| cell(r, i).chars().count())
                 .chain([h.chars().count()])
                 .max()
                 .unwrap_or(0)
@@ -313,10 +332,10 @@ pub fn sweep_text(p: &Program, expr: &str, name: &str, rows: &[(String, Distribu
         out.push_str("  mean");
     }
     out.push('\n');
-    for (v, d) in rows {
+    for (r, (v, d)) in rows.iter().enumerate() {
         out.push_str(&format!("  {v:<w_name$}"));
-        for (c, w) in cases.iter().zip(&widths) {
-            out.push_str(&format!("  {:>w$}", cell(d, c)));
+        for (i, w) in widths.iter().enumerate() {
+            out.push_str(&format!("  {:>w$}", cell(r, i)));
         }
         if numeric {
             if let Some(s) = stats(d) {

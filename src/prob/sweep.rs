@@ -96,7 +96,20 @@ fn free_values(rules: &Ruleset, sweep: &Sweep) -> Result<(Ty, Vec<Value>), Diag>
     let mut enum_id = None;
     let mut out = Vec::new();
     for v in &sweep.values {
-        let found = p.enum_values.get(v.as_str()).cloned().unwrap_or_default();
+        // `Grade.line`: a value named with its enum.
+        let found = match v.split_once('.') {
+            Some((e, name)) => p
+                .enums
+                .iter()
+                .position(|x| x.name == e)
+                .and_then(|i| {
+                    let id = crate::value::EnumId::try_from(i).ok()?;
+                    let j = p.enums[i].values.iter().position(|x| &*x.name == name)?;
+                    Some(vec![(id, u16::try_from(j).ok()?)])
+                })
+                .unwrap_or_default(),
+            None => p.enum_values.get(v.as_str()).cloned().unwrap_or_default(),
+        };
         let pick = match (enum_id, found.as_slice()) {
             (_, []) => {
                 return Err(Diag::error(
@@ -125,7 +138,7 @@ fn free_values(rules: &Ruleset, sweep: &Sweep) -> Result<(Ty, Vec<Value>), Diag>
                 return Err(Diag::error(
                     "umpire::prob::sweep",
                     format!(
-                    "--sweep {}: `{v}` is a value of more than one enum: list another value first",
+                    "--sweep {}: `{v}` is a value of more than one enum: write it with its enum, `Enum.{v}`",
                     sweep.name
                 ),
                 ))
@@ -185,6 +198,22 @@ pub fn run(
             rows.push((v.clone(), odds(&job, settings)));
         }
         return Ok(rows);
+    }
+    let is_name = sweep
+        .name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && sweep.name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if !is_name {
+        return Err(Diag::error(
+            "umpire::prob::sweep",
+            format!(
+                "--sweep {}: not a name (letters, digits and `_`), nor a path into the game state",
+                sweep.name
+            ),
+        )
+        .into());
     }
     let (ty, values) = free_values(rules, sweep)?;
     let q = rules.compile_with("<expression>", expr, &[(sweep.name.clone(), ty)])?;
