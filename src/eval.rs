@@ -869,7 +869,7 @@ impl<'a> Evaluator<'a> {
                         name: t.name.to_string(),
                         args,
                         row: row.text.to_string(),
-                        cite: t.cite.as_ref().map(|c| c.to_string()),
+                        cite: row.cite.as_ref().or(t.cite.as_ref()).map(|c| c.to_string()),
                         result,
                         steps,
                     });

@@ -34,6 +34,7 @@ pub mod cli;
 pub mod diagnostic;
 pub mod dice;
 pub mod eval;
+pub mod extend;
 pub mod prob;
 pub mod program;
 pub mod repl;
@@ -78,13 +79,8 @@ impl Ruleset {
                 ),
             )]));
         }
-        let normalised = program
-            .sources
-            .get(file)
-            .map(|f| f.text.clone())
-            .unwrap_or_default();
-        let ast = syntax::parse_file(file, &normalised)
-            .map_err(|d| Diags::from(d).with_sources(&program.sources))?;
+        // A house rule or an edition is read on top of the ruleset it extends.
+        let ast = extend::parse_tree(&mut program, file, name, 0)?;
         check::check_file(&mut program, &ast).map_err(|d| d.with_sources(&program.sources))?;
         let warnings = std::mem::take(&mut program.warnings);
         program.warnings = warnings

@@ -292,6 +292,8 @@ pub struct RowInfo {
     pub text: Rc<str>,
     /// Where the row was written.
     pub span: Span,
+    /// For a row a house rule put in: what it cites (else the table's section).
+    pub cite: Option<Rc<str>>,
 }
 
 /// A die roll modifier list.

@@ -211,3 +211,14 @@ fn the_manoeuvre_roll_reaches_minus_8_to_18() {
         rolls[1]
     );
 }
+
+/// The shipped house rules load on top of their bases and pass their own examples,
+/// the base's examples included (those a house rule changes are overridden).
+#[test]
+fn house_rule_files_load_and_pass_their_examples() {
+    let found = files("examples/house", "rules");
+    assert!(!found.is_empty(), "examples/house holds house rules");
+    for path in found {
+        assert!(examples_pass(&path) > 0, "{path} has examples");
+    }
+}

@@ -434,7 +434,8 @@ impl Checker<'_> {
                 if let Some(col) = row.column {
                     text = format!("{text}` of column `{}", c.prog.sources.snippet(col).trim());
                 }
-                rows.push(RowInfo { patterns, cell, text: rc(&text), span: row.span });
+                let cite = row.cite.as_ref().map(|c| rc(&c.node));
+                rows.push(RowInfo { patterns, cell, text: rc(&text), span: row.span, cite });
             }
         });
         // (Not after an error in the rows: a misspelled key would be reported twice.)
@@ -753,8 +754,14 @@ impl Checker<'_> {
                     c.expect_ty(&t, &Ty::Bool, p.span);
                     e
                 });
+                // A modifier a house rule put into a base list says so when it applies.
+                let label = if m.label.span.file != def.name.span.file {
+                    format!("{} (house rule)", m.label.node)
+                } else {
+                    m.label.node.clone()
+                };
                 mods.push(ModifierInfo {
-                    label: rc(&m.label.node),
+                    label: rc(&label),
                     amount,
                     per,
                     condition,

@@ -47,6 +47,39 @@ pub enum Item {
     Modifiers(ModifiersDef),
     /// `example "nine against eleven" { ... }`
     Example(ExampleDef),
+    /// `extends "furious_reason"`: the ruleset this file changes.
+    Extends(Spanned<String>),
+    /// `override DEFINITION`: replaces the base ruleset's definition of that name.
+    Override(Box<Item>, Span),
+    /// `override table NAME { rows }`: rows that replace the base table's rows with the
+    /// same keys, or come before all its rows (a cell changed, a gap filled).
+    TablePatch {
+        /// The table.
+        name: Name,
+        /// The house rule's section.
+        cite: Option<Spanned<String>>,
+        /// The rows.
+        rows: Vec<Row>,
+    },
+    /// `override modifiers NAME { "Label" ...; remove "Label" }`: modifiers changed (by
+    /// label), added, or removed.
+    ModifiersPatch {
+        /// The modifier list.
+        name: Name,
+        /// The house rule's section.
+        cite: Option<Spanned<String>>,
+        /// Changes, in order.
+        changes: Vec<ModifierChange>,
+    },
+}
+
+/// One change to a modifier list.
+#[derive(Debug, Clone)]
+pub enum ModifierChange {
+    /// A modifier: replaces the one of the same label, or is added.
+    Set(Modifier),
+    /// `remove "Label"`
+    Remove(Spanned<String>),
 }
 
 /// `const NAME (: Type)? = EXPR (cite "...")?`
@@ -253,6 +286,9 @@ pub struct Row {
     pub span: Span,
     /// For a row inside `column KEY = PATTERN { ... }`: that pattern as written.
     pub column: Option<Span>,
+    /// A row a house rule put into a base table: the section (or the file) it cites,
+    /// shown when it decides.
+    pub cite: Option<Spanned<String>>,
 }
 
 /// A key pattern: `_`/`otherwise`, or alternatives separated by `,`.

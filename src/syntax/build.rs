@@ -133,6 +133,9 @@ impl Builder {
             Rule::table_def => self.build_table(span, inner),
             Rule::modifiers_def => self.build_modifiers(span, inner),
             Rule::example_def => self.build_example(span, inner),
+            Rule::extends_decl | Rule::override_def | Rule::table_patch | Rule::modifiers_patch => {
+                self.build_house(span, rule, inner)
+            }
             r => unreachable!("{r:?} in build_definition"),
         }
     }
@@ -371,6 +374,86 @@ impl Builder {
         })
     }
 
+    /// `"Label" amount (per EXPR)? (if COND)?`
+    fn build_modifier(&self, q: Pair<Rule>) -> R<Option<Modifier>> {
+        let mut mi = q.into_inner();
+        let (Some(label), Some(amount)) = (mi.next(), mi.next()) else {
+            return Ok(None);
+        };
+        let mut m = Modifier {
+            label: self.string(label),
+            amount: self.build_expr(amount)?,
+            per: None,
+            condition: None,
+        };
+        for c in mi {
+            let rule = c.as_rule();
+            let e = c
+                .into_inner()
+                .next()
+                .map(|e| self.build_expr(e))
+                .transpose()?;
+            match rule {
+                Rule::per_clause => m.per = e,
+                Rule::if_clause => m.condition = e,
+                r => unreachable!("{r:?} in build_modifier"),
+            }
+        }
+        Ok(Some(m))
+    }
+
+    /// `override ...`, `extends "..."`, and the patches of a house rule.
+    fn build_house(&self, span: Span, rule: Rule, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        match rule {
+            Rule::extends_decl => {
+                let s = inner.next().ok_or_else(|| incomplete(span))?;
+                Ok(Item::Extends(self.string(s)))
+            }
+            Rule::override_def => {
+                let def = inner.next().ok_or_else(|| incomplete(span))?;
+                Ok(Item::Override(Box::new(self.build_definition(def)?), span))
+            }
+            Rule::table_patch => {
+                let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
+                let mut cite = None;
+                let mut rows = Vec::new();
+                for q in inner {
+                    match q.as_rule() {
+                        Rule::cite => cite = self.cite(Some(q)),
+                        Rule::row => rows.push(self.build_row(q)?),
+                        r => unreachable!("{r:?} in table_patch"),
+                    }
+                }
+                Ok(Item::TablePatch { name, cite, rows })
+            }
+            Rule::modifiers_patch => {
+                let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
+                let mut cite = None;
+                let mut changes = Vec::new();
+                for q in inner {
+                    match q.as_rule() {
+                        Rule::cite => cite = self.cite(Some(q)),
+                        Rule::modifier => {
+                            changes.extend(self.build_modifier(q)?.map(ModifierChange::Set))
+                        }
+                        Rule::remove_modifier => {
+                            if let Some(l) = q.into_inner().next() {
+                                changes.push(ModifierChange::Remove(self.string(l)));
+                            }
+                        }
+                        r => unreachable!("{r:?} in modifiers_patch"),
+                    }
+                }
+                Ok(Item::ModifiersPatch {
+                    name,
+                    cite,
+                    changes,
+                })
+            }
+            r => unreachable!("{r:?} in build_house"),
+        }
+    }
+
     fn build_modifiers(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
         let mut next = || inner.next().ok_or_else(|| incomplete(span));
         Ok({
@@ -382,32 +465,7 @@ impl Builder {
             for q in inner {
                 match q.as_rule() {
                     Rule::cite => cite = self.cite(Some(q)),
-                    Rule::modifier => {
-                        let mut mi = q.into_inner();
-                        let (Some(label), Some(amount)) = (mi.next(), mi.next()) else {
-                            continue;
-                        };
-                        let mut m = Modifier {
-                            label: self.string(label),
-                            amount: self.build_expr(amount)?,
-                            per: None,
-                            condition: None,
-                        };
-                        for c in mi {
-                            let rule = c.as_rule();
-                            let e = c
-                                .into_inner()
-                                .next()
-                                .map(|e| self.build_expr(e))
-                                .transpose()?;
-                            match rule {
-                                Rule::per_clause => m.per = e,
-                                Rule::if_clause => m.condition = e,
-                                r => unreachable!("{r:?} in build_modifier"),
-                            }
-                        }
-                        modifiers.push(m);
-                    }
+                    Rule::modifier => modifiers.extend(self.build_modifier(q)?),
                     r => unreachable!("{r:?} in build_modifiers"),
                 }
             }
@@ -576,6 +634,7 @@ impl Builder {
             cell,
             span,
             column: None,
+            cite: None,
         })
     }
 
