@@ -77,7 +77,7 @@ pub enum Item {
 #[derive(Debug, Clone)]
 pub enum ModifierChange {
     /// A modifier: replaces the one of the same label, or is added.
-    Set(Modifier),
+    Set(Box<Modifier>),
     /// `remove "Label"`
     Remove(Spanned<String>),
 }

@@ -433,9 +433,10 @@ impl Builder {
                 for q in inner {
                     match q.as_rule() {
                         Rule::cite => cite = self.cite(Some(q)),
-                        Rule::modifier => {
-                            changes.extend(self.build_modifier(q)?.map(ModifierChange::Set))
-                        }
+                        Rule::modifier => changes.extend(
+                            self.build_modifier(q)?
+                                .map(|m| ModifierChange::Set(Box::new(m))),
+                        ),
                         Rule::remove_modifier => {
                             if let Some(l) = q.into_inner().next() {
                                 changes.push(ModifierChange::Remove(self.string(l)));
