@@ -306,8 +306,8 @@ fn merge(
                                 .iter()
                                 .position(|x| x.label.node == md.label.node)
                             {
-                                Some(i) => m.modifiers[i] = md,
-                                None => m.modifiers.push(md),
+                                Some(i) => m.modifiers[i] = *md,
+                                None => m.modifiers.push(*md),
                             }
                         }
                         ModifierChange::Remove(label) => {
