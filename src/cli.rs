@@ -109,6 +109,24 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
+    /// What a house rule or an edition changes: the text (tables cell by cell,
+    /// modifiers, constants, rules, examples) and, with a scenario, each adjudication's
+    /// odds under both side by side.
+    Diff {
+        /// The ruleset before (a bundled name or a path).
+        old: String,
+        /// The ruleset after.
+        new: String,
+        /// A scenario whose adjudications are run under both (its own ruleset is replaced).
+        #[arg(long)]
+        scenario: Option<String>,
+        /// Exit 3 when there are differences (0 when there are none; 1 stays an error).
+        #[arg(long)]
+        exit_code: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
     /// Adjudicate at the table, one line at a time: `:help` lists the commands. With no
     /// ruleset, `:use NAME` picks a bundled one. Reads a script when stdin is not a
     /// terminal (exit 1 if any input failed).
@@ -486,6 +504,42 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                 }
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Diff {
+            old,
+            new,
+            scenario,
+            exit_code,
+            format,
+        } => {
+            let mut a = load_with_state(&old, None)?;
+            let mut b = load_with_state(&new, None)?;
+            let changes = crate::diff::structural(&a.program, &b.program);
+            let settings = crate::prob::Settings {
+                seed: Some(0),
+                ..crate::prob::Settings::default()
+            };
+            let compared = match &scenario {
+                Some(path) => crate::diff::behavioural(&mut a, &mut b, path, &settings)?,
+                None => Vec::new(),
+            };
+            match format {
+                Format::Json => outln!(
+                    "{}",
+                    crate::diff::json_report(&a.program, &b.program, &changes, &compared)
+                ),
+                Format::Text => out!(
+                    "{}",
+                    crate::diff::text_report(
+                        &old, &new, &a.program, &b.program, &changes, &compared
+                    )
+                ),
+            }
+            Ok(if exit_code && crate::diff::any(&changes, &compared) {
+                ExitCode::from(3)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Command::Repl {
             ruleset,

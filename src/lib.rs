@@ -33,6 +33,7 @@ pub mod check;
 pub mod cli;
 pub mod diagnostic;
 pub mod dice;
+pub mod diff;
 pub mod eval;
 pub mod extend;
 pub mod prob;

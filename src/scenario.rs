@@ -123,6 +123,39 @@ fn content_range(text: &str, start: usize, end: usize) -> Option<(usize, usize)>
     None
 }
 
+/// A scenario's game state (its path, relative to the scenario made absolute) and its
+/// adjudications (name, expression), without running them (`umpire diff` runs them
+/// under two rulesets).
+///
+/// Errors: the file cannot be read or is not a scenario.
+pub fn entries(path: &str) -> Result<(Option<String>, Vec<(String, String)>), Diags> {
+    let text = crate::read_file(path)?;
+    let src = SourceFile::new(path, text);
+    let mut scratch = crate::span::SourceMap::default();
+    let sfile = scratch.add(src.clone());
+    let parsed: ScenarioFile = toml::from_str(&src.text)
+        .map_err(|e| Diags(vec![toml_error(&src, sfile, &e).with_sources(&scratch)]))?;
+    let base = Path::new(path).parent().unwrap_or(Path::new(""));
+    let state = parsed
+        .state
+        .as_ref()
+        .map(|s| base.join(s.get_ref()).to_string_lossy().into_owned());
+    let list = parsed
+        .adjudications
+        .iter()
+        .map(|e| {
+            let expr = e
+                .expr
+                .get_ref()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            (e.name.clone(), expr)
+        })
+        .collect();
+    Ok((state, list))
+}
+
 /// Loads and runs a scenario file.
 ///
 /// Errors: an unreadable or malformed scenario, or a ruleset that does not load. Errors

@@ -848,3 +848,98 @@ fn prob_samples_when_there_are_too_many_cases() {
         stdout(&o)
     );
 }
+
+/// `umpire diff` of the printed Furious Reason and the club's house rules: the changed
+/// cell and modifier, and per adjudication of the scenario the odds side by side (the
+/// grenadiers, +3 in the book and +4 as veterans: Well Handled 7/10 → 4/5).
+#[test]
+fn diff_shows_a_house_rule_in_text_and_in_play() {
+    let o = umpire(&[
+        "diff",
+        "furious_reason",
+        "examples/house/furious_reason_veterans.rules",
+        "--scenario",
+        "examples/house/furious_reason_diff.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for line in [
+        "  table movement_rate: line_square | infantry: 8\" → 9\"",
+        "  modifiers manoeuvre_drm: added \"Veteran\" +1 if u.grade == grenadier",
+        "  2nd Foot (line: unchanged) — manoeuvre(brigade.second_foot)",
+        "    the same",
+        "    8\" → 9\"",
+    ] {
+        assert!(out.lines().any(|l| l == line), "missing {line:?} in\n{out}");
+    }
+    let well = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("Well Handled"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let words: Vec<&str> = well.split_whitespace().collect();
+    assert_eq!(words[2..], ["70.00%", "80.00%", "+10.00%"], "{well}");
+    // Differences get an exit code of their own when asked for; none is "no differences".
+    let o = umpire(&[
+        "diff",
+        "furious_reason",
+        "examples/house/furious_reason_veterans.rules",
+        "--exit-code",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    let o = umpire(&["diff", "furious_reason", "furious_reason", "--exit-code"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        "no differences between furious_reason and furious_reason\n"
+    );
+    let o = umpire(&[
+        "diff",
+        "furious_reason",
+        "examples/house/furious_reason_veterans.rules",
+        "--scenario",
+        "examples/house/furious_reason_diff.toml",
+        "--format",
+        "json",
+    ]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(j["differences"], true);
+    assert_eq!(
+        j["adjudications"][0]["old"]["outcomes"][0]["probability"],
+        "7/10"
+    );
+    assert_eq!(
+        j["adjudications"][0]["new"]["outcomes"][0]["probability"],
+        "4/5"
+    );
+    assert_eq!(j["adjudications"][1]["differs"], false);
+}
+
+/// The trace shows when a house rule, not the base, decided.
+#[test]
+fn explanations_say_when_a_house_rule_decided() {
+    let o = umpire(&[
+        "eval",
+        "examples/house/furious_reason_veterans.rules",
+        "movement_rate(line_square, infantry)",
+        "--explain",
+    ]);
+    assert!(
+        stdout(&o).contains("[house rule, examples/house/furious_reason_veterans.rules]"),
+        "{}",
+        stdout(&o)
+    );
+    let o = umpire(&[
+        "eval",
+        "examples/house/furious_reason_veterans.rules",
+        "manoeuvre({ grade: grenadier })",
+        "--roll",
+        "5",
+        "--explain",
+    ]);
+    assert!(
+        stdout(&o).contains("+1   Veteran (house rule)"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).starts_with("Well Handled"), "{}", stdout(&o));
+}

@@ -1,0 +1,611 @@
+//! `umpire diff OLD NEW`: what a house rule or an edition changes — in its text (tables
+//! cell by cell, modifiers, constants, rules, records, enums, examples) and in play (the
+//! adjudications of a scenario under each, their odds side by side).
+
+use crate::diagnostic::{Diag, Diags};
+use crate::prob::{self, report, Distribution, Job, Settings};
+use crate::program::{Pat, Program, Ty};
+use crate::value::Value;
+use crate::Ruleset;
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+use serde_json::json;
+
+/// One difference in the text of the two rulesets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    /// The definition: `table movement_rate`, `modifiers manoeuvre_drm`.
+    pub what: String,
+    /// What changed: `line_square | infantry: 8" → 9"`, `added "Veteran" +1 if u.veteran`.
+    pub detail: String,
+}
+
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn text(p: &Program, span: crate::span::Span) -> String {
+    squash(p.sources.snippet(span))
+}
+
+/// A modifier's label as the base wrote it (a house rule's marks taken off).
+fn bare(label: &str) -> &str {
+    label.strip_suffix(" (house rule)").unwrap_or(label)
+}
+
+/// The values of the keys of a table, when they can be listed (enums, true/false).
+fn key_values(
+    p: &Program,
+    keys: &[crate::program::ParamInfo],
+) -> Option<Vec<Vec<(Value, String)>>> {
+    keys.iter()
+        .map(|k| match &k.ty {
+            Ty::Enum(e) => p.enums.get(usize::from(*e)).map(|info| {
+                info.values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| {
+                        (
+                            Value::Enum(*e, u16::try_from(i).unwrap_or(u16::MAX)),
+                            v.name.to_string(),
+                        )
+                    })
+                    .collect()
+            }),
+            Ty::Bool => Some(vec![
+                (Value::Bool(false), "false".into()),
+                (Value::Bool(true), "true".into()),
+            ]),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The cell a table gives for these key values: the first row that matches.
+fn cell_for(p: &Program, t: &crate::program::TableInfo, combo: &[&Value]) -> String {
+    t.rows
+        .iter()
+        .find(|r| {
+            r.patterns
+                .iter()
+                .zip(combo)
+                .all(|(pat, v): (&Pat, &&Value)| pat.matches(v))
+        })
+        .map_or("no row".into(), |r| text(p, r.cell.span))
+}
+
+/// Most changed cells listed for one table.
+const MAX_CELLS: usize = 40;
+
+fn tables(old: &Program, new: &Program, out: &mut Vec<Change>) {
+    for t in &old.tables {
+        let Some(n) = new.tables.iter().find(|x| x.name == t.name) else {
+            out.push(Change {
+                what: format!("table {}", t.name),
+                detail: "removed".into(),
+            });
+            continue;
+        };
+        let what = format!("table {}", t.name);
+        let keys = &t.params[..t.keys];
+        let same_keys = keys.len() == n.keys
+            && keys
+                .iter()
+                .zip(&n.params)
+                .all(|(a, b)| a.name == b.name && a.ty == b.ty);
+        let listed = key_values(old, keys)
+            .filter(|vs| vs.iter().map(Vec::len).product::<usize>() <= 4096 && same_keys);
+        let mut changes = Vec::new();
+        match listed {
+            // Cell by cell: every combination of the keys.
+            Some(values) if !values.is_empty() => {
+                let mut index = vec![0usize; values.len()];
+                'combos: loop {
+                    let combo: Vec<&(Value, String)> =
+                        index.iter().zip(&values).map(|(&i, vs)| &vs[i]).collect();
+                    let vals: Vec<&Value> = combo.iter().map(|(v, _)| v).collect();
+                    let (a, b) = (cell_for(old, t, &vals), cell_for(new, n, &vals));
+                    if a != b {
+                        let names: Vec<&str> = combo.iter().map(|(_, s)| s.as_str()).collect();
+                        changes.push(format!("{}: {a} → {b}", names.join(" | ")));
+                    }
+                    let mut i = index.len();
+                    loop {
+                        if i == 0 {
+                            break 'combos;
+                        }
+                        i -= 1;
+                        index[i] += 1;
+                        if index[i] < values[i].len() {
+                            break;
+                        }
+                        index[i] = 0;
+                    }
+                }
+            }
+            // Rows keyed by numbers: row by row, by their keys as written.
+            _ => {
+                let rows = |p: &Program, t: &crate::program::TableInfo| -> Vec<(String, String)> {
+                    t.rows
+                        .iter()
+                        .map(|r| (squash(&r.text), text(p, r.cell.span)))
+                        .collect()
+                };
+                let (a, b) = (rows(old, t), rows(new, n));
+                for (k, v) in &a {
+                    match b.iter().find(|(k2, _)| k2 == k) {
+                        Some((_, v2)) if v2 != v => changes.push(format!("{k}: {v} → {v2}")),
+                        Some(_) => {}
+                        None => changes.push(format!("row {k} removed (was {v})")),
+                    }
+                }
+                for (k, v) in &b {
+                    if !a.iter().any(|(k1, _)| k1 == k) {
+                        changes.push(format!("row {k} added: {v}"));
+                    }
+                }
+            }
+        }
+        let more = changes.len().saturating_sub(MAX_CELLS);
+        for c in changes.into_iter().take(MAX_CELLS) {
+            out.push(Change {
+                what: what.clone(),
+                detail: c,
+            });
+        }
+        if more > 0 {
+            out.push(Change {
+                what: what.clone(),
+                detail: format!("... and {more} more cells"),
+            });
+        }
+        if !same_keys {
+            out.push(Change {
+                what,
+                detail: "keys changed".into(),
+            });
+        }
+    }
+    for n in &new.tables {
+        if !old.tables.iter().any(|t| t.name == n.name) {
+            out.push(Change {
+                what: format!("table {}", n.name),
+                detail: "added".into(),
+            });
+        }
+    }
+}
+
+fn modifiers(old: &Program, new: &Program, out: &mut Vec<Change>) {
+    let entry = |p: &Program, m: &crate::program::ModifierInfo| {
+        // The amount with its sign, as a modifier list writes it (`+1`).
+        let mut s = text(p, m.amount.span);
+        if !s.starts_with(['+', '-']) {
+            s.insert(0, '+');
+        }
+        if let Some(per) = &m.per {
+            s.push_str(&format!(" per {}", text(p, per.span)));
+        }
+        if let Some(c) = &m.condition {
+            s.push_str(&format!(" if {}", text(p, c.span)));
+        }
+        s
+    };
+    for m in &old.modifiers {
+        let what = format!("modifiers {}", m.name);
+        let Some(n) = new.modifiers.iter().find(|x| x.name == m.name) else {
+            out.push(Change {
+                what,
+                detail: "removed".into(),
+            });
+            continue;
+        };
+        for a in &m.modifiers {
+            match n
+                .modifiers
+                .iter()
+                .find(|b| bare(&b.label) == bare(&a.label))
+            {
+                Some(b) => {
+                    let (x, y) = (entry(old, a), entry(new, b));
+                    if x != y {
+                        out.push(Change {
+                            what: what.clone(),
+                            detail: format!("\"{}\": {x} → {y}", bare(&a.label)),
+                        });
+                    }
+                }
+                None => out.push(Change {
+                    what: what.clone(),
+                    detail: format!("removed \"{}\" {}", bare(&a.label), entry(old, a)),
+                }),
+            }
+        }
+        for b in &n.modifiers {
+            if !m.modifiers.iter().any(|a| bare(&a.label) == bare(&b.label)) {
+                out.push(Change {
+                    what: what.clone(),
+                    detail: format!("added \"{}\" {}", bare(&b.label), entry(new, b)),
+                });
+            }
+        }
+    }
+    for n in &new.modifiers {
+        if !old.modifiers.iter().any(|m| m.name == n.name) {
+            out.push(Change {
+                what: format!("modifiers {}", n.name),
+                detail: "added".into(),
+            });
+        }
+    }
+}
+
+/// Definitions compared as wholes: by a text that stands for each.
+fn wholes(
+    kind: &str,
+    old: Vec<(String, String)>,
+    new: Vec<(String, String)>,
+    out: &mut Vec<Change>,
+) {
+    for (name, a) in &old {
+        match new.iter().find(|(n, _)| n == name) {
+            Some((_, b)) if a != b => out.push(Change {
+                what: format!("{kind} {name}"),
+                detail: "changed".into(),
+            }),
+            Some(_) => {}
+            None => out.push(Change {
+                what: format!("{kind} {name}"),
+                detail: "removed".into(),
+            }),
+        }
+    }
+    for (name, _) in &new {
+        if !old.iter().any(|(n, _)| n == name) {
+            out.push(Change {
+                what: format!("{kind} {name}"),
+                detail: "added".into(),
+            });
+        }
+    }
+}
+
+/// Every difference in the text of two rulesets, definition by definition.
+pub fn structural(old: &Program, new: &Program) -> Vec<Change> {
+    let mut out = Vec::new();
+    tables(old, new, &mut out);
+    modifiers(old, new, &mut out);
+    let consts = |p: &Program| {
+        p.consts
+            .iter()
+            .map(|c| (c.name.to_string(), text(p, c.value.span)))
+            .collect()
+    };
+    wholes("const", consts(old), consts(new), &mut out);
+    let rules = |p: &Program| {
+        p.rules
+            .iter()
+            .map(|r| {
+                let params: Vec<String> = r.params.iter().map(|x| x.name.to_string()).collect();
+                (
+                    r.name.to_string(),
+                    format!("{} {}", params.join(","), text(p, r.body.span)),
+                )
+            })
+            .collect()
+    };
+    wholes("rule", rules(old), rules(new), &mut out);
+    let enums = |p: &Program| {
+        p.enums
+            .iter()
+            .map(|e| {
+                let vs: Vec<&str> = e.values.iter().map(|v| &*v.name).collect();
+                (e.name.clone(), vs.join(","))
+            })
+            .collect()
+    };
+    wholes("enum", enums(old), enums(new), &mut out);
+    let records = |p: &Program| {
+        p.records
+            .iter()
+            .map(|r| {
+                let fs: Vec<String> = r
+                    .shape
+                    .fields
+                    .iter()
+                    .map(|(n, t)| format!("{n}:{}", crate::repl::session::type_name(p, t)))
+                    .collect();
+                (r.name.clone(), fs.join(","))
+            })
+            .collect()
+    };
+    // Fields added to a record are named.
+    for r in &old.records {
+        if let Some(n) = new.records.iter().find(|x| x.name == r.name) {
+            for (f, _) in &n.shape.fields {
+                if !r.shape.fields.iter().any(|(g, _)| g == f) {
+                    out.push(Change {
+                        what: format!("record {}", r.name),
+                        detail: format!("field {f} added"),
+                    });
+                }
+            }
+        }
+    }
+    let mut rec = Vec::new();
+    wholes("record", records(old), records(new), &mut rec);
+    out.extend(rec.into_iter().filter(|c| {
+        // (A record whose only change is added fields is already said.)
+        !(c.detail == "changed" && out_has_added_fields(old, new, &c.what))
+    }));
+    let examples = |p: &Program| {
+        p.examples
+            .iter()
+            .map(|e| {
+                let checks: Vec<String> = e.checks.iter().map(|c| text(p, c.span)).collect();
+                (format!("\"{}\"", e.name), checks.join("; "))
+            })
+            .collect()
+    };
+    wholes("example", examples(old), examples(new), &mut out);
+    out
+}
+
+/// Whether the only change to a record is fields added at its end.
+fn out_has_added_fields(old: &Program, new: &Program, what: &str) -> bool {
+    let name = what.trim_start_matches("record ");
+    match (
+        old.records.iter().find(|r| r.name == name),
+        new.records.iter().find(|r| r.name == name),
+    ) {
+        (Some(a), Some(b)) => {
+            b.shape.fields.len() > a.shape.fields.len()
+                && a.shape
+                    .fields
+                    .iter()
+                    .zip(&b.shape.fields)
+                    .all(|(x, y)| x == y)
+        }
+        _ => false,
+    }
+}
+
+/// One adjudication of the scenario under both rulesets.
+pub struct Compared {
+    /// The scenario's name for it.
+    pub name: String,
+    /// The expression.
+    pub expr: String,
+    /// The odds under the old ruleset, or why it failed.
+    pub old: Result<Distribution, Diag>,
+    /// The odds under the new one.
+    pub new: Result<Distribution, Diag>,
+}
+
+fn odds_of(r: &mut Ruleset, expr: &str, settings: &Settings) -> Result<Distribution, Diag> {
+    let q = r.compile("<scenario>", expr).map_err(|ds| {
+        ds.0.into_iter()
+            .next()
+            .unwrap_or_else(|| Diag::error("umpire::diff::expr", "does not check"))
+    })?;
+    let job = Job {
+        program: &r.program,
+        query: &q,
+        state: r.state.as_ref(),
+        locals: &[],
+    };
+    Ok(prob::odds(&job, settings))
+}
+
+/// The scenario's adjudications under both rulesets (the scenario's state loaded into
+/// each; its own ruleset replaced).
+///
+/// Errors: the scenario or its state cannot be read.
+pub fn behavioural(
+    old: &mut Ruleset,
+    new: &mut Ruleset,
+    scenario: &str,
+    settings: &Settings,
+) -> Result<Vec<Compared>, Diags> {
+    let (state, entries) = crate::scenario::entries(scenario)?;
+    if let Some(s) = &state {
+        old.load_state(s)?;
+        new.load_state(s)?;
+    }
+    Ok(entries
+        .into_iter()
+        .map(|(name, expr)| Compared {
+            old: odds_of(old, &expr, settings),
+            new: odds_of(new, &expr, settings),
+            name,
+            expr,
+        })
+        .collect())
+}
+
+/// Whether a comparison shows a difference.
+fn differs(c: &Compared) -> bool {
+    match (&c.old, &c.new) {
+        (Ok(a), Ok(b)) => {
+            a.chances.len() != b.chances.len()
+                || a.chances
+                    .iter()
+                    .zip(&b.chances)
+                    .any(|(x, y)| prob::key(&x.case) != prob::key(&y.case) || x.exact != y.exact)
+        }
+        (Err(a), Err(b)) => a.message != b.message,
+        _ => true,
+    }
+}
+
+/// Whether anything differs at all.
+pub fn any(changes: &[Change], compared: &[Compared]) -> bool {
+    !changes.is_empty() || compared.iter().any(differs)
+}
+
+/// The outcomes of two distributions side by side: label, old, new, change.
+fn side_by_side(
+    p_old: &Program,
+    p_new: &Program,
+    a: &Distribution,
+    b: &Distribution,
+) -> Vec<(String, String, String, String)> {
+    let mut keys: Vec<String> = Vec::new();
+    let mut labels: Vec<String> = Vec::new();
+    for (p, d) in [(p_old, a), (p_new, b)] {
+        for c in &d.chances {
+            let k = prob::key(&c.case);
+            if !keys.contains(&k) {
+                keys.push(k);
+                labels.push(report::label(p, &c.case));
+            }
+        }
+    }
+    let find =
+        |d: &Distribution, k: &str| d.chances.iter().find(|c| prob::key(&c.case) == k).cloned();
+    keys.iter()
+        .zip(labels)
+        .map(|(k, label)| {
+            let (x, y) = (find(a, k), find(b, k));
+            let pct = |c: &Option<prob::Chance>| match c {
+                Some(c) => match &c.exact {
+                    Some(e) => prob::percent(e),
+                    None => prob::percent_f(c.estimate),
+                },
+                None => "-".into(),
+            };
+            let change = match (
+                x.as_ref()
+                    .and_then(|c| c.exact.clone())
+                    .or_else(|| x.is_none().then(BigRational::zero)),
+                y.as_ref()
+                    .and_then(|c| c.exact.clone())
+                    .or_else(|| y.is_none().then(BigRational::zero)),
+            ) {
+                (Some(p), Some(q)) => {
+                    let d = &q - &p;
+                    if d.is_zero() {
+                        "".into()
+                    } else {
+                        let sign = if d > BigRational::zero() { "+" } else { "-" };
+                        format!("{sign}{}", prob::percent(&d.abs()))
+                    }
+                }
+                _ => {
+                    let e = |c: &Option<prob::Chance>| c.as_ref().map_or(0.0, |c| c.estimate);
+                    format!("{:+.2}%", (e(&y) - e(&x)) * 100.0)
+                }
+            };
+            (label, pct(&x), pct(&y), change)
+        })
+        .collect()
+}
+
+/// The comparison as text.
+pub fn text_report(
+    old_name: &str,
+    new_name: &str,
+    p_old: &Program,
+    p_new: &Program,
+    changes: &[Change],
+    compared: &[Compared],
+) -> String {
+    if !any(changes, compared) {
+        return format!("no differences between {old_name} and {new_name}\n");
+    }
+    let mut out = format!("{old_name} → {new_name}\n");
+    if !changes.is_empty() {
+        out.push_str("\nchanged in the text:\n");
+        for c in changes {
+            out.push_str(&format!("  {}: {}\n", c.what, c.detail));
+        }
+    }
+    if !compared.is_empty() {
+        out.push_str("\nadjudications:\n");
+    }
+    for c in compared {
+        out.push_str(&format!("  {} — {}\n", c.name, c.expr));
+        match (&c.old, &c.new) {
+            (Ok(a), Ok(b)) => {
+                if !differs(c) {
+                    out.push_str("    the same\n");
+                    continue;
+                }
+                // Certain both ways: the one value each.
+                if let ([x], [y]) = (a.chances.as_slice(), b.chances.as_slice()) {
+                    out.push_str(&format!(
+                        "    {} → {}\n",
+                        report::label(p_old, &x.case),
+                        report::label(p_new, &y.case)
+                    ));
+                    continue;
+                }
+                let rows = side_by_side(p_old, p_new, a, b);
+                let w = rows
+                    .iter()
+                    .map(|r| r.0.chars().count())
+                    .max()
+                    .unwrap_or(0)
+                    .max(7);
+                out.push_str(&format!(
+                    "    {:<w$}  {:>8}  {:>8}  {:>8}\n",
+                    "outcome", "old", "new", "change"
+                ));
+                for (l, x, y, d) in rows {
+                    out.push_str(&format!("    {l:<w$}  {x:>8}  {y:>8}  {d:>8}\n"));
+                }
+            }
+            (a, b) => {
+                let side = |r: &Result<Distribution, Diag>, p: &Program| match r {
+                    Ok(d) => d
+                        .chances
+                        .iter()
+                        .map(|c| report::label(p, &c.case))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    Err(e) => format!("error: {}", e.message),
+                };
+                out.push_str(&format!(
+                    "    old: {}\n    new: {}\n",
+                    side(a, p_old),
+                    side(b, p_new)
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The comparison as JSON.
+pub fn json_report(
+    p_old: &Program,
+    p_new: &Program,
+    changes: &[Change],
+    compared: &[Compared],
+) -> serde_json::Value {
+    let changes: Vec<serde_json::Value> = changes
+        .iter()
+        .map(|c| json!({ "what": c.what, "change": c.detail }))
+        .collect();
+    let adjudications: Vec<serde_json::Value> = compared
+        .iter()
+        .map(|c| {
+            let side = |r: &Result<Distribution, Diag>, p: &Program| match r {
+                Ok(d) => report::json(p, &c.expr, d),
+                Err(e) => json!({ "error": { "code": e.code, "message": e.message } }),
+            };
+            json!({
+                "name": c.name,
+                "expr": c.expr,
+                "differs": differs(c),
+                "old": side(&c.old, p_old),
+                "new": side(&c.new, p_new),
+            })
+        })
+        .collect();
+    json!({
+        "differences": !changes.is_empty() || compared.iter().any(differs),
+        "changes": changes,
+        "adjudications": adjudications,
+    })
+}
