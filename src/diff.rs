@@ -407,12 +407,13 @@ pub fn behavioural(
     scenario: &str,
     settings: &Settings,
 ) -> Result<Vec<Compared>, Diags> {
-    let (state, entries) = crate::scenario::entries(scenario)?;
-    if let Some(s) = &state {
+    let plan = crate::scenario::entries(scenario)?;
+    if let Some(s) = &plan.state {
         old.load_state(s)?;
         new.load_state(s)?;
     }
-    Ok(entries
+    Ok(plan
+        .adjudications
         .into_iter()
         .map(|(name, expr)| Compared {
             old: odds_of(old, &expr, settings),

@@ -128,7 +128,7 @@ fn content_range(text: &str, start: usize, end: usize) -> Option<(usize, usize)>
 /// under two rulesets).
 ///
 /// Errors: the file cannot be read or is not a scenario.
-pub fn entries(path: &str) -> Result<(Option<String>, Vec<(String, String)>), Diags> {
+pub fn entries(path: &str) -> Result<Plan, Diags> {
     let text = crate::read_file(path)?;
     let src = SourceFile::new(path, text);
     let mut scratch = crate::span::SourceMap::default();
@@ -153,7 +153,19 @@ pub fn entries(path: &str) -> Result<(Option<String>, Vec<(String, String)>), Di
             (e.name.clone(), expr)
         })
         .collect();
-    Ok((state, list))
+    Ok(Plan {
+        state,
+        adjudications: list,
+    })
+}
+
+/// A scenario's state file and adjudications, not yet run.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The state file (relative to the scenario, made a path from here).
+    pub state: Option<String>,
+    /// Each adjudication: its name, its expression.
+    pub adjudications: Vec<(String, String)>,
 }
 
 /// Loads and runs a scenario file.
