@@ -28,6 +28,16 @@ fn text(p: &Program, span: crate::span::Span) -> String {
     squash(p.sources.snippet(span))
 }
 
+/// A table cell as text: `6"`, `not given`, `refused: no guns`.
+fn cell_text(p: &Program, e: &crate::program::Expr) -> String {
+    match &e.kind {
+        crate::program::ExprKind::NotGiven { .. } => "not given".into(),
+        crate::program::ExprKind::Refuse { reason, .. } => format!("refused: {reason}"),
+        crate::program::ExprKind::InRange { value, .. } => cell_text(p, value),
+        _ => text(p, e.span),
+    }
+}
+
 /// A modifier's label as the base wrote it (a house rule's marks taken off).
 fn bare(label: &str) -> &str {
     label.strip_suffix(" (house rule)").unwrap_or(label)
@@ -71,7 +81,7 @@ fn cell_for(p: &Program, t: &crate::program::TableInfo, combo: &[&Value]) -> Str
                 .zip(combo)
                 .all(|(pat, v): (&Pat, &&Value)| pat.matches(v))
         })
-        .map_or("no row".into(), |r| text(p, r.cell.span))
+        .map_or("no row".into(), |r| cell_text(p, &r.cell))
 }
 
 /// Most changed cells listed for one table.
@@ -128,7 +138,7 @@ fn tables(old: &Program, new: &Program, out: &mut Vec<Change>) {
                 let rows = |p: &Program, t: &crate::program::TableInfo| -> Vec<(String, String)> {
                     t.rows
                         .iter()
-                        .map(|r| (squash(&r.text), text(p, r.cell.span)))
+                        .map(|r| (squash(&r.text), cell_text(p, &r.cell)))
                         .collect()
                 };
                 let (a, b) = (rows(old, t), rows(new, n));

@@ -943,3 +943,53 @@ fn explanations_say_when_a_house_rule_decided() {
     );
     assert!(stdout(&o).starts_with("Well Handled"), "{}", stdout(&o));
 }
+
+/// The house charts for the horse-and-musket rules fill what the excerpt leaves out: a
+/// moderate forced march, "not given" in the book, becomes the house chart's d12:
+/// No 1-2 (1/6), Yes 3-9 (7/12), X 10-11 (1/6), Lose 12 (1/12).
+#[test]
+fn diff_shows_house_charts_filling_gaps() {
+    let o = umpire(&[
+        "diff",
+        "horse_and_musket",
+        "examples/house/horse_and_musket_charts.rules",
+        "--scenario",
+        "examples/house/horse_and_musket_diff.toml",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let changes = j["changes"].as_array().expect("changes");
+    assert!(
+        changes.iter().any(|c| c["what"] == "table movement_rate"
+            && c["change"] == "line | clear: not given → 6\""),
+        "{changes:?}"
+    );
+    let march = &j["adjudications"][2];
+    assert!(
+        march["old"]["outcomes"][0]["unspecified"].is_object(),
+        "{march}"
+    );
+    let probs: Vec<(&str, &str)> = march["new"]["outcomes"]
+        .as_array()
+        .expect("outcomes")
+        .iter()
+        .map(|o| {
+            (
+                o["value"].as_str().unwrap_or("?"),
+                o["probability"].as_str().unwrap_or("?"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        probs,
+        [
+            ("no", "1/6"),
+            ("yes", "7/12"),
+            ("x", "1/6"),
+            ("lose", "1/12")
+        ]
+    );
+    assert_eq!(j["adjudications"][1]["differs"], false);
+}
