@@ -53,6 +53,10 @@ enum Command {
         /// A game state file (TOML) to adjudicate against.
         #[arg(long)]
         state: Option<String>,
+        /// Read an ambiguous rule one way: NAME=READING (repeatable; see the ruleset's
+        /// `interpretation`s).
+        #[arg(long, value_name = "NAME=READING")]
+        interpret: Vec<String>,
         /// Adjudicate EXPR once for every member of a group of the state, bound to NAME:
         /// --each u=units (one line per member).
         #[arg(long, value_name = "NAME=PATH", requires = "state")]
@@ -92,6 +96,9 @@ enum Command {
         /// A game state file to adjudicate against.
         #[arg(long)]
         state: Option<String>,
+        /// Read an ambiguous rule one way: NAME=READING (repeatable).
+        #[arg(long, value_name = "NAME=READING")]
+        interpret: Vec<String>,
         /// Ask again for each value of NAME: NAME=A..B (whole numbers) or NAME=v1,v2,...
         /// (enum values, false,true). NAME is a free name in EXPR or a state path.
         #[arg(long, value_name = "NAME=VALUES")]
@@ -282,9 +289,23 @@ pub fn main() -> ExitCode {
 }
 
 /// A ruleset by name or path (its warnings shown), with a state file loaded if given.
-fn load_with_state(ruleset: &str, state: Option<&str>) -> Result<Ruleset, Diags> {
+fn load_with_state(
+    ruleset: &str,
+    state: Option<&str>,
+    interpret: &[String],
+) -> Result<Ruleset, Diags> {
     note_bundled_over_file(ruleset);
     let mut rules = Ruleset::load(ruleset)?;
+    for choice in interpret {
+        let Some((name, reading)) = choice.split_once('=') else {
+            return Err(Diag::error(
+                "umpire::cli::interpret",
+                format!("--interpret {choice}: write NAME=READING"),
+            )
+            .into());
+        };
+        rules.interpret(name.trim(), reading.trim())?;
+    }
     for w in &rules.program.warnings {
         err!("{}", render(w));
     }
@@ -303,10 +324,11 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             roll,
             explain: want,
             state,
+            interpret,
             each,
             format,
         } => {
-            let mut rules = load_with_state(&ruleset, state.as_deref())?;
+            let mut rules = load_with_state(&ruleset, state.as_deref(), &interpret)?;
             if let Some(each) = &each {
                 return eval_each(&mut rules, &expr, each, seed, roll, want, format);
             }
@@ -430,13 +452,14 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             ruleset,
             expr,
             state,
+            interpret,
             sweep,
             samples,
             seed,
             limit,
             format,
         } => {
-            let mut rules = load_with_state(&ruleset, state.as_deref())?;
+            let mut rules = load_with_state(&ruleset, state.as_deref(), &interpret)?;
             if samples == Some(0) {
                 return Err(
                     Diag::error("umpire::prob::samples", "--samples 0 samples nothing")
@@ -512,8 +535,8 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             exit_code,
             format,
         } => {
-            let mut a = load_with_state(&old, None)?;
-            let mut b = load_with_state(&new, None)?;
+            let mut a = load_with_state(&old, None, &[])?;
+            let mut b = load_with_state(&new, None, &[])?;
             let changes = crate::diff::structural(&a.program, &b.program);
             let settings = crate::prob::Settings {
                 seed: Some(0),

@@ -383,6 +383,45 @@ impl<'a> Evaluator<'a> {
                 });
                 Err(Flow::Refused(reason.clone(), cite.clone()))
             }
+            ExprKind::Chosen(i) => {
+                let prog = self.prog;
+                let Some(info) = prog.interpretations.get(*i as usize) else {
+                    return Err(internal(e.span, "an interpretation"));
+                };
+                let chosen = prog.chosen.get(*i as usize).copied().flatten();
+                match chosen.or(info.default) {
+                    Some(r) => {
+                        // The explanation names the reading it went by.
+                        if self.trace.is_some() {
+                            let words = prog
+                                .enum_value(info.readings, r)
+                                .map_or(String::new(), |v| {
+                                    v.display.as_deref().unwrap_or(&v.name).to_string()
+                                });
+                            let how = if chosen.is_some() { "chosen" } else { "the default" };
+                            self.push(TraceNode::Note {
+                                text: format!(
+                                    "reading `{}` of `{}` ({how}): {words}",
+                                    prog.enum_value(info.readings, r).map_or("?", |v| &v.name),
+                                    info.name
+                                ),
+                            });
+                        }
+                        Ok(Value::Enum(info.readings, r))
+                    }
+                    None => {
+                        let what: Rc<str> = Rc::from(format!(
+                            "{} (no reading is chosen: --interpret {}=READING)",
+                            info.text, info.name
+                        ));
+                        self.push(TraceNode::NotGiven {
+                            what: what.to_string(),
+                            cite: info.cite.as_ref().map(|c| c.to_string()),
+                        });
+                        Err(Flow::NotGiven(what, info.cite.clone()))
+                    }
+                }
+            }
             ExprKind::NotGiven { what, cite } => {
                 self.push(TraceNode::NotGiven {
                     what: what.to_string(),

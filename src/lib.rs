@@ -292,10 +292,37 @@ impl Ruleset {
             .map_err(|d| d.with_sources(&self.program.sources))
     }
 
+    /// Chooses a reading of an ambiguous rule (`--interpret NAME=READING`): adjudications
+    /// go by it from now on, and their explanations name it.
+    ///
+    /// Errors: no such interpretation or reading (with what there is).
+    pub fn interpret(&mut self, name: &str, reading: &str) -> Result<(), Diag> {
+        let (i, r) = program::find_reading(&self.program, name, reading)
+            .map_err(|m| Diag::error("umpire::cli::interpret", m))?;
+        if let Some(c) = self.program.chosen.get_mut(i as usize) {
+            *c = Some(r);
+        }
+        Ok(())
+    }
+
     /// Runs every `example` block; one result per check.
     pub fn run_examples(&self) -> Vec<ExampleResult> {
         let mut out = Vec::new();
         for ex in &self.program.examples {
+            // An example that pins readings is read with them.
+            let pinned;
+            let program = if ex.readings.is_empty() {
+                &self.program
+            } else {
+                let mut p = self.program.clone();
+                for &(i, r) in &ex.readings {
+                    if let Some(c) = p.chosen.get_mut(i as usize) {
+                        *c = Some(r);
+                    }
+                }
+                pinned = p;
+                &pinned
+            };
             let mut given = Given::new(ex.rolls.iter().map(|(r, _)| *r).collect());
             let mut seeded = ex.seed.map(Seeded::new);
             let mut dice_failed = false;
@@ -305,7 +332,7 @@ impl Ruleset {
                     Some(s) => s,
                     None => &mut given,
                 };
-                let failure = run_check(&self.program, &chk.query, chk.expect, dice, no_dice);
+                let failure = run_check(program, &chk.query, chk.expect, dice, no_dice);
                 dice_failed |= failure
                     .as_ref()
                     .is_some_and(|d| d.code.starts_with("umpire::dice::"));

@@ -185,6 +185,22 @@ pub enum DefaultOf {
     Param(Callee),
 }
 
+/// An ambiguous sentence of the source and its readings: an enum whose values are the
+/// readings, one of which is chosen (or the default) when adjudicating.
+#[derive(Debug, Clone)]
+pub struct InterpretationInfo {
+    /// Its name.
+    pub name: Rc<str>,
+    /// What the source leaves open.
+    pub text: Rc<str>,
+    /// The rulebook section.
+    pub cite: Option<Rc<str>>,
+    /// The enum of its readings.
+    pub readings: EnumId,
+    /// The reading used unless another is chosen (none: "not given" until one is).
+    pub default: Option<u16>,
+}
+
 /// An enum type with the rulebook's words for each value.
 #[derive(Debug, Clone)]
 pub struct EnumInfo {
@@ -339,6 +355,8 @@ pub struct ExampleInfo {
     pub seed: Option<u64>,
     /// Checks.
     pub checks: Vec<CheckInfo>,
+    /// Readings it is read with (interpretation, reading).
+    pub readings: Vec<(u32, u16)>,
     /// Where it was written.
     pub span: Span,
 }
@@ -494,6 +512,8 @@ pub enum ExprKind {
     Local(u32),
     /// A `const`.
     Const(u32),
+    /// The reading chosen for an interpretation (an enum value of its readings).
+    Chosen(u32),
     /// `a.field`
     Field(Box<Expr>, Rc<str>),
     /// `group[name]`
@@ -619,7 +639,8 @@ impl Expr {
                 | ExprKind::Dice { .. }
                 | ExprKind::Refuse { .. }
                 | ExprKind::NotGiven { .. }
-                | ExprKind::Default { .. } => {}
+                | ExprKind::Default { .. }
+                | ExprKind::Chosen(_) => {}
             }
         }
     }
@@ -714,8 +735,47 @@ pub struct Program {
     pub globals: HashMap<String, Global>,
     /// Enum value names → every (enum, index) with that name.
     pub enum_values: HashMap<String, Vec<(EnumId, u16)>>,
+    /// Interpretations of ambiguous rules, by index.
+    pub interpretations: Vec<InterpretationInfo>,
+    /// The reading chosen for each interpretation (`--interpret NAME=READING`); `None`:
+    /// its default.
+    pub chosen: Vec<Option<u16>>,
     /// Warnings found while checking.
     pub warnings: Vec<crate::diagnostic::Diag>,
+}
+
+/// An interpretation's index and a reading's, by their names.
+///
+/// Errors: no such interpretation or reading, with what there is.
+pub fn find_reading(p: &Program, name: &str, reading: &str) -> Result<(u32, u16), String> {
+    let names: Vec<&str> = p.interpretations.iter().map(|i| &*i.name).collect();
+    let Some(i) = p.interpretations.iter().position(|x| &*x.name == name) else {
+        return Err(
+            match crate::diagnostic::closest(name, names.iter().copied()) {
+                Some(best) => format!("no interpretation `{name}`: did you mean `{best}`?"),
+                None if names.is_empty() => {
+                    format!("no interpretation `{name}`: this ruleset declares none")
+                }
+                None => format!("no interpretation `{name}`; there are {}", names.join(", ")),
+            },
+        );
+    };
+    let info = &p.interpretations[i];
+    let readings: Vec<&str> = p
+        .enums
+        .get(usize::from(info.readings))
+        .map(|e| e.values.iter().map(|v| &*v.name).collect())
+        .unwrap_or_default();
+    match readings.iter().position(|r| *r == reading) {
+        Some(j) => Ok((
+            u32::try_from(i).unwrap_or(u32::MAX),
+            u16::try_from(j).unwrap_or(u16::MAX),
+        )),
+        None => Err(format!(
+            "`{name}` has no reading `{reading}`; its readings: {}",
+            readings.join(", ")
+        )),
+    }
 }
 
 /// The value of an expression written out in full (numbers, lengths, names, records

@@ -35,6 +35,9 @@ struct ScenarioFile {
     /// A game state file, relative to the scenario.
     state: Option<toml::Spanned<String>>,
     title: Option<String>,
+    /// Readings of the ruleset's interpretations: `interpret = { forage_part_six = "fractions_rule" }`.
+    #[serde(default)]
+    interpret: std::collections::BTreeMap<String, String>,
     #[serde(default, rename = "adjudication")]
     adjudications: Vec<Entry>,
 }
@@ -205,6 +208,11 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
         Diags(v)
     })?;
 
+    for (name, reading) in &parsed.interpret {
+        ruleset
+            .interpret(name, reading)
+            .map_err(|d| Diags(vec![d]))?;
+    }
     if let Some(state) = &parsed.state {
         let at = base.join(state.get_ref()).to_string_lossy().into_owned();
         ruleset.load_state(&at).map_err(|ds| {

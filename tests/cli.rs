@@ -993,3 +993,65 @@ fn diff_shows_house_charts_filling_gaps() {
     );
     assert_eq!(j["adjudications"][1]["differs"], false);
 }
+
+/// The same adjudication under two readings of an ambiguous rule gives both results, and
+/// each explanation names its reading (Kriegspiel forage for 14 horses: a part-six is a
+/// whole packet by default, 3; by the infantry's fractions rule two over is disregarded,
+/// 2). A reading that fills a gap has no default: not given until one is chosen.
+#[test]
+fn readings_of_an_ambiguous_rule() {
+    let by_default = umpire(&["eval", "kriegspiel", "forage_packets(14)", "--explain"]);
+    assert!(
+        stdout(&by_default).starts_with("3\n"),
+        "{}",
+        stdout(&by_default)
+    );
+    assert!(
+        stdout(&by_default).contains("reading `whole_packet` of `forage_part_six` (the default)")
+    );
+    let fractions = umpire(&[
+        "eval",
+        "kriegspiel",
+        "forage_packets(14)",
+        "--interpret",
+        "forage_part_six=fractions_rule",
+        "--explain",
+    ]);
+    assert!(
+        stdout(&fractions).starts_with("2\n"),
+        "{}",
+        stdout(&fractions)
+    );
+    assert!(stdout(&fractions).contains("reading `fractions_rule` of `forage_part_six` (chosen)"));
+    let gap = umpire(&[
+        "eval",
+        "furious_reason",
+        "charge_rate(charge_in_line, light_cavalry)",
+    ]);
+    assert!(
+        stdout(&gap).starts_with("not given in the source"),
+        "{}",
+        stdout(&gap)
+    );
+    let first = umpire(&[
+        "eval",
+        "furious_reason",
+        "charge_rate(charge_in_line, light_cavalry)",
+        "--interpret",
+        "charge_rate_pair=first",
+    ]);
+    assert_eq!(stdout(&first), "24\"\n");
+    let wrong = umpire(&[
+        "eval",
+        "kriegspiel",
+        "1",
+        "--interpret",
+        "forage_part_six=fractions",
+    ]);
+    assert_eq!(wrong.status.code(), Some(1));
+    assert!(
+        stderr(&wrong).contains("`forage_part_six` has no reading `fractions`"),
+        "{}",
+        stderr(&wrong)
+    );
+}

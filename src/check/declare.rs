@@ -25,6 +25,55 @@ impl Checker<'_> {
         self.prog.globals.insert(name.node.clone(), g);
     }
 
+    /// Declares an enum type (or an interpretation's readings); its id.
+    fn declare_enum(&mut self, e: &ast::EnumDef) -> Option<u16> {
+        if e.values.len() > usize::from(u16::MAX) || self.prog.enums.len() >= usize::from(u16::MAX)
+        {
+            self.err(Diag::at(
+                "umpire::limit::enum",
+                format!("more than {} enums or enum values", u16::MAX),
+                e.name.span,
+                "too many",
+            ));
+            return None;
+        }
+        let id = u16::try_from(self.prog.enums.len()).unwrap_or(u16::MAX);
+        self.define(&e.name, Global::EnumType(id));
+        let mut values = Vec::new();
+        for (i, v) in e.values.iter().enumerate() {
+            if values
+                .iter()
+                .any(|x: &EnumValueInfo| *x.name == *v.name.node)
+            {
+                self.err(Diag::at(
+                    "umpire::check::duplicate",
+                    format!("`{}` is listed twice in {}", v.name.node, e.name.node),
+                    v.name.span,
+                    "listed again",
+                ));
+                continue;
+            }
+            let i = u16::try_from(i).unwrap_or(u16::MAX);
+            self.prog
+                .enum_values
+                .entry(v.name.node.clone())
+                .or_default()
+                .push((id, i));
+            values.push(EnumValueInfo {
+                name: rc(&v.name.node),
+                display: v.display.as_deref().map(rc),
+                sentence: v.sentence.as_deref().map(rc),
+                span: v.name.span,
+            });
+        }
+        self.prog.enums.push(EnumInfo {
+            name: e.name.node.clone(),
+            cite: cite_of(&e.cite),
+            values,
+        });
+        Some(id)
+    }
+
     pub(super) fn declare(&mut self, file: &ast::File) {
         // Types first: enums, then records (whose fields may name enums and records).
         for item in &file.items {
@@ -61,51 +110,31 @@ impl Checker<'_> {
                     self.prog.default_die = Some(sides.node);
                 }
                 ast::Item::Enum(e) => {
-                    if e.values.len() > usize::from(u16::MAX)
-                        || self.prog.enums.len() >= usize::from(u16::MAX)
-                    {
-                        self.err(Diag::at(
-                            "umpire::limit::enum",
-                            format!("more than {} enums or enum values", u16::MAX),
-                            e.name.span,
-                            "too many",
-                        ));
-                        continue;
-                    }
-                    let id = u16::try_from(self.prog.enums.len()).unwrap_or(u16::MAX);
-                    self.define(&e.name, Global::EnumType(id));
-                    let mut values = Vec::new();
-                    for (i, v) in e.values.iter().enumerate() {
-                        if values
-                            .iter()
-                            .any(|x: &EnumValueInfo| *x.name == *v.name.node)
-                        {
-                            self.err(Diag::at(
-                                "umpire::check::duplicate",
-                                format!("`{}` is listed twice in {}", v.name.node, e.name.node),
-                                v.name.span,
-                                "listed again",
-                            ));
-                            continue;
-                        }
-                        let i = u16::try_from(i).unwrap_or(u16::MAX);
-                        self.prog
-                            .enum_values
-                            .entry(v.name.node.clone())
-                            .or_default()
-                            .push((id, i));
-                        values.push(EnumValueInfo {
-                            name: rc(&v.name.node),
-                            display: v.display.as_deref().map(rc),
-                            sentence: v.sentence.as_deref().map(rc),
-                            span: v.name.span,
+                    self.declare_enum(e);
+                }
+                // An interpretation's readings are an enum of its own.
+                ast::Item::Interpretation(d) => {
+                    let e = ast::EnumDef {
+                        name: d.name.clone(),
+                        cite: d.cite.clone(),
+                        values: d.readings.clone(),
+                    };
+                    if let Some(id) = self.declare_enum(&e) {
+                        let default = d.default.as_ref().and_then(|n| {
+                            d.readings
+                                .iter()
+                                .position(|r| r.name.node == n.node)
+                                .and_then(|i| u16::try_from(i).ok())
                         });
+                        self.prog.interpretations.push(InterpretationInfo {
+                            name: rc(&d.name.node),
+                            text: rc(&d.text.node),
+                            cite: cite_of(&d.cite),
+                            readings: id,
+                            default,
+                        });
+                        self.prog.chosen.push(None);
                     }
-                    self.prog.enums.push(EnumInfo {
-                        name: e.name.node.clone(),
-                        cite: cite_of(&e.cite),
-                        values,
-                    });
                 }
                 _ => {}
             }

@@ -797,6 +797,14 @@ impl Checker<'_> {
                     span: chk.span,
                 });
             }
+            // `interpret NAME = READING`: the readings the example is read with.
+            let mut readings = Vec::new();
+            for (name, reading) in &ex.readings {
+                match self.reading_of(name, reading) {
+                    Ok(r) => readings.push(r),
+                    Err(d) => self.err(d),
+                }
+            }
             if ex.seed.is_some() && !ex.rolls.is_empty() {
                 self.err(Diag::at("umpire::check::example_dice", format!("example \"{}\" gives both a seed and rolls", ex.name.node), ex.name.span, "which dice?")
                     .help("use `given rolls ...` for rolls the players made, or `seed N` for seeded dice, not both"));
@@ -815,8 +823,21 @@ impl Checker<'_> {
                 seed: ex.seed,
                 checks,
                 span: ex.name.span,
+                readings,
             });
         }
+    }
+
+    /// An interpretation and one of its readings, by name.
+    fn reading_of(&self, name: &ast::Name, reading: &ast::Name) -> Result<(u32, u16), Diag> {
+        crate::program::find_reading(self.prog, &name.node, &reading.node).map_err(|msg| {
+            Diag::at(
+                "umpire::check::reading",
+                msg,
+                reading.span.to(name.span),
+                "here",
+            )
+        })
     }
 
     pub(super) fn rule_ret(&mut self, id: u32, span: Span) -> Ty {

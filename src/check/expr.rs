@@ -305,6 +305,79 @@ impl Checker<'_> {
                 );
                 (mk(ExprKind::Match(Box::new(se), arms)), ty)
             }
+            ast::ExprKind::Reading(name, rows) => {
+                let found = self
+                    .prog
+                    .interpretations
+                    .iter()
+                    .position(|i| *i.name == *name.node);
+                let Some(i) = found else {
+                    let names: Vec<String> = self
+                        .prog
+                        .interpretations
+                        .iter()
+                        .map(|i| i.name.to_string())
+                        .collect();
+                    self.err(
+                        Diag::at(
+                            "umpire::check::unknown_name",
+                            format!("no interpretation `{}`", name.node),
+                            name.span,
+                            "not declared",
+                        )
+                        .suggest(&name.node, names.iter().map(String::as_str))
+                        .help("declare it: `interpretation NAME \"what is ambiguous\" { reading \"words\" default, ... }`"),
+                    );
+                    return (dummy(span), Ty::Any);
+                };
+                // A `match` on the reading chosen.
+                let readings = self.prog.interpretations[i].readings;
+                let st = Ty::Enum(readings);
+                let mut arms = Vec::new();
+                let mut ty = Ty::Never;
+                for row in rows {
+                    if row.patterns.len() != 1 {
+                        self.err(Diag::at(
+                            "umpire::check::row_keys",
+                            "a `reading` arm has one pattern",
+                            row.span,
+                            "use `,` between readings",
+                        ));
+                        continue;
+                    }
+                    let pat = self.pattern(&row.patterns[0], &st);
+                    let (ce, ct) = self.expr(&row.cell, scope, expected);
+                    ty = self.join(&ty, &ct, row.cell.span);
+                    let text = self
+                        .prog
+                        .sources
+                        .snippet(row.span)
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    arms.push((pat, ce, rc(&text)));
+                }
+                let key = ParamInfo {
+                    name: rc("reading"),
+                    ty: st.clone(),
+                    range: None,
+                    span: name.span,
+                    default: None,
+                    has_default: false,
+                };
+                let pats: Vec<Vec<Pat>> = arms.iter().map(|(p, _, _)| vec![p.clone()]).collect();
+                self.enum_coverage(
+                    &format!("this `reading {}` has no arm", name.node),
+                    std::slice::from_ref(&key),
+                    pats.iter().map(Vec::as_slice),
+                    name.span,
+                );
+                let scrutinee = Expr {
+                    kind: ExprKind::Chosen(idx(i)),
+                    span: name.span,
+                };
+                (mk(ExprKind::Match(Box::new(scrutinee), arms)), ty)
+            }
             ast::ExprKind::Record(fields) => self.record(fields, span, scope, expected),
             ast::ExprKind::Pair(a, b) => {
                 let inner = match expected {

@@ -482,7 +482,9 @@ impl Reacher<'_> {
                     ty: f.ty,
                 }
             }
-            ExprKind::Not(_) | ExprKind::Record(_) | ExprKind::Pair(..) => Fact::all(),
+            ExprKind::Not(_) | ExprKind::Record(_) | ExprKind::Pair(..) | ExprKind::Chosen(_) => {
+                Fact::all()
+            }
         }
     }
 
@@ -810,7 +812,8 @@ impl Sites<'_> {
             | ExprKind::Dice { .. }
             | ExprKind::Refuse { .. }
             | ExprKind::NotGiven { .. }
-            | ExprKind::Default { .. } => {}
+            | ExprKind::Default { .. }
+            | ExprKind::Chosen(_) => {}
         }
     }
 }

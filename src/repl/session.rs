@@ -77,7 +77,7 @@ enum Fit<'a> {
 }
 
 /// Every command, with what it does, as `:help` lists them.
-pub const COMMANDS: [(&str, &str, &str); 22] = [
+pub const COMMANDS: [(&str, &str, &str); 23] = [
     (":help", "", "list these commands"),
     (
         ":use",
@@ -128,6 +128,11 @@ pub const COMMANDS: [(&str, &str, &str); 22] = [
         ":sweep",
         "NAME=A..B EXPR",
         "the chances for each value of NAME (also NAME=v1,v2)",
+    ),
+    (
+        ":interpret",
+        "[NAME=READING]",
+        "read an ambiguous rule one way (alone: list them)",
     ),
     (":load", "FILE", "load a game state file"),
     (":state", "[PATH]", "show the state, or one part of it"),
@@ -484,6 +489,7 @@ impl Session {
                 }
                 self.prob(expr, Some(spec), io)
             }
+            "interpret" => self.interpret(arg, io),
             "dice" => self.dice_command(arg, io),
             "seed" => self.dice_command(&format!("seeded {arg}"), io),
             "roll" => self.queue(arg, io),
@@ -578,6 +584,56 @@ impl Session {
                     false
                 }
             },
+        }
+    }
+
+    /// `:interpret NAME=READING` chooses a reading; `:interpret` lists the ruleset's
+    /// interpretations, their readings, and which is in use.
+    fn interpret(&mut self, arg: &str, io: &mut dyn Io) -> bool {
+        if arg.is_empty() {
+            let p = &self.rules.program;
+            if p.interpretations.is_empty() {
+                io.err("this ruleset declares no interpretations\n");
+                return true;
+            }
+            let mut out = String::new();
+            for (i, info) in p.interpretations.iter().enumerate() {
+                out.push_str(&format!("{}: {}\n", info.name, info.text));
+                let used = p.chosen.get(i).copied().flatten().or(info.default);
+                if let Some(e) = p.enums.get(usize::from(info.readings)) {
+                    for (j, v) in e.values.iter().enumerate() {
+                        let mark = if used == u16::try_from(j).ok() {
+                            "*"
+                        } else {
+                            " "
+                        };
+                        let words = v.display.as_deref().unwrap_or("");
+                        out.push_str(&format!("  {mark} {} — {words}\n", v.name));
+                    }
+                }
+                if used.is_none() {
+                    out.push_str("    (none chosen: not given in the source until one is)\n");
+                }
+            }
+            io.out(&out);
+            return true;
+        }
+        let Some((name, reading)) = arg.split_once('=') else {
+            io.err("error: write `:interpret NAME=READING` (`:interpret` lists them)\n");
+            return false;
+        };
+        match self.rules.interpret(name.trim(), reading.trim()) {
+            Ok(()) => {
+                io.err(&format!(
+                    "reading `{}` of `{}`\n",
+                    reading.trim(),
+                    name.trim()
+                ));
+                self.last = None;
+                self.pending = None;
+                true
+            }
+            Err(d) => self.fail(d, io),
         }
     }
 

@@ -49,6 +49,8 @@ pub enum Item {
     Example(ExampleDef),
     /// `extends "furious_reason"`: the ruleset this file changes.
     Extends(Spanned<String>),
+    /// `interpretation NAME "what is ambiguous" { reading "text" default, ... }`
+    Interpretation(InterpretationDef),
     /// `override DEFINITION`: replaces the base ruleset's definition of that name.
     Override(Box<Item>, Span),
     /// `override table NAME { rows }`: rows that replace the base table's rows with the
@@ -71,6 +73,21 @@ pub enum Item {
         /// Changes, in order.
         changes: Vec<ModifierChange>,
     },
+}
+
+/// An ambiguous sentence of the source and its readings.
+#[derive(Debug, Clone)]
+pub struct InterpretationDef {
+    /// Its name.
+    pub name: Name,
+    /// What the source leaves open, in words.
+    pub text: Spanned<String>,
+    /// The rulebook section.
+    pub cite: Option<Spanned<String>>,
+    /// The readings (name, and in `display` their words).
+    pub readings: Vec<EnumValueDef>,
+    /// The reading used unless another is chosen (none: "not given" until chosen).
+    pub default: Option<Name>,
 }
 
 /// One change to a modifier list.
@@ -253,6 +270,8 @@ pub struct ExampleDef {
     pub seed: Option<u64>,
     /// The checks, in order.
     pub checks: Vec<Check>,
+    /// Readings the example is read with: `interpret NAME = READING`.
+    pub readings: Vec<(Name, Name)>,
 }
 
 /// One expectation: `EXPR` (true), `A == B`, `EXPR is refused`, `EXPR is not given`.
@@ -485,6 +504,8 @@ pub enum ExprKind {
     If(Vec<(Expr, Block)>, Option<Block>),
     /// `match e { pattern => value ... }`
     Match(Box<Expr>, Vec<Row>),
+    /// `reading NAME { reading => value ... }`: the arm of the reading chosen.
+    Reading(Name, Vec<Row>),
     /// `{ a: 1, b: 2 }`
     Record(Vec<(Name, Expr)>),
     /// `(24", 20")`

@@ -133,6 +133,50 @@ impl Builder {
             Rule::table_def => self.build_table(span, inner),
             Rule::modifiers_def => self.build_modifiers(span, inner),
             Rule::example_def => self.build_example(span, inner),
+            Rule::interpretation_def => {
+                let mut inner = inner;
+                let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
+                let text = self.string(inner.next().ok_or_else(|| incomplete(span))?);
+                let mut cite = None;
+                let mut readings = Vec::new();
+                let mut default = None;
+                for q in inner {
+                    match q.as_rule() {
+                        Rule::cite => cite = self.cite(Some(q)),
+                        Rule::reading_decl => {
+                            let mut it = q.into_inner();
+                            let (Some(n), Some(t)) = (it.next(), it.next()) else {
+                                continue;
+                            };
+                            let rname = self.name(n);
+                            if it.next().is_some() {
+                                if default.is_some() {
+                                    return Err(Diag::at(
+                                        "umpire::parse::default",
+                                        "an interpretation has one default reading",
+                                        rname.span,
+                                        "a second default",
+                                    ));
+                                }
+                                default = Some(rname.clone());
+                            }
+                            readings.push(EnumValueDef {
+                                name: rname,
+                                display: Some(self.string(t).node),
+                                sentence: None,
+                            });
+                        }
+                        r => unreachable!("{r:?} in interpretation"),
+                    }
+                }
+                Ok(Item::Interpretation(InterpretationDef {
+                    name,
+                    text,
+                    cite,
+                    readings,
+                    default,
+                }))
+            }
             Rule::extends_decl | Rule::override_def | Rule::table_patch | Rule::modifiers_patch => {
                 self.build_house(span, rule, inner)
             }
@@ -488,6 +532,7 @@ impl Builder {
                 rolls: Vec::new(),
                 seed: None,
                 checks: Vec::new(),
+                readings: Vec::new(),
             };
             for q in inner {
                 match q.as_rule() {
@@ -517,6 +562,12 @@ impl Builder {
                         }
                     }
                     Rule::check => ex.checks.push(self.build_check(q)?),
+                    Rule::interpret_stmt => {
+                        let mut it = q.into_inner();
+                        if let (Some(a), Some(b)) = (it.next(), it.next()) {
+                            ex.readings.push((self.name(a), self.name(b)));
+                        }
+                    }
                     r => unreachable!("{r:?} in build_example"),
                 }
             }
@@ -1190,6 +1241,15 @@ impl Builder {
                 let scrutinee = self.build_expr(s)?;
                 let rows = it.map(|r| self.build_row(r)).collect::<R<Vec<_>>>()?;
                 ExprKind::Match(Box::new(scrutinee), rows)
+            }
+            Rule::reading_expr => {
+                let mut it = p.into_inner().filter(|q| q.as_rule() != Rule::reading_kw);
+                let Some(n) = it.next() else {
+                    unreachable!("reading")
+                };
+                let name = self.name(n);
+                let rows = it.map(|r| self.build_row(r)).collect::<R<Vec<_>>>()?;
+                ExprKind::Reading(name, rows)
             }
             Rule::refuse_expr => {
                 let mut it = p.into_inner();

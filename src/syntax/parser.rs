@@ -131,6 +131,8 @@ fn rule_name(rule: &Rule) -> String {
         Rule::column_block => "`column key = pattern { rows }`",
         Rule::dash_cell | Rule::dash_mark => "`-`",
         Rule::set_kw | Rule::set_stmt => "`set PATH = VALUE`",
+        Rule::interpretation_def => "an interpretation",
+        Rule::interpret_stmt => "`interpret NAME = READING`",
         Rule::set_op => "`=`, `+=` or `-=`",
         Rule::length_lit => "a length (`6\"`, `2'`)",
         Rule::file => "a definition (`rule`, `table`, `enum`, `record`, `const`, `modifiers`, `example`)",
@@ -254,6 +256,8 @@ fn expected_word(rule: &Rule) -> String {
         | Rule::bool_lit
         | Rule::call
         | Rule::primary
+        | Rule::reading_kw
+        | Rule::reading_expr
         | Rule::expr => "a value".into(),
         other => rule_name(other),
     }
