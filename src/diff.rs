@@ -348,6 +348,20 @@ pub fn structural(old: &Program, new: &Program) -> Vec<Change> {
         // (A record whose only change is added fields is already said.)
         !(c.detail == "changed" && out_has_added_fields(old, new, &c.what))
     }));
+    // Interpretations: their readings (their enums, above) and which is the default.
+    let interps = |p: &Program| {
+        p.interpretations
+            .iter()
+            .map(|i| {
+                let default = i
+                    .default
+                    .and_then(|d| p.enum_value(i.readings, d))
+                    .map_or("none".to_string(), |v| v.name.to_string());
+                (i.name.to_string(), format!("{} default {default}", i.text))
+            })
+            .collect()
+    };
+    wholes("interpretation", interps(old), interps(new), &mut out);
     let examples = |p: &Program| {
         p.examples
             .iter()
