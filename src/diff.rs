@@ -144,14 +144,14 @@ fn tables(old: &Program, new: &Program, out: &mut Vec<Change>) {
                 let (a, b) = (rows(old, t), rows(new, n));
                 for (k, v) in &a {
                     match b.iter().find(|(k2, _)| k2 == k) {
-                        Some((_, v2)) if v2 != v => changes.push(format!("{k}: {v} → {v2}")),
+                        Some((_, v2)) if v2 != v => changes.push(format!("`{k}`: {v} → {v2}")),
                         Some(_) => {}
-                        None => changes.push(format!("row {k} removed (was {v})")),
+                        None => changes.push(format!("row `{k}` removed (was {v})")),
                     }
                 }
                 for (k, v) in &b {
                     if !a.iter().any(|(k1, _)| k1 == k) {
-                        changes.push(format!("row {k} added: {v}"));
+                        changes.push(format!("row `{k}` added: {v}"));
                     }
                 }
             }
@@ -291,7 +291,25 @@ pub fn structural(old: &Program, new: &Program) -> Vec<Change> {
             .map(|c| (c.name.to_string(), text(p, c.value.span)))
             .collect()
     };
-    wholes("const", consts(old), consts(new), &mut out);
+    // Constants with their values, old and new.
+    let (co, cn): (Vec<(String, String)>, Vec<(String, String)>) = (consts(old), consts(new));
+    for (name, a) in &co {
+        if let Some((_, b)) = cn.iter().find(|(n, _)| n == name) {
+            if a != b {
+                out.push(Change {
+                    what: format!("const {name}"),
+                    detail: format!("{a} → {b}"),
+                });
+            }
+        }
+    }
+    let drop_same = |xs: &[(String, String)], ys: &[(String, String)]| -> Vec<(String, String)> {
+        xs.iter()
+            .filter(|(n, _)| !ys.iter().any(|(m, _)| m == n))
+            .cloned()
+            .collect()
+    };
+    wholes("const", drop_same(&co, &cn), drop_same(&cn, &co), &mut out);
     let rules = |p: &Program| {
         p.rules
             .iter()
@@ -432,6 +450,10 @@ pub fn behavioural(
     settings: &Settings,
 ) -> Result<Vec<Compared>, Diags> {
     let plan = crate::scenario::entries(scenario)?;
+    for (name, reading) in &plan.interpret {
+        old.interpret(name, reading)?;
+        new.interpret(name, reading)?;
+    }
     if let Some(s) = &plan.state {
         old.load_state(s)?;
         new.load_state(s)?;
@@ -448,15 +470,33 @@ pub fn behavioural(
         .collect())
 }
 
-/// Whether a comparison shows a difference.
+/// Whether a comparison shows a difference: exact odds that are not equal, or sampled
+/// ones that differ by more than three standard errors.
 fn differs(c: &Compared) -> bool {
     match (&c.old, &c.new) {
         (Ok(a), Ok(b)) => {
-            a.chances.len() != b.chances.len()
-                || a.chances
+            let exact = a
+                .chances
+                .iter()
+                .chain(&b.chances)
+                .all(|x| x.exact.is_some());
+            if exact {
+                return a.chances.len() != b.chances.len()
+                    || a.chances.iter().zip(&b.chances).any(|(x, y)| {
+                        prob::key(&x.case) != prob::key(&y.case) || x.exact != y.exact
+                    });
+            }
+            let find = |d: &Distribution, k: &str| {
+                d.chances
                     .iter()
-                    .zip(&b.chances)
-                    .any(|(x, y)| prob::key(&x.case) != prob::key(&y.case) || x.exact != y.exact)
+                    .find(|x| prob::key(&x.case) == k)
+                    .map_or((0.0, 0.0), |x| (x.estimate, x.std_error.unwrap_or(0.0)))
+            };
+            a.chances.iter().chain(&b.chances).any(|x| {
+                let k = prob::key(&x.case);
+                let ((p, se_p), (q, se_q)) = (find(a, &k), find(b, &k));
+                (p - q).abs() > 3.0 * (se_p * se_p + se_q * se_q).sqrt().max(1e-12)
+            })
         }
         (Err(a), Err(b)) => a.message != b.message,
         _ => true,

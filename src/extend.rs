@@ -184,6 +184,7 @@ fn merge(
 ) -> Result<ast::File, Diags> {
     let mut items = base.items;
     let mut errors: Vec<Diag> = Vec::new();
+    let mut overridden: Vec<(&'static str, String, Span)> = Vec::new();
     let names_of = |items: &[Item], kind: &str| -> Vec<String> {
         items
             .iter()
@@ -243,6 +244,21 @@ fn merge(
                     continue;
                 };
                 let name = name.to_string();
+                if let Some((_, _, first)) =
+                    overridden.iter().find(|(k, n, _)| *k == kind && *n == name)
+                {
+                    errors.push(
+                        Diag::at(
+                            "umpire::extend::twice",
+                            format!("{kind} `{name}` is overridden twice in this file"),
+                            name_span,
+                            "again",
+                        )
+                        .label(*first, "first here"),
+                    );
+                    continue;
+                }
+                overridden.push((kind, name.clone(), name_span));
                 match items
                     .iter()
                     .position(|i| named(i).is_some_and(|(k, n, _)| k == kind && n == name))
@@ -259,6 +275,9 @@ fn merge(
                     errors.push(missing("table", &name.node, name.span, &items));
                     continue;
                 };
+                // The house rows come first, in their order (the first row that matches
+                // decides, as in any table); a base row with the same keys is dropped.
+                let mut seen: Vec<(Vec<String>, Span)> = Vec::new();
                 let mut front = 0;
                 for mut row in rows {
                     row.cite = Some(cite.clone().unwrap_or_else(|| {
@@ -269,20 +288,28 @@ fn merge(
                         .iter()
                         .map(|p| pattern_text(program, p))
                         .collect();
-                    let same = t.rows.iter().position(|r| {
+                    if let Some((_, first)) = seen.iter().find(|(k, _)| *k == keys) {
+                        errors.push(
+                            Diag::at(
+                                "umpire::extend::twice",
+                                "this house rule gives a row for the same keys twice",
+                                row.span,
+                                "again",
+                            )
+                            .label(*first, "first here"),
+                        );
+                        continue;
+                    }
+                    seen.push((keys.clone(), row.span));
+                    t.rows.retain(|r| {
                         r.patterns
                             .iter()
                             .map(|p| pattern_text(program, p))
                             .collect::<Vec<_>>()
-                            == keys
+                            != keys
                     });
-                    match same {
-                        Some(i) => t.rows[i] = row,
-                        None => {
-                            t.rows.insert(front, row);
-                            front += 1;
-                        }
-                    }
+                    t.rows.insert(front, row);
+                    front += 1;
                 }
             }
             // (A modifier a house rule adds or changes says so by its label.)
@@ -298,7 +325,28 @@ fn merge(
                     errors.push(missing("modifiers", &name.node, name.span, &items));
                     continue;
                 };
+                let mut labels_seen: Vec<(String, Span)> = Vec::new();
                 for change in changes {
+                    let label = match &change {
+                        ModifierChange::Set(md) => &md.label,
+                        ModifierChange::Remove(l) => l,
+                    };
+                    if let Some((_, first)) = labels_seen.iter().find(|(l, _)| *l == label.node) {
+                        errors.push(
+                            Diag::at(
+                                "umpire::extend::twice",
+                                format!(
+                                    "this house rule changes the modifier \"{}\" twice",
+                                    label.node
+                                ),
+                                label.span,
+                                "again",
+                            )
+                            .label(*first, "first here"),
+                        );
+                        continue;
+                    }
+                    labels_seen.push((label.node.clone(), label.span));
                     match change {
                         ModifierChange::Set(md) => {
                             match m

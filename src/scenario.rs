@@ -158,6 +158,7 @@ pub fn entries(path: &str) -> Result<Plan, Diags> {
         .collect();
     Ok(Plan {
         state,
+        interpret: parsed.interpret.into_iter().collect(),
         adjudications: list,
     })
 }
@@ -167,6 +168,8 @@ pub fn entries(path: &str) -> Result<Plan, Diags> {
 pub struct Plan {
     /// The state file (relative to the scenario, made a path from here).
     pub state: Option<String>,
+    /// Readings chosen (interpretation, reading).
+    pub interpret: Vec<(String, String)>,
     /// Each adjudication: its name, its expression.
     pub adjudications: Vec<(String, String)>,
 }

@@ -339,6 +339,22 @@ impl Session {
         }
         kept.reverse();
         self.undo = kept;
+        // Readings chosen with `:interpret` stay chosen, where the new ruleset has them.
+        let old = &self.rules.program;
+        for (i, info) in old.interpretations.iter().enumerate() {
+            let Some(r) = old.chosen.get(i).copied().flatten() else {
+                continue;
+            };
+            let Some(reading) = old.enum_value(info.readings, r).map(|v| v.name.to_string()) else {
+                continue;
+            };
+            if new.interpret(&info.name, &reading).is_err() {
+                io.err(&format!(
+                    "the reading `{reading}` of `{}` is not in this ruleset: it is no longer chosen\n",
+                    info.name
+                ));
+            }
+        }
         self.rules = new;
         self.last = None;
         self.pending = None;
