@@ -11,6 +11,9 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde_json::json;
 
+/// Definitions by name, each with a text that stands for it.
+type Named = Vec<(String, String)>;
+
 /// One difference in the text of the two rulesets.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {
@@ -292,7 +295,8 @@ pub fn structural(old: &Program, new: &Program) -> Vec<Change> {
             .collect()
     };
     // Constants with their values, old and new.
-    let (co, cn): (Vec<(String, String)>, Vec<(String, String)>) = (consts(old), consts(new));
+    let co: Named = consts(old);
+    let cn: Named = consts(new);
     for (name, a) in &co {
         if let Some((_, b)) = cn.iter().find(|(n, _)| n == name) {
             if a != b {
