@@ -67,6 +67,61 @@ impl Checker<'_> {
         )
     }
 
+    /// The arms of a `match` (or a `reading`) on a value of type `st`: one pattern each,
+    /// the values joined, and every value of an enum covered (or an `otherwise`).
+    #[allow(clippy::too_many_arguments)]
+    fn arms(
+        &mut self,
+        rows: &[ast::Row],
+        st: &Ty,
+        span: Span,
+        kind: &str,
+        missing: &str,
+        scope: &mut Scope,
+        expected: Option<&Ty>,
+    ) -> (Vec<(Pat, Expr, Rc<str>)>, Ty) {
+        let mut arms = Vec::new();
+        let mut ty = Ty::Never;
+        for row in rows {
+            if row.patterns.len() != 1 {
+                self.err(Diag::at(
+                    "umpire::check::row_keys",
+                    format!("a {kind} arm has one pattern"),
+                    row.span,
+                    "use `,` between alternatives",
+                ));
+                continue;
+            }
+            let pat = self.pattern(&row.patterns[0], st);
+            let (ce, ct) = self.expr(&row.cell, scope, expected);
+            ty = self.join(&ty, &ct, row.cell.span);
+            let text = self
+                .prog
+                .sources
+                .snippet(row.span)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            arms.push((pat, ce, rc(&text)));
+        }
+        let key = ParamInfo {
+            name: rc("value"),
+            ty: st.clone(),
+            range: None,
+            span,
+            default: None,
+            has_default: false,
+        };
+        let pats: Vec<Vec<Pat>> = arms.iter().map(|(p, _, _)| vec![p.clone()]).collect();
+        self.enum_coverage(
+            missing,
+            std::slice::from_ref(&key),
+            pats.iter().map(Vec::as_slice),
+            span,
+        );
+        (arms, ty)
+    }
+
     /// An `if` used as a statement: branches may be of any type; no `else` needed.
     pub(super) fn guard(&mut self, e: &ast::Expr, scope: &mut Scope) -> (Expr, Ty) {
         let ast::ExprKind::If(arms, otherwise) = &e.kind else {
@@ -263,45 +318,15 @@ impl Checker<'_> {
             }
             ast::ExprKind::Match(scrutinee, rows) => {
                 let (se, st) = self.expr(scrutinee, scope, None);
-                let mut arms = Vec::new();
-                let mut ty = Ty::Never;
-                for row in rows {
-                    if row.patterns.len() != 1 {
-                        self.err(Diag::at(
-                            "umpire::check::row_keys",
-                            "a `match` arm has one pattern",
-                            row.span,
-                            "use `,` between alternatives",
-                        ));
-                        continue;
-                    }
-                    let pat = self.pattern(&row.patterns[0], &st);
-                    let (ce, ct) = self.expr(&row.cell, scope, expected);
-                    ty = self.join(&ty, &ct, row.cell.span);
-                    let text = self
-                        .prog
-                        .sources
-                        .snippet(row.span)
-                        .split_whitespace()
-                        .collect::<Vec<_>>()
-                        .join(" ");
-                    arms.push((pat, ce, rc(&text)));
-                }
                 // Every value of an enum (or true and false) has an arm, or an `otherwise`.
-                let key = ParamInfo {
-                    name: rc("value"),
-                    ty: st.clone(),
-                    range: None,
-                    span: scrutinee.span,
-                    default: None,
-                    has_default: false,
-                };
-                let pats: Vec<Vec<Pat>> = arms.iter().map(|(p, _, _)| vec![p.clone()]).collect();
-                self.enum_coverage(
-                    "this `match` has no arm",
-                    std::slice::from_ref(&key),
-                    pats.iter().map(Vec::as_slice),
+                let (arms, ty) = self.arms(
+                    rows,
+                    &st,
                     scrutinee.span,
+                    "`match`",
+                    "this `match` has no arm",
+                    scope,
+                    expected,
                 );
                 (mk(ExprKind::Match(Box::new(se), arms)), ty)
             }
@@ -331,47 +356,10 @@ impl Checker<'_> {
                     return (dummy(span), Ty::Any);
                 };
                 // A `match` on the reading chosen.
-                let readings = self.prog.interpretations[i].readings;
-                let st = Ty::Enum(readings);
-                let mut arms = Vec::new();
-                let mut ty = Ty::Never;
-                for row in rows {
-                    if row.patterns.len() != 1 {
-                        self.err(Diag::at(
-                            "umpire::check::row_keys",
-                            "a `reading` arm has one pattern",
-                            row.span,
-                            "use `,` between readings",
-                        ));
-                        continue;
-                    }
-                    let pat = self.pattern(&row.patterns[0], &st);
-                    let (ce, ct) = self.expr(&row.cell, scope, expected);
-                    ty = self.join(&ty, &ct, row.cell.span);
-                    let text = self
-                        .prog
-                        .sources
-                        .snippet(row.span)
-                        .split_whitespace()
-                        .collect::<Vec<_>>()
-                        .join(" ");
-                    arms.push((pat, ce, rc(&text)));
-                }
-                let key = ParamInfo {
-                    name: rc("reading"),
-                    ty: st.clone(),
-                    range: None,
-                    span: name.span,
-                    default: None,
-                    has_default: false,
-                };
-                let pats: Vec<Vec<Pat>> = arms.iter().map(|(p, _, _)| vec![p.clone()]).collect();
-                self.enum_coverage(
-                    &format!("this `reading {}` has no arm", name.node),
-                    std::slice::from_ref(&key),
-                    pats.iter().map(Vec::as_slice),
-                    name.span,
-                );
+                let st = Ty::Enum(self.prog.interpretations[i].readings);
+                let what = format!("this `reading {}` has no arm", name.node);
+                let (arms, ty) =
+                    self.arms(rows, &st, name.span, "`reading`", &what, scope, expected);
                 let scrutinee = Expr {
                     kind: ExprKind::Chosen(idx(i)),
                     span: name.span,
