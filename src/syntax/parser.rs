@@ -256,6 +256,11 @@ fn expected_word(rule: &Rule) -> String {
         | Rule::bool_lit
         | Rule::call
         | Rule::primary
+        | Rule::kw_if
+        | Rule::kw_else
+        | Rule::kw_match
+        | Rule::kw_refuse
+        | Rule::kw_not
         | Rule::reading_kw
         | Rule::reading_expr
         | Rule::expr => "a value".into(),
