@@ -4,7 +4,7 @@
 
 use crate::diagnostic::{Diag, Diags};
 use crate::prob::{self, report, Distribution, Job, Settings};
-use crate::program::{Pat, Program, Ty};
+use crate::program::{Pat, Program};
 use crate::value::Value;
 use crate::Ruleset;
 use num_rational::BigRational;
@@ -52,25 +52,7 @@ fn key_values(
     keys: &[crate::program::ParamInfo],
 ) -> Option<Vec<Vec<(Value, String)>>> {
     keys.iter()
-        .map(|k| match &k.ty {
-            Ty::Enum(e) => p.enums.get(usize::from(*e)).map(|info| {
-                info.values
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| {
-                        (
-                            Value::Enum(*e, u16::try_from(i).unwrap_or(u16::MAX)),
-                            v.name.to_string(),
-                        )
-                    })
-                    .collect()
-            }),
-            Ty::Bool => Some(vec![
-                (Value::Bool(false), "false".into()),
-                (Value::Bool(true), "true".into()),
-            ]),
-            _ => None,
-        })
+        .map(|k| crate::program::listed_values(p, &k.ty))
         .collect()
 }
 

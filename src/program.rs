@@ -744,6 +744,30 @@ pub struct Program {
     pub warnings: Vec<crate::diagnostic::Diag>,
 }
 
+/// Every value of a type that can be listed — an enum's values, false and true — each
+/// with its name; `None` for any other type.
+pub fn listed_values(p: &Program, ty: &Ty) -> Option<Vec<(Value, String)>> {
+    match ty {
+        Ty::Enum(e) => p.enums.get(usize::from(*e)).map(|info| {
+            info.values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    (
+                        Value::Enum(*e, u16::try_from(i).unwrap_or(u16::MAX)),
+                        v.name.to_string(),
+                    )
+                })
+                .collect()
+        }),
+        Ty::Bool => Some(vec![
+            (Value::Bool(false), "false".into()),
+            (Value::Bool(true), "true".into()),
+        ]),
+        _ => None,
+    }
+}
+
 /// An interpretation's index and a reading's, by their names.
 ///
 /// Errors: no such interpretation or reading, with what there is.

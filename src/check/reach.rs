@@ -945,29 +945,9 @@ pub(super) fn columns(
     // The values of each other key, if they can be listed.
     let mut values: Vec<Vec<(Value, String)>> = Vec::new();
     for p in &keys {
-        match &p.ty {
-            Ty::Enum(e) => {
-                let Some(info) = prog.enums.get(usize::from(*e)) else {
-                    return Vec::new();
-                };
-                values.push(
-                    info.values
-                        .iter()
-                        .enumerate()
-                        .map(|(i, v)| {
-                            (
-                                Value::Enum(*e, u16::try_from(i).unwrap_or(u16::MAX)),
-                                v.name.to_string(),
-                            )
-                        })
-                        .collect(),
-                );
-            }
-            Ty::Bool => values.push(vec![
-                (Value::Bool(false), "false".into()),
-                (Value::Bool(true), "true".into()),
-            ]),
-            _ => {
+        match crate::program::listed_values(prog, &p.ty) {
+            Some(v) => values.push(v),
+            None => {
                 values.clear();
                 break;
             }
