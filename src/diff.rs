@@ -41,11 +41,6 @@ fn cell_text(p: &Program, e: &crate::program::Expr) -> String {
     }
 }
 
-/// A modifier's label as the base wrote it (a house rule's marks taken off).
-fn bare(label: &str) -> &str {
-    label.strip_suffix(" (house rule)").unwrap_or(label)
-}
-
 /// The values of the keys of a table, when they can be listed (enums, true/false).
 fn key_values(
     p: &Program,
@@ -196,31 +191,27 @@ fn modifiers(old: &Program, new: &Program, out: &mut Vec<Change>) {
             continue;
         };
         for a in &m.modifiers {
-            match n
-                .modifiers
-                .iter()
-                .find(|b| bare(&b.label) == bare(&a.label))
-            {
+            match n.modifiers.iter().find(|b| b.label == a.label) {
                 Some(b) => {
                     let (x, y) = (entry(old, a), entry(new, b));
                     if x != y {
                         out.push(Change {
                             what: what.clone(),
-                            detail: format!("\"{}\": {x} → {y}", bare(&a.label)),
+                            detail: format!("\"{}\": {x} → {y}", a.label),
                         });
                     }
                 }
                 None => out.push(Change {
                     what: what.clone(),
-                    detail: format!("removed \"{}\" {}", bare(&a.label), entry(old, a)),
+                    detail: format!("removed \"{}\" {}", a.label, entry(old, a)),
                 }),
             }
         }
         for b in &n.modifiers {
-            if !m.modifiers.iter().any(|a| bare(&a.label) == bare(&b.label)) {
+            if !m.modifiers.iter().any(|a| a.label == b.label) {
                 out.push(Change {
                     what: what.clone(),
-                    detail: format!("added \"{}\" {}", bare(&b.label), entry(new, b)),
+                    detail: format!("added \"{}\" {}", b.label, entry(new, b)),
                 });
             }
         }

@@ -948,11 +948,13 @@ impl<'a> Evaluator<'a> {
                         } else {
                             ""
                         };
-                        let label = if md.per.is_some() && times != Rational::from_integer(1) {
-                            format!("{} (x{})", md.label, crate::value::Mixed(times))
-                        } else {
-                            md.label.to_string()
-                        };
+                        let mut label = md.label.to_string();
+                        if md.house {
+                            label.push_str(" (house rule)");
+                        }
+                        if md.per.is_some() && times != Rational::from_integer(1) {
+                            label = format!("{label} (x{})", crate::value::Mixed(times));
+                        }
                         applied.push(Applied {
                             label,
                             amount: format!("{sign}{}", crate::value::Mixed(each)),

@@ -342,6 +342,8 @@ pub struct ModifierInfo {
     pub per: Option<Expr>,
     /// When it applies.
     pub condition: Option<Expr>,
+    /// Put into a base list by a house rule (`extends`): its explanation says so.
+    pub house: bool,
 }
 
 /// A checked `example` block.

@@ -754,17 +754,13 @@ impl Checker<'_> {
                     c.expect_ty(&t, &Ty::Bool, p.span);
                     e
                 });
-                // A modifier a house rule put into a base list says so when it applies.
-                let label = if m.label.span.file != def.name.span.file {
-                    format!("{} (house rule)", m.label.node)
-                } else {
-                    m.label.node.clone()
-                };
                 mods.push(ModifierInfo {
-                    label: rc(&label),
+                    label: rc(&m.label.node),
                     amount,
                     per,
                     condition,
+                    // Written in another file than its list: a house rule put it in.
+                    house: m.label.span.file != def.name.span.file,
                 });
             }
         });
