@@ -169,6 +169,15 @@ pub struct Adjudication {
     pub steps: u64,
 }
 
+/// The dice rolled, as a line shows them: `D10 → 7, 2d6 → 9`.
+pub fn rolls_text(rolls: &[Roll]) -> String {
+    rolls
+        .iter()
+        .map(|r| format!("{} → {}", r.dice, r.total))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// An adjudication as `umpire eval` prints it (and the REPL, each value on its own
 /// line): the result, its effects (`effect: PATH: FROM → TO`), then either the dice
 /// rolled (`rolls: D10 → 7`) or, when traced, the whole explanation.
@@ -178,12 +187,7 @@ pub fn report_text(p: &Program, a: &Adjudication) -> String {
     match &a.trace {
         Some(t) => out.push_str(&explain(t)),
         None if !a.rolls.is_empty() => {
-            let rolls: Vec<String> = a
-                .rolls
-                .iter()
-                .map(|r| format!("{} → {}", r.dice, r.total))
-                .collect();
-            out.push_str(&format!("rolls: {}\n", rolls.join(", ")));
+            out.push_str(&format!("rolls: {}\n", rolls_text(&a.rolls)));
         }
         None => {}
     }

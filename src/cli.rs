@@ -11,7 +11,6 @@ use crate::eval::Options;
 use crate::{bundled, scenario, Ruleset};
 
 use clap::{Parser, Subcommand, ValueEnum};
-use miette::{GraphicalReportHandler, GraphicalTheme};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -220,18 +219,7 @@ fn parse_roll(s: &str) -> Result<i64, String> {
 
 /// Renders a diagnostic as miette does, without colour when stderr is not a terminal.
 pub fn render(d: &dyn miette::Diagnostic) -> String {
-    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let theme = if colour {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
-    let mut out = String::new();
-    if handler.render_report(&mut out, d).is_err() {
-        out = format!("error: {d}\n");
-    }
-    out
+    crate::diagnostic::render(d, crate::diagnostic::stderr_colour())
 }
 
 fn report(ds: &Diags) {

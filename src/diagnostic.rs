@@ -323,3 +323,27 @@ impl miette::SourceCode for CharColumns {
         )))
     }
 }
+
+/// A diagnostic as miette draws it, 100 columns wide, with or without colour.
+pub fn render(d: &dyn miette::Diagnostic, colour: bool) -> String {
+    let theme = if colour {
+        miette::GraphicalTheme::unicode()
+    } else {
+        miette::GraphicalTheme::unicode_nocolor()
+    };
+    let mut out = String::new();
+    if miette::GraphicalReportHandler::new_themed(theme)
+        .with_width(100)
+        .render_report(&mut out, d)
+        .is_err()
+    {
+        out = format!("error: {d}\n");
+    }
+    out
+}
+
+/// Whether diagnostics on stderr are drawn in colour: at a terminal, unless `NO_COLOR`.
+pub fn stderr_colour() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}

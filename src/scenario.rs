@@ -483,12 +483,10 @@ pub fn render_text(r: &Report, trace: bool) -> String {
                     out.push_str("   (effects applied to the state)\n");
                 }
                 if !a.rolls.is_empty() {
-                    let rolls: Vec<String> = a
-                        .rolls
-                        .iter()
-                        .map(|x| format!("{} → {}", x.dice, x.total))
-                        .collect();
-                    out.push_str(&format!("   rolls: {}\n", rolls.join(", ")));
+                    out.push_str(&format!(
+                        "   rolls: {}\n",
+                        crate::adjudication::rolls_text(&a.rolls)
+                    ));
                 }
                 if let Some(seed) = a.seed {
                     out.push_str(&format!("   seed: {seed}\n"));

@@ -5,7 +5,7 @@
 //! is open, Ctrl-C to cancel a line and Ctrl-D to end.
 
 use super::session::{Io, Next, Session, COMMANDS};
-use super::{open_brackets, render_with, start};
+use super::{open_brackets, start};
 use crate::program::Program;
 use crate::value::Value;
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
@@ -313,7 +313,7 @@ impl Io for Terminal<'_> {
         self.editor.readline(prompt).ok()
     }
     fn render(&self, d: &dyn miette::Diagnostic) -> String {
-        render_with(d, self.colour)
+        crate::diagnostic::render(d, self.colour)
     }
 }
 

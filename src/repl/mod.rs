@@ -9,7 +9,6 @@
 pub mod editor;
 pub mod session;
 
-use miette::{GraphicalReportHandler, GraphicalTheme};
 pub use session::{Io, Next, Session};
 use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
@@ -18,24 +17,6 @@ use std::process::ExitCode;
 /// texts and `#` comments — so the input goes on on the next line.
 pub fn open_brackets(text: &str) -> bool {
     crate::syntax::brackets(text, |_, _| true) > 0
-}
-
-/// A diagnostic as text, with or without colour, 100 columns wide.
-pub fn render_with(d: &dyn miette::Diagnostic, colour: bool) -> String {
-    let theme = if colour {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let mut out = String::new();
-    if GraphicalReportHandler::new_themed(theme)
-        .with_width(100)
-        .render_report(&mut out, d)
-        .is_err()
-    {
-        out = format!("error: {d}\n");
-    }
-    out
 }
 
 /// Which stream a scripted session writes a piece of text to.
@@ -157,7 +138,7 @@ impl Io for Script<'_> {
         self.line()
     }
     fn render(&self, d: &dyn miette::Diagnostic) -> String {
-        render_with(d, self.colour)
+        crate::diagnostic::render(d, self.colour)
     }
 }
 
@@ -206,7 +187,7 @@ pub fn main(
     } else {
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
-        let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        let colour = crate::diagnostic::stderr_colour();
         let mut sink = |s: Stream, text: &str| match s {
             Stream::Out => crate::cli::write_out(text),
             Stream::Err | Stream::Input => crate::cli::write_err(text),

@@ -942,12 +942,10 @@ impl Session {
         let ok = self.change(&format!("`{}`", line.trim()), &a.effects, io);
         if ok {
             if !a.rolls.is_empty() {
-                let rolls: Vec<String> = a
-                    .rolls
-                    .iter()
-                    .map(|r| format!("{} → {}", r.dice, r.total))
-                    .collect();
-                io.out(&format!("rolls: {}\n", rolls.join(", ")));
+                io.out(&format!(
+                    "rolls: {}\n",
+                    crate::adjudication::rolls_text(&a.rolls)
+                ));
             }
             self.log_json(serde_json::json!({ "set": line.trim() }), Some(&a), io);
         }
