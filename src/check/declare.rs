@@ -299,14 +299,7 @@ impl Checker<'_> {
     /// A record with a field of its own type (directly or through others) would never
     /// end: an error, before any shape is worked out.
     fn records_containing_themselves(&mut self, file: &ast::File) {
-        let records: Vec<&ast::RecordDef> = file
-            .items
-            .iter()
-            .filter_map(|i| match i {
-                ast::Item::Record(r) | ast::Item::State(r) => Some(r),
-                _ => None,
-            })
-            .collect();
+        let records = record_defs(file);
         let field_records = |r: &ast::RecordDef| -> Vec<(String, Span)> {
             r.fields
                 .iter()
@@ -445,17 +438,21 @@ impl Checker<'_> {
     // ------------------------------------------------------------------ definitions
 }
 
-/// The record declarations, each after every record its fields hold (depth first;
-/// a cycle, already reported, is cut where it closes).
-fn record_order(file: &ast::File) -> Vec<&ast::RecordDef> {
-    let records: Vec<&ast::RecordDef> = file
-        .items
+/// The record declarations of a file, the state's included, in file order.
+fn record_defs(file: &ast::File) -> Vec<&ast::RecordDef> {
+    file.items
         .iter()
         .filter_map(|i| match i {
             ast::Item::Record(r) | ast::Item::State(r) => Some(r),
             _ => None,
         })
-        .collect();
+        .collect()
+}
+
+/// The record declarations, each after every record its fields hold (depth first;
+/// a cycle, already reported, is cut where it closes).
+fn record_order(file: &ast::File) -> Vec<&ast::RecordDef> {
+    let records = record_defs(file);
     let index: std::collections::HashMap<&str, usize> = records
         .iter()
         .enumerate()

@@ -584,24 +584,9 @@ impl Checker<'_> {
         let mut values: Vec<Vec<Value>> = Vec::new();
         let mut named: Vec<usize> = Vec::new();
         for (ki, k) in keys.iter().enumerate() {
-            named.push(ki);
-            match &k.ty {
-                Ty::Enum(e) => {
-                    let n = self
-                        .prog
-                        .enums
-                        .get(usize::from(*e))
-                        .map_or(0, |en| en.values.len());
-                    values.push(
-                        (0..n)
-                            .map(|i| Value::Enum(*e, u16::try_from(i).unwrap_or(u16::MAX)))
-                            .collect(),
-                    );
-                }
-                Ty::Bool => values.push(vec![Value::Bool(false), Value::Bool(true)]),
-                _ => {
-                    named.pop();
-                }
+            if let Some(vs) = crate::program::listed_values(self.prog, &k.ty) {
+                named.push(ki);
+                values.push(vs.into_iter().map(|(v, _)| v).collect());
             }
         }
         let keys: Vec<&ParamInfo> = named.iter().map(|&i| &keys[i]).collect();

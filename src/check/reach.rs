@@ -882,6 +882,15 @@ pub(super) struct Column {
     pub name: String,
 }
 
+/// The patterns of a row's other keys (all but the number key `k`), in order.
+fn other_pats(row: &RowInfo, k: usize) -> impl Iterator<Item = &Pat> {
+    row.patterns
+        .iter()
+        .enumerate()
+        .filter(move |(i, _)| *i != k)
+        .map(|(_, p)| p)
+}
+
 fn others(row: &RowInfo, k: usize) -> Vec<Pat> {
     row.patterns
         .iter()
@@ -967,8 +976,7 @@ pub(super) fn columns(
                 index.iter().zip(&values).map(|(&i, vs)| &vs[i]).collect();
             let applies: Vec<usize> = (0..rows.len())
                 .filter(|&r| {
-                    others(&rows[r], k)
-                        .iter()
+                    other_pats(&rows[r], k)
                         .zip(&combo)
                         .all(|(p, (v, _))| p.matches(v))
                 })
@@ -1026,12 +1034,7 @@ pub(super) fn columns(
     }
     for (o, name) in groups {
         let applies: Vec<usize> = (0..rows.len())
-            .filter(|&r| {
-                others(&rows[r], k)
-                    .iter()
-                    .zip(&o)
-                    .all(|(g, s)| subsumes(g, s))
-            })
+            .filter(|&r| other_pats(&rows[r], k).zip(&o).all(|(g, s)| subsumes(g, s)))
             .collect();
         out.push(finish(rows, k, o, name, applies));
     }
