@@ -77,7 +77,8 @@ fn brute_force(rules: &Ruleset, expr: &str) -> HashMap<String, BigRational> {
     out
 }
 
-fn exact_map(rules: &Ruleset, expr: &str) -> HashMap<String, BigRational> {
+/// The exact odds of `expr` (and the ruleset they were worked out with, for labels).
+fn exact_of(rules: &Ruleset, expr: &str) -> (Ruleset, umpire::prob::Distribution) {
     let mut r = rules.clone();
     let q = r.compile("<test>", expr).expect("checks");
     let job = Job {
@@ -87,6 +88,11 @@ fn exact_map(rules: &Ruleset, expr: &str) -> HashMap<String, BigRational> {
         locals: &[],
     };
     let d = exact(&job, 1_000_000).expect("few enough cases");
+    (r, d)
+}
+
+fn exact_map(rules: &Ruleset, expr: &str) -> HashMap<String, BigRational> {
+    let (_, d) = exact_of(rules, expr);
     let total = d
         .chances
         .iter()
@@ -109,15 +115,7 @@ fn frac(n: i64, d: i64) -> BigRational {
 
 /// Each outcome's label and exact chance, in the report's order.
 fn labelled(rules: &Ruleset, expr: &str) -> Vec<(String, BigRational)> {
-    let mut r = rules.clone();
-    let q = r.compile("<test>", expr).expect("checks");
-    let job = Job {
-        program: &r.program,
-        query: &q,
-        state: r.state.as_ref(),
-        locals: &[],
-    };
-    let d = exact(&job, 1000).expect("exact");
+    let (r, d) = exact_of(rules, expr);
     d.chances
         .iter()
         .map(|c| {
