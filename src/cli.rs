@@ -20,6 +20,46 @@ use std::process::ExitCode;
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// The configurable limits (`umpire::limits`), for every command.
+#[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Limits")]
+struct LimitArgs {
+    /// Most evaluation steps in one adjudication [default: 1000000].
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_steps: Option<u64>,
+    /// Most rules, tables and modifier lists in use inside each other [default: 100].
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    max_depth: Option<u32>,
+    /// Most dice rolled in all in one adjudication [default: 100000].
+    #[arg(long, global = true, value_name = "N")]
+    max_dice: Option<u64>,
+    /// Most dice in one roll (`1000d6`, `dice(1000, 6)`) [default: 1000].
+    #[arg(long, global = true, value_name = "N")]
+    max_dice_per_roll: Option<u32>,
+    /// Most sides a die may have [default: 1000].
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    max_sides: Option<u32>,
+    /// Largest ruleset, state or scenario file read, in bytes [default: 4194304, 4 MiB].
+    #[arg(long, global = true, value_name = "BYTES")]
+    max_file_size: Option<u64>,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> crate::limits::Limits {
+        let d = crate::limits::Limits::default();
+        crate::limits::Limits {
+            steps: self.max_steps.unwrap_or(d.steps),
+            depth: self.max_depth.unwrap_or(d.depth),
+            dice: self.max_dice.unwrap_or(d.dice),
+            dice_per_roll: self.max_dice_per_roll.unwrap_or(d.dice_per_roll),
+            sides: self.max_sides.unwrap_or(d.sides),
+            file_bytes: self.max_file_size.unwrap_or(d.file_bytes),
+        }
+    }
 }
 
 /// Output format.
@@ -242,6 +282,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    crate::limits::set(cli.limits.limits());
     // EXPR may begin with `-` (`-3 + 1`), but `--bogus` is a mistyped option.
     if let Command::Eval { expr, .. } = &cli.command {
         if expr.starts_with("--") && expr[2..].starts_with(|c: char| c.is_ascii_alphabetic()) {

@@ -13,37 +13,27 @@ use crate::syntax::ast::{BinOp, SetOp};
 use crate::value::{arith, ArithError, Length, Rational, Value};
 use std::rc::Rc;
 
-/// Limits on one adjudication; each, when hit, is a diagnostic.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    /// Evaluation steps (expressions evaluated).
-    pub steps: u64,
-    /// Depth of rule, table and modifier calls.
-    pub depth: u32,
-    /// Dice rolled in all, over the whole adjudication.
-    pub dice: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            steps: 1_000_000,
-            depth: 100,
-            dice: 100_000,
-        }
-    }
-}
+pub use crate::limits::Limits;
 
 /// Deepest nesting of expressions (calls included) in one adjudication.
 pub const MAX_EVAL_NESTING: u32 = 4096;
 
 /// Options for one adjudication.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct Options {
     /// Build the explanation.
     pub trace: bool,
-    /// Limits.
+    /// Limits (by default those in force on this thread, [`crate::limits::current`]).
     pub limits: Limits,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            trace: false,
+            limits: crate::limits::current(),
+        }
+    }
 }
 
 /// How evaluation leaves an expression early.
@@ -217,7 +207,7 @@ impl<'a> Evaluator<'a> {
                     span,
                     "still working here",
                 )
-                .help("a rule may be calling itself without end"),
+                .help("a rule may be calling itself without end; the limit is set by --max-steps"),
             ));
         }
         Ok(())
@@ -519,7 +509,7 @@ impl<'a> Evaluator<'a> {
                     span,
                     "one roll too many",
                 )
-                .help("a rule may be rolling dice in a loop without end"),
+                .help("a rule may be rolling dice in a loop without end; the limit is set by --max-dice"),
             ));
         }
         if sides == 0 {
@@ -821,7 +811,7 @@ impl<'a> Evaluator<'a> {
                     span,
                     "one call too many",
                 )
-                .help("a rule may be calling itself without end"),
+                .help("a rule may be calling itself without end; the limit is set by --max-depth"),
             ));
         }
         Ok(())
@@ -1051,23 +1041,29 @@ impl<'a> Evaluator<'a> {
                     .get(1)
                     .and_then(Value::as_int)
                     .ok_or_else(|| internal(span, "dice"))?;
-                let max_d = i64::from(crate::check::MAX_DICE);
-                let max_s = i64::from(crate::check::MAX_SIDES);
+                let max_d = i64::from(self.limits.dice_per_roll);
+                let max_s = i64::from(self.limits.sides);
                 if !(0..=max_d).contains(&count) {
-                    return Err(Flow::from(Diag::at(
-                        "umpire::limit::dice",
-                        format!("cannot roll {count} dice: the count must be 0 to {max_d}"),
-                        span,
-                        "bad dice count",
-                    )));
+                    return Err(Flow::from(
+                        Diag::at(
+                            "umpire::limit::dice",
+                            format!("cannot roll {count} dice: the count must be 0 to {max_d}"),
+                            span,
+                            "bad dice count",
+                        )
+                        .help("the limit on dice in one roll is set by --max-dice-per-roll"),
+                    ));
                 }
                 if !(1..=max_s).contains(&sides) {
-                    return Err(Flow::from(Diag::at(
-                        "umpire::limit::dice",
-                        format!("there is no die with {sides} sides: a die has 1 to {max_s}"),
-                        span,
-                        "bad die",
-                    )));
+                    return Err(Flow::from(
+                        Diag::at(
+                            "umpire::limit::dice",
+                            format!("there is no die with {sides} sides: a die has 1 to {max_s}"),
+                            span,
+                            "bad die",
+                        )
+                        .help("the limit on a die's sides is set by --max-sides"),
+                    ));
                 }
                 self.roll(
                     u32::try_from(count).unwrap_or(0),

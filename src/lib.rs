@@ -36,6 +36,7 @@ pub mod dice;
 pub mod diff;
 pub mod eval;
 pub mod extend;
+pub mod limits;
 pub mod prob;
 pub mod program;
 pub mod repl;
@@ -61,9 +62,6 @@ pub struct Ruleset {
     pub state: Option<value::Value>,
 }
 
-/// Largest ruleset file read, in bytes.
-pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
-
 impl Ruleset {
     /// Parses and checks ruleset source text named `name` (a path, `bundled:NAME`).
     ///
@@ -71,14 +69,9 @@ impl Ruleset {
     pub fn from_source(name: &str, text: &str) -> Result<Ruleset, Diags> {
         let mut program = Program::default();
         let file = program.sources.add(SourceFile::new(name, text));
-        if text.len() > MAX_FILE_BYTES {
-            return Err(Diags(vec![Diag::error(
-                "umpire::limit::file_size",
-                format!(
-                    "{name} is larger than {} MiB",
-                    MAX_FILE_BYTES / (1024 * 1024)
-                ),
-            )]));
+        let most = limits::current().file_bytes;
+        if text.len() as u64 > most {
+            return Err(Diags(vec![too_big(name, most)]));
         }
         // A house rule or an edition is read on top of the ruleset it extends.
         let ast = extend::parse_tree(&mut program, file, name, 0)?;
@@ -362,22 +355,26 @@ impl Ruleset {
     }
 }
 
-/// Reads a file as UTF-8 text, refusing files over [`MAX_FILE_BYTES`].
+/// The error for a file over the size limit.
+fn too_big(name: &str, most: u64) -> Diag {
+    Diag::error(
+        "umpire::limit::file_size",
+        format!(
+            "{name} is larger than {}, the limit on a file's size",
+            limits::bytes_text(most)
+        ),
+    )
+    .help("the limit is set by --max-file-size BYTES")
+}
+
+/// Reads a file as UTF-8 text, refusing files over the file-size limit
+/// ([`limits::Limits::file_bytes`]).
 pub fn read_file(path: &str) -> Result<String, Diags> {
     let meta = std::fs::metadata(path)
         .map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
-    let too_big = || -> Diags {
-        Diag::error(
-            "umpire::limit::file_size",
-            format!(
-                "{path} is larger than {} MiB",
-                MAX_FILE_BYTES / (1024 * 1024)
-            ),
-        )
-        .into()
-    };
-    if meta.len() > MAX_FILE_BYTES as u64 {
-        return Err(too_big());
+    let most = limits::current().file_bytes;
+    if meta.len() > most {
+        return Err(too_big(path, most).into());
     }
     if meta.is_dir() {
         return Err(Diag::error(
@@ -391,11 +388,11 @@ pub fn read_file(path: &str) -> Result<String, Diags> {
     let file = std::fs::File::open(path)
         .map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
     use std::io::Read;
-    file.take(MAX_FILE_BYTES as u64 + 1)
+    file.take(most.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
-    if bytes.len() > MAX_FILE_BYTES {
-        return Err(too_big());
+    if bytes.len() as u64 > most {
+        return Err(too_big(path, most).into());
     }
     String::from_utf8(bytes).map_err(|e| {
         Diag::error(

@@ -91,13 +91,17 @@ impl Checker<'_> {
                     self.prog.cite = cite.as_ref().map(|c| rc(&c.node));
                 }
                 ast::Item::Die { sides } => {
-                    if sides.node == 0 || sides.node > MAX_SIDES {
-                        self.err(Diag::at(
-                            "umpire::limit::dice",
-                            format!("a die must have 1 to {MAX_SIDES} sides"),
-                            sides.span,
-                            "here",
-                        ));
+                    let most = crate::limits::current().sides;
+                    if sides.node == 0 || sides.node > most {
+                        self.err(
+                            Diag::at(
+                                "umpire::limit::dice",
+                                format!("a die must have 1 to {most} sides"),
+                                sides.span,
+                                "here",
+                            )
+                            .help("the limit on a die's sides is set by --max-sides"),
+                        );
                     }
                     if self.prog.default_die.is_some() {
                         self.err(Diag::at(

@@ -216,21 +216,28 @@ impl Checker<'_> {
                         }
                     },
                 };
-                if *count > MAX_DICE {
-                    self.err(Diag::at(
-                        "umpire::limit::dice",
-                        format!("more than {MAX_DICE} dice in one roll"),
-                        span,
-                        "too many dice",
-                    ));
+                let limits = crate::limits::current();
+                if *count > limits.dice_per_roll {
+                    self.err(
+                        Diag::at(
+                            "umpire::limit::dice",
+                            format!("more than {} dice in one roll", limits.dice_per_roll),
+                            span,
+                            "too many dice",
+                        )
+                        .help("the limit on dice in one roll is set by --max-dice-per-roll"),
+                    );
                 }
-                if sides == 0 || sides > MAX_SIDES {
-                    self.err(Diag::at(
-                        "umpire::limit::dice",
-                        format!("a die must have 1 to {MAX_SIDES} sides"),
-                        span,
-                        "no such die",
-                    ));
+                if sides == 0 || sides > limits.sides {
+                    self.err(
+                        Diag::at(
+                            "umpire::limit::dice",
+                            format!("a die must have 1 to {} sides", limits.sides),
+                            span,
+                            "no such die",
+                        )
+                        .help("the limit on a die's sides is set by --max-sides"),
+                    );
                 }
                 (
                     mk(ExprKind::Dice {

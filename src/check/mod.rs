@@ -19,11 +19,6 @@ mod expr;
 mod reach;
 mod types;
 
-/// Most dice one term may roll.
-pub const MAX_DICE: u32 = 1000;
-/// Most sides a die may have.
-pub const MAX_SIDES: u32 = 1000;
-
 #[derive(Clone, Copy, PartialEq)]
 enum State {
     Todo,
