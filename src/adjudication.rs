@@ -30,7 +30,7 @@ pub enum Outcome {
 }
 
 /// One dice term rolled.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Roll {
     /// The term as written (`2d6`, `D10`, `1 die`).
     pub dice: String,

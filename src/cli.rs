@@ -203,6 +203,16 @@ enum Command {
         /// whole or not at all).
         #[arg(long, value_name = "FILE")]
         write_state: Option<String>,
+        /// Append the game log to FILE: the ruleset's digest, the readings, the state,
+        /// every result with its dice (`umpire replay FILE` checks it).
+        #[arg(long, value_name = "FILE")]
+        log: Option<String>,
+    },
+    /// Replay a game log (`umpire run --log`, the REPL's `:log`): every result
+    /// adjudicated again with the logged dice; says where and why any differs (exit 1).
+    Replay {
+        /// The game log (JSON lines).
+        log: String,
     },
 }
 
@@ -617,8 +627,13 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             format,
             brief,
             write_state,
+            log,
         } => {
             let r = scenario::run(&path, !brief)?;
+            if let Some(log) = &log {
+                crate::gamelog::append_all(log, &crate::gamelog::scenario_lines(&r))
+                    .map_err(|d| Diags(vec![d]))?;
+            }
             if let Some(out) = &write_state {
                 let Some(state) = &r.ruleset.state else {
                     return Err(Diag::error(
@@ -648,6 +663,23 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             } else {
                 ExitCode::from(1)
             })
+        }
+        Command::Replay { log } => {
+            let r = crate::gamelog::replay(&log)?;
+            for n in &r.notes {
+                errln!("note: {n}");
+            }
+            for d in &r.differences {
+                outln!("line {}: `{}`: {}", d.line, d.input, d.why);
+            }
+            let n = r.checked;
+            if r.differences.is_empty() {
+                outln!("{log}: all {n} result(s) reproduced");
+                Ok(ExitCode::SUCCESS)
+            } else {
+                outln!("{log}: {} of {n} result(s) differ", r.differences.len());
+                Ok(ExitCode::from(1))
+            }
         }
     }
 }

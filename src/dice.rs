@@ -63,6 +63,25 @@ impl Seeded {
         }
     }
 
+    /// Dice from `seed`, at word `position` of its stream ([`Seeded::position`]): the
+    /// rolls a game log says were drawn there.
+    pub fn at(seed: u64, position: u128) -> Seeded {
+        let mut s = Seeded::new(seed);
+        s.rng.set_word_pos(position);
+        s
+    }
+
+    /// Where in the seed's stream the next die is drawn from.
+    pub fn position(&self) -> u128 {
+        self.rng.get_word_pos()
+    }
+
+    /// One die of `sides` faces (1 to `sides`, uniformly: the rand crate's range
+    /// sampling, no modulo bias).
+    pub fn draw(&mut self, sides: u32) -> u32 {
+        self.rng.gen_range(1..=sides.max(1))
+    }
+
     /// Dice from a fresh seed drawn from the operating system.
     pub fn fresh() -> Seeded {
         Seeded::new(fresh_seed())

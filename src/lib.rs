@@ -36,6 +36,7 @@ pub mod dice;
 pub mod diff;
 pub mod eval;
 pub mod extend;
+pub mod gamelog;
 pub mod limits;
 pub mod prob;
 pub mod program;
@@ -76,6 +77,7 @@ impl Ruleset {
         // A house rule or an edition is read on top of the ruleset it extends.
         let ast = extend::parse_tree(&mut program, file, name, 0)?;
         check::check_file(&mut program, &ast).map_err(|d| d.with_sources(&program.sources))?;
+        program.ruleset_files = program.sources.files().len();
         let warnings = std::mem::take(&mut program.warnings);
         program.warnings = warnings
             .into_iter()

@@ -744,6 +744,9 @@ pub struct Program {
     pub chosen: Vec<Option<u16>>,
     /// Warnings found while checking.
     pub warnings: Vec<crate::diagnostic::Diag>,
+    /// How many of [`Program::sources`] are the ruleset's own files (a house rule and
+    /// what it extends); the rest are questions compiled since.
+    pub ruleset_files: usize,
 }
 
 /// Every value of a type that can be listed — an enum's values, false and true — each

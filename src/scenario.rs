@@ -81,6 +81,10 @@ pub struct Report {
     pub ruleset: Ruleset,
     /// The ruleset's name as given.
     pub ruleset_name: String,
+    /// The ruleset as loaded: a bundled name, or the path from where umpire was run.
+    pub ruleset_path: String,
+    /// The state before the first adjudication.
+    pub start_state: Option<crate::value::Value>,
     /// Each adjudication in order.
     pub done: Vec<Done>,
 }
@@ -234,6 +238,7 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
             Diags(v)
         })?;
     }
+    let start_state = ruleset.state.clone();
     // The scenario itself joins the ruleset's sources, so spans in it render.
     let sfile = ruleset.program.sources.add(src.clone());
     let mut done = Vec::new();
@@ -380,6 +385,8 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
         title: parsed.title,
         ruleset,
         ruleset_name: name,
+        ruleset_path: target,
+        start_state,
         done,
     })
 }

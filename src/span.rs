@@ -175,7 +175,12 @@ impl SourceMap {
         FileId(u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX))
     }
 
-    /// The source with this id.
+    /// Every source, in the order added.
+    pub fn files(&self) -> &[SourceFile] {
+        &self.files
+    }
+
+    /// The file with this id.
     pub fn get(&self, id: FileId) -> Option<&SourceFile> {
         self.files.get(id.0 as usize)
     }

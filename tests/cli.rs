@@ -1055,3 +1055,220 @@ fn readings_of_an_ambiguous_rule() {
         stderr(&wrong)
     );
 }
+
+/// Runs umpire in `dir` with `stdin` piped in.
+fn umpire_in(dir: &std::path::Path, args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    if let Some(mut i) = child.stdin.take() {
+        i.write_all(stdin.as_bytes()).expect("stdin");
+    }
+    child.wait_with_output().expect("binary ends")
+}
+
+#[test]
+fn a_scenario_run_logged_replays_every_result() {
+    let dir = Scratch::new("replay-run");
+    let log = dir.join("game.log");
+    let log = log.to_str().expect("utf-8 path");
+    let o = umpire(&[
+        "run",
+        "examples/furious_reason_turn.toml",
+        "--brief",
+        "--log",
+        log,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(log).expect("the log was written");
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    // The game line: the ruleset, its digest, the readings in force, the state.
+    let game = &lines[0]["game"];
+    assert_eq!(game["ruleset"], "furious_reason");
+    assert!(game["digest"]
+        .as_str()
+        .is_some_and(|d| d.starts_with("sha256:") && d.len() == 71));
+    assert_eq!(game["interpretations"]["guard_flat_cost"], "per_deployment");
+    assert_eq!(game["state"]["brigade"]["second_foot"]["lost_percent"], 30);
+    // The 2nd Foot's roll of 6, -1 for one whole 25% lost: 5, Tardy (the scenario's own
+    // expectation, from the Manoeuvre Table).
+    let second = lines
+        .iter()
+        .find(|l| l["expr"] == "manoeuvre(brigade.second_foot)")
+        .expect("logged");
+    assert_eq!(second["value"], "tardy");
+    assert_eq!(second["rolls"][0]["faces"], serde_json::json!([6]));
+    let o = umpire(&["replay", log]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let n = lines.iter().filter(|l| l.get("expr").is_some()).count();
+    assert_eq!(n, 4);
+    assert!(
+        stdout(&o).contains(&format!("all {n} result(s) reproduced")),
+        "{}",
+        stdout(&o)
+    );
+
+    // A tampered result is found on its own line, with what differs.
+    let at = lines
+        .iter()
+        .position(|l| l["expr"] == "manoeuvre(brigade.second_foot)")
+        .expect("logged")
+        + 1;
+    let tampered = text.replacen("\"value\":\"tardy\"", "\"value\":\"hold\"", 1);
+    std::fs::write(log, tampered).expect("write");
+    let o = umpire(&["replay", log]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains(&format!(
+            "line {at}: `manoeuvre(brigade.second_foot)`: the log has value `hold`, the replay gives value `tardy`"
+        )),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn a_repl_game_logged_with_seeded_dice_replays_and_a_wrong_seed_is_found() {
+    let dir = Scratch::new("replay-repl");
+    std::fs::copy(
+        "examples/states/furious_reason_brigade.toml",
+        dir.join("table.toml"),
+    )
+    .expect("copy");
+    std::fs::copy(
+        "examples/states/kriegspiel_garrison.toml",
+        dir.join("garrison.toml"),
+    )
+    .expect("copy");
+    let script = ":log game.log\nmanoeuvre(brigade.second_foot)\n:roll 4\nD10 + 3d6\n\
+        :set brigade.second_foot.lost_percent = 55\nmanoeuvre(brigade.second_foot)\n\
+        manoeuvre(brigade.grenadiers)\n:undo\n:interpret guard_flat_cost=per_deployment\n\
+        2d6 + 1\n:use! kriegspiel\n:load garrison.toml\nvictual()\n:apply\npass_moves(6)\n\
+        :apply\n:undo\nvictual()\n:apply\n";
+    let o = umpire_in(
+        &dir,
+        &[
+            "repl",
+            "furious_reason",
+            "--state",
+            "table.toml",
+            "--seed",
+            "11",
+        ],
+        script,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let log = dir.join("game.log");
+    let log = log.to_str().expect("utf-8 path");
+    let o = umpire(&["replay", log]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    // Six adjudications and a :set in Furious Reason; three adjudications and three
+    // :apply in the Kriegspiel.
+    assert!(
+        stdout(&o).contains("all 12 result(s) reproduced"),
+        "{}",
+        stdout(&o)
+    );
+
+    // The same faces claimed for another seed: the dice are not what that seed gives.
+    let text = std::fs::read_to_string(log).expect("log");
+    assert!(
+        text.contains("\"queued\":1"),
+        "the :roll 4 was given, not seeded: {text}"
+    );
+    std::fs::write(
+        log,
+        text.replace("\"seed\":11,\"position\"", "\"seed\":12,\"position\""),
+    )
+    .expect("write");
+    let o = umpire(&["replay", log]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("ChaCha8 from seed 12 gives"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn a_replay_of_a_changed_ruleset_says_so_beside_the_difference() {
+    let dir = Scratch::new("replay-changed");
+    let rules = std::fs::read_to_string("rulesets/furious_reason.rules").expect("bundled");
+    std::fs::write(dir.join("fr.rules"), &rules).expect("write");
+    std::fs::copy(
+        "examples/states/furious_reason_brigade.toml",
+        dir.join("table.toml"),
+    )
+    .expect("copy");
+    let o = umpire_in(
+        &dir,
+        &["repl", "fr.rules", "--state", "table.toml"],
+        ":log game.log\n:roll 6\nmanoeuvre(brigade.second_foot)\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // A house rule: 5 and 6 no longer Tardy but Hold.
+    let edited = rules.replacen(
+        "5,6       => tardy\n    3,4       => hold",
+        "6         => tardy\n    3,4,5     => hold",
+        1,
+    );
+    assert_ne!(edited, rules, "the edit applies");
+    std::fs::write(dir.join("fr.rules"), edited).expect("write");
+    let o = umpire_in(&dir, &["replay", "game.log"], "");
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    // A roll of 6 less 1 is 5: Tardy then, Hold now.
+    assert!(stdout(&o).contains("line 2: `manoeuvre(brigade.second_foot)`: the log has value `tardy`, the replay gives value `hold`"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("has changed since the game was logged"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn a_replay_refuses_what_is_not_a_game_log() {
+    let dir = Scratch::new("replay-bad");
+    let p = dir.join("x.log");
+    let p = p.to_str().expect("utf-8 path");
+    std::fs::write(p, "{\"expr\": \"1\"}\n").expect("write");
+    fails_with(&["replay", p], "the log does not start with a `game` line");
+    std::fs::write(p, "not json\n").expect("write");
+    fails_with(&["replay", p], "x.log:1: not a line of a game log");
+    std::fs::write(p, "").expect("write");
+    fails_with(&["replay", p], "an empty game log");
+}
+
+#[test]
+fn a_siege_run_with_effects_applied_replays_from_the_state_it_started_with() {
+    let dir = Scratch::new("replay-siege");
+    let log = dir.join("siege.log");
+    let log = log.to_str().expect("utf-8 path");
+    let o = umpire(&[
+        "run",
+        "examples/kriegspiel_siege.toml",
+        "--brief",
+        "--log",
+        log,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(log).expect("log");
+    let applies = text.lines().filter(|l| l.starts_with("{\"apply\"")).count();
+    assert!(applies >= 3, "{text}");
+    let o = umpire(&["replay", log]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("result(s) reproduced"),
+        "{}",
+        stdout(&o)
+    );
+}

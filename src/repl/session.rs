@@ -181,6 +181,11 @@ pub struct Session {
     undo: Vec<Undo>,
     state_path: Option<String>,
     log: Option<String>,
+    /// The last line the log was given (or would have been, when not logging): what a
+    /// replay compares.
+    last_event: Option<serde_json::Value>,
+    /// Where the dice of the last adjudication came from, for the log.
+    last_dice: serde_json::Value,
     /// Counts changes to the state, so a result worked out before one is not applied.
     version: u64,
     /// The version last loaded or saved (`:quit` warns of changes not saved).
@@ -215,6 +220,8 @@ impl Session {
             undo: Vec::new(),
             state_path: None,
             log: None,
+            last_event: None,
+            last_dice: serde_json::Value::Null,
             version: 0,
             saved: 0,
             ask_again: false,
@@ -240,6 +247,51 @@ impl Session {
     /// Whether the state on the table has changed since it was loaded or saved.
     pub fn unsaved(&self) -> bool {
         self.rules.state.is_some() && self.saved != self.version
+    }
+
+    /// Queues faces for the next adjudication, as `:roll` does (a replay's dice).
+    pub fn queue_faces(&mut self, faces: Vec<i64>) {
+        self.queued = faces;
+    }
+
+    /// The last line given to the game log (made whether or not a log is kept).
+    pub fn last_event(&self) -> Option<&serde_json::Value> {
+        self.last_event.as_ref()
+    }
+
+    /// Puts a ruleset in use, leaving any state behind (`:use!`), without logging it.
+    pub fn use_fresh(&mut self, name: &str, io: &mut dyn Io) -> bool {
+        let log = self.log.take();
+        let ok = self.use_with(name, true, io);
+        self.log = log;
+        ok
+    }
+
+    /// Chooses a reading of an interpretation.
+    ///
+    /// Errors: no such interpretation or reading.
+    pub fn interpret_quietly(&mut self, name: &str, reading: &str) -> Result<(), Diag> {
+        self.rules.interpret(name, reading)
+    }
+
+    /// Puts a state on the table from state-file text in JSON (`name` for diagnostics),
+    /// as `:load` does (it can be undone).
+    ///
+    /// Errors: the state does not fit the ruleset's declaration.
+    pub fn put_state(&mut self, json: &str, name: &str) -> Result<(), Diags> {
+        let v = state::load_text(
+            &mut self.rules.program,
+            &format!("{name}.json"),
+            json.to_string(),
+        )?;
+        let before = self.rules.state.replace(v);
+        self.undo.push(Undo {
+            what: format!("`:load {name}`"),
+            before,
+            path_before: self.state_path.clone(),
+        });
+        self.version += 1;
+        Ok(())
     }
 
     /// The game state, if one is loaded.
@@ -405,7 +457,15 @@ impl Session {
                 self.version += 1;
                 self.saved = self.version;
                 io.err(&format!("state loaded from {path}\n"));
-                self.log_json(serde_json::json!({ "load": path }), None, io);
+                let state = match &self.rules.state {
+                    Some(s) => crate::gamelog::state_json(&self.rules.program, s),
+                    None => serde_json::Value::Null,
+                };
+                self.log_json(
+                    serde_json::json!({ "load": path, "state": state }),
+                    None,
+                    io,
+                );
                 true
             }
             Err(ds) => {
@@ -443,6 +503,35 @@ impl Session {
     }
 
     fn command(&mut self, cmd: &str, arg: &str, line: &str, io: &mut dyn Io) -> bool {
+        let ok = self.command_inner(cmd, arg, line, io);
+        // A change of ruleset, reading or dice starts a new `game` line in the log.
+        let changes_game = matches!(cmd, "use" | "use!" | "reload" | "dice" | "seed")
+            || (cmd == "interpret" && !arg.is_empty());
+        if ok && changes_game {
+            self.log_game(io);
+        }
+        ok
+    }
+
+    /// Appends a `game` line to the log, if logging.
+    fn log_game(&mut self, io: &mut dyn Io) {
+        let Some(path) = self.log.clone() else { return };
+        let name = match &self.source {
+            Source::Nothing => String::new(),
+            Source::Bundled(n) | Source::File(n) => n.clone(),
+        };
+        let dice = match &self.dice {
+            DiceMode::Seeded(s) => crate::gamelog::Dice::Seeded(s.seed),
+            DiceMode::Table => crate::gamelog::Dice::Table,
+        };
+        let line = crate::gamelog::game_line(&self.rules, &name, dice);
+        if let Err(d) = crate::gamelog::append(&path, &line) {
+            io.err(&io.render(&d));
+            self.failed = true;
+        }
+    }
+
+    fn command_inner(&mut self, cmd: &str, arg: &str, line: &str, io: &mut dyn Io) -> bool {
         match cmd {
             "help" | "h" | "?" => {
                 let mut s = String::new();
@@ -531,6 +620,7 @@ impl Session {
                 }
                 self.log = Some(arg.to_string());
                 io.err(&format!("each adjudication is appended to {arg}\n"));
+                self.log_game(io);
                 true
             }
             other => {
@@ -761,6 +851,7 @@ impl Session {
 
     /// Adjudicates `text` against the state; prints it as `umpire eval` does.
     fn adjudicate(&mut self, text: &str, trace: bool, io: &mut dyn Io) -> bool {
+        self.last_event = None;
         let q = match self.rules.compile("<input>", text) {
             Ok(q) => q,
             Err(ds) => {
@@ -800,6 +891,10 @@ impl Session {
     fn run(&mut self, q: &Query, text: &str, trace: bool, io: &mut dyn Io) -> Option<Adjudication> {
         let queued: VecDeque<i64> = std::mem::take(&mut self.queued).into();
         let had = queued.len();
+        let at = match &self.dice {
+            DiceMode::Seeded(s) => Some((s.seed, s.position())),
+            DiceMode::Table => None,
+        };
         let mut dice = SessionDice {
             queued,
             used: Vec::new(),
@@ -822,6 +917,7 @@ impl Session {
             join(&dice.used)
         };
         let left = dice.queued.len();
+        self.last_dice = crate::gamelog::dice_json(dice.used.len(), at);
         if had > 0 {
             let io = &mut *dice.io;
             if left > 0 {
@@ -919,6 +1015,7 @@ impl Session {
     /// `:set PATH = EXPR`: compiled as `set PATH = EXPR` in place, so carets point into
     /// the line as typed.
     fn set(&mut self, line: &str, io: &mut dyn Io) -> bool {
+        self.last_event = None;
         if self.rules.state.is_none() {
             io.err("error: no state loaded: `:load FILE` loads one\n");
             return false;
@@ -975,6 +1072,7 @@ impl Session {
     }
 
     fn apply(&mut self, io: &mut dyn Io) -> bool {
+        self.last_event = None;
         let Some(last) = self.pending.clone() else {
             io.err("error: no result to apply: nothing adjudicated since the last change to the state has effects\n");
             return false;
@@ -1063,9 +1161,8 @@ impl Session {
         }
     }
 
-    /// Appends one JSON line to the log, if logging.
+    /// Appends one JSON line to the log, if logging (and keeps it as the last event).
     fn log_json(&mut self, mut head: serde_json::Value, a: Option<&Adjudication>, io: &mut dyn Io) {
-        let Some(path) = self.log.clone() else { return };
         if let (Some(a), serde_json::Value::Object(m)) = (a, &mut head) {
             if let serde_json::Value::Object(body) = adjudication_json(&self.rules.program, a) {
                 for (k, v) in body {
@@ -1074,15 +1171,14 @@ impl Session {
                     }
                 }
             }
+            if !a.rolls.is_empty() && !m.contains_key("apply") {
+                m.insert("dice".into(), self.last_dice.clone());
+            }
         }
-        let line = format!("{head}\n");
-        let written = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .and_then(|mut f| std::io::Write::write_all(&mut f, line.as_bytes()));
-        if let Err(e) = written {
-            io.err(&format!("error: cannot append to the log {path}: {e}\n"));
+        self.last_event = Some(head.clone());
+        let Some(path) = self.log.clone() else { return };
+        if let Err(d) = crate::gamelog::append(&path, &head) {
+            io.err(&io.render(&d));
             self.failed = true;
         }
     }
