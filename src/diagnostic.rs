@@ -293,7 +293,8 @@ impl miette::Diagnostic for FileReport {
 
 /// A file's text for miette, reporting the column of a span in characters (miette's own
 /// count is in bytes, so `é`, `½` or `中` earlier on the line would push the
-/// `[file:line:column]` header's column past where the caret is drawn).
+/// `[file:line:column]` header's column past where the caret is drawn), a leading
+/// byte-order mark not counted.
 #[derive(Debug, Clone)]
 struct CharColumns(Arc<str>);
 
@@ -311,9 +312,11 @@ impl miette::SourceCode for CharColumns {
         let text: &str = &self.0;
         let at = span.offset().min(text.len());
         let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
-        let column = text
-            .get(line_start..at)
-            .map_or(inner.column(), |s| s.chars().count());
+        // A byte-order mark (what Windows editors put first) is not a character a
+        // reader sees: the first column is the one after it.
+        let column = text.get(line_start..at).map_or(inner.column(), |s| {
+            s.strip_prefix('\u{FEFF}').unwrap_or(s).chars().count()
+        });
         Ok(Box::new(miette::MietteSpanContents::new(
             inner.data(),
             *inner.span(),

@@ -238,7 +238,7 @@ impl<'a> Evaluator<'a> {
                     .help("a rule may be calling itself too deeply; write it with fewer calls or shorter chains"),
             ));
         }
-        let r = self.eval_inner(e, frame);
+        let r = crate::limits::deep(|| self.eval_inner(e, frame));
         self.nesting -= 1;
         r
     }

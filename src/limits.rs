@@ -78,6 +78,15 @@ pub fn scoped<R>(limits: Limits, f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// Runs `f`, a step of a walk down a tree (building, checking, evaluating), on more
+/// stack when little is left. The fixed nesting limits bound how deep a tree can be;
+/// this makes the stack that depth needs independent of the thread umpire runs on (a
+/// library user's 2 MiB thread, a debug build's larger frames): the stack grows on the
+/// heap, 1 MiB at a time, instead of overflowing.
+pub(crate) fn deep<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(128 * 1024, 1024 * 1024, f)
+}
+
 /// A file size in bytes as people say it: `4 MiB`, `512 KiB`, `100 bytes`.
 pub fn bytes_text(n: u64) -> String {
     if n >= 1024 * 1024 && n.is_multiple_of(1024 * 1024) {

@@ -689,6 +689,30 @@ fn write_plain(program: &Program, v: &Value) -> Toml {
 ///
 /// Errors: the folder cannot be written, or the disk is full (the old file is intact).
 pub fn write_atomic(path: &str, text: &str) -> Result<(), Diag> {
+    write_atomic_with(path, text, &mut |_| Ok(()))
+}
+
+/// A point in [`write_atomic`]'s work, where a test can stop it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaveStage {
+    /// The temporary file is created, empty.
+    Created,
+    /// Half the text is written to it.
+    HalfWritten,
+    /// All of it is written and flushed to the disk; the rename is next.
+    Flushed,
+}
+
+/// [`write_atomic`], calling `stop` at each [`SaveStage`]: a test's hook, which fails
+/// (an error) or dies (a panic) there, to prove the old file survives a save stopped at
+/// any point. An error from the hook is the save's error; the temporary file is removed.
+///
+/// Errors: as [`write_atomic`].
+pub fn write_atomic_with(
+    path: &str,
+    text: &str,
+    stop: &mut dyn FnMut(SaveStage) -> std::io::Result<()>,
+) -> Result<(), Diag> {
     use std::io::Write;
     let fail =
         |e: std::io::Error| Diag::error("umpire::io::write", format!("cannot write {path}: {e}"));
@@ -725,12 +749,18 @@ pub fn write_atomic(path: &str, text: &str) -> Result<(), Diag> {
     let tmp = dir.join(format!(".{name}.umpire-{}.tmp", std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
+        stop(SaveStage::Created)?;
+        let half = text.len() / 2;
+        f.write_all(&text.as_bytes()[..half])?;
+        f.flush()?;
+        stop(SaveStage::HalfWritten)?;
+        f.write_all(&text.as_bytes()[half..])?;
         // The file keeps the permissions it had.
         if let Some(m) = &before {
             f.set_permissions(m.permissions())?;
         }
         f.sync_all()?;
+        stop(SaveStage::Flushed)?;
         std::fs::rename(&tmp, &target)
     })();
     if let Err(e) = result {

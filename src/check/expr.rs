@@ -170,6 +170,15 @@ impl Checker<'_> {
         scope: &mut Scope,
         expected: Option<&Ty>,
     ) -> (Expr, Ty) {
+        crate::limits::deep(|| self.expr_inner(e, scope, expected))
+    }
+
+    fn expr_inner(
+        &mut self,
+        e: &ast::Expr,
+        scope: &mut Scope,
+        expected: Option<&Ty>,
+    ) -> (Expr, Ty) {
         let span = e.span;
         let mk = |kind| Expr { kind, span };
         match &e.kind {

@@ -333,7 +333,7 @@ impl Reacher<'_> {
     }
 
     fn fact(&mut self, e: &Expr, env: &mut Vec<Fact>) -> Fact {
-        let mut f = self.fact_of(e, env);
+        let mut f = crate::limits::deep(|| self.fact_of(e, env));
         f.reach = f.reach.tame();
         f
     }
@@ -739,6 +739,10 @@ impl Sites<'_> {
     }
 
     fn visit(&mut self, e: &Expr, env: &mut Vec<Fact>) {
+        crate::limits::deep(|| self.visit_inner(e, env));
+    }
+
+    fn visit_inner(&mut self, e: &Expr, env: &mut Vec<Fact>) {
         match &e.kind {
             ExprKind::Call(callee, args) => {
                 if let Callee::Table(t) = callee {

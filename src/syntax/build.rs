@@ -992,6 +992,10 @@ impl Builder {
     }
 
     pub(crate) fn build_expr(&self, p: Pair<Rule>) -> R<Expr> {
+        crate::limits::deep(|| self.build_expr_inner(p))
+    }
+
+    fn build_expr_inner(&self, p: Pair<Rule>) -> R<Expr> {
         let file = self.file;
         // A long run of prefix or postfix operators (`- - - - 1`, `a.b.c.d...`) recurses
         // in the Pratt parser, and a long chain of infix operators builds a tree as deep

@@ -73,7 +73,10 @@ fn native_million(c: &mut Criterion) {
     check_tally(&counts, 0.005).expect("a million manoeuvres fit the exact distribution");
     let sum = million_2d6_drm(&u, &mut rng);
     let mean = sum as f64 / 1e6;
-    assert!((mean - 6.0).abs() < 0.02, "mean of 2d6 - 1 is 6, got {mean}");
+    assert!(
+        (mean - 6.0).abs() < 0.02,
+        "mean of 2d6 - 1 is 6, got {mean}"
+    );
     c.bench_function("native 1M manoeuvres", |b| {
         b.iter(|| million_manoeuvres(black_box(&u), &mut rng))
     });
@@ -106,7 +109,13 @@ impl RhaiPeer {
         let one = compile("u.manoeuvre()");
         let million = compile("u.million_manoeuvres()");
         let million_2d6 = compile("u.million_2d6_drm()");
-        RhaiPeer { engine, scope, one, million, million_2d6 }
+        RhaiPeer {
+            engine,
+            scope,
+            one,
+            million,
+            million_2d6,
+        }
     }
 
     fn run(&mut self, which: &'static str) -> Dynamic {
@@ -115,7 +124,9 @@ impl RhaiPeer {
             "million" => &self.million,
             _ => &self.million_2d6,
         };
-        self.engine.eval_ast_with_scope::<Dynamic>(&mut self.scope, ast).expect("the Rhai rules run")
+        self.engine
+            .eval_ast_with_scope::<Dynamic>(&mut self.scope, ast)
+            .expect("the Rhai rules run")
     }
 }
 
@@ -131,14 +142,21 @@ fn rhai_rules(c: &mut Criterion) {
     let u = second_foot();
     let mut native_rng = ChaCha8Rng::seed_from_u64(SEED);
     for i in 0..1000 {
-        assert_eq!(rhai_outcome(peer.run("one")), manoeuvre(&u, &mut native_rng), "roll {i}");
+        assert_eq!(
+            rhai_outcome(peer.run("one")),
+            manoeuvre(&u, &mut native_rng),
+            "roll {i}"
+        );
     }
     // The modifiers alone.
     let drm_ast = peer
         .engine
         .compile_with_scope(&peer.scope, format!("{RHAI_RULES}\nu.manoeuvre_drm()"))
         .expect("compiles");
-    let drm: i64 = peer.engine.eval_ast_with_scope(&mut peer.scope, &drm_ast).expect("runs");
+    let drm: i64 = peer
+        .engine
+        .eval_ast_with_scope(&mut peer.scope, &drm_ast)
+        .expect("runs");
     assert_eq!(drm, -1);
     c.bench_function("rhai manoeuvre", |b| b.iter(|| peer.run("one")));
 }
@@ -155,7 +173,10 @@ fn rhai_million(c: &mut Criterion) {
     check_tally(&counts, 0.005).expect("a million Rhai manoeuvres fit the exact distribution");
     let sum = peer.run("million_2d6").as_int().expect("a sum");
     let mean = sum as f64 / 1e6;
-    assert!((mean - 6.0).abs() < 0.02, "mean of 2d6 - 1 is 6, got {mean}");
+    assert!(
+        (mean - 6.0).abs() < 0.02,
+        "mean of 2d6 - 1 is 6, got {mean}"
+    );
     c.bench_function("rhai 1M manoeuvres", |b| b.iter(|| peer.run("million")));
     c.bench_function("rhai 1M 2d6+drm", |b| b.iter(|| peer.run("million_2d6")));
 }
@@ -164,7 +185,9 @@ fn rhai_million(c: &mut Criterion) {
 fn rhai_compile(c: &mut Criterion) {
     let (script, lines) = generated_script(1000);
     let engine = rhai::Engine::new();
-    let ast = engine.compile(&script).expect("the generated script compiles");
+    let ast = engine
+        .compile(&script)
+        .expect("the generated script compiles");
     let functions = ast.iter_functions().count();
     // Checked before timing: it compiled every block, and a table and a rule of it give the
     // ruleset's answers (block 0 has the ruleset's thresholds).
@@ -175,13 +198,30 @@ fn rhai_compile(c: &mut Criterion) {
         .expect("table_0 runs");
     assert_eq!(tardy, "tardy");
     let retire: String = engine
-        .call_fn(&mut scope, &ast, "manoeuvre_0", (unit_map(&second_foot()), 1_i64))
+        .call_fn(
+            &mut scope,
+            &ast,
+            "manoeuvre_0",
+            (unit_map(&second_foot()), 1_i64),
+        )
         .expect("manoeuvre_0 runs");
     assert_eq!(retire, "retire");
-    println!("rhai compile 1000 lines: the generated script has {lines} lines, {functions} functions");
+    let well: String = engine
+        .call_fn(
+            &mut scope,
+            &ast,
+            "manoeuvre_0",
+            (unit_map(&second_foot()), 8_i64),
+        )
+        .expect("manoeuvre_0 runs");
+    assert_eq!(well, "well_handled");
+    println!(
+        "rhai compile 1000 lines: the generated script has {lines} lines, {functions} functions"
+    );
     let dir = target_dir().join("peers");
     std::fs::create_dir_all(&dir).expect("target/peers");
-    std::fs::write(dir.join("rhai_compile_lines.txt"), format!("{lines}\n")).expect("writes the line count");
+    std::fs::write(dir.join("rhai_compile_lines.txt"), format!("{lines}\n"))
+        .expect("writes the line count");
     std::fs::write(dir.join("rhai_compile_script.rhai"), &script).expect("writes the script");
     c.bench_function("rhai compile 1000 lines", |b| {
         b.iter(|| engine.compile(black_box(&script)).expect("compiles"))
@@ -190,7 +230,9 @@ fn rhai_compile(c: &mut Criterion) {
 
 /// B5: a hello-world process, spawned and waited for.
 fn process(c: &mut Criterion) {
-    let hello = target_dir().join("release").join(format!("hello{}", std::env::consts::EXE_SUFFIX));
+    let hello = target_dir()
+        .join("release")
+        .join(format!("hello{}", std::env::consts::EXE_SUFFIX));
     assert!(
         hello.exists(),
         "{} is missing: `cargo build --release` in peers/rust first (peers/run.sh does)",

@@ -153,8 +153,7 @@ struct State {
 /// The example state file, examples/states/furious_reason_brigade.toml of the umpire checkout
 /// this crate sits in (peers/rust/../../).
 pub fn state_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/states/furious_reason_brigade.toml")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/states/furious_reason_brigade.toml")
 }
 
 /// Reads one unit of the brigade from a Furious Reason state file.
@@ -254,7 +253,11 @@ pub fn manoeuvre_table(order: Order, roll: i64) -> Outcome {
 /// `rule manoeuvre(u)` with the D10 given.
 #[inline]
 pub fn manoeuvre_with(u: &Unit, d10: i64) -> Outcome {
-    let order = if u.disordered { Order::Disorder } else { Order::GoodOrder };
+    let order = if u.disordered {
+        Order::Disorder
+    } else {
+        Order::GoodOrder
+    };
     manoeuvre_table(order, d10 + manoeuvre_drm(u))
 }
 
@@ -314,7 +317,10 @@ pub fn check_tally(counts: &[u64; 11], tolerance: f64) -> Result<(), String> {
             .map_or(0.0, |&(_, num, den)| f64::from(num) / f64::from(den));
         let f = counts[o as usize] as f64 / n as f64;
         if (f - p).abs() > tolerance {
-            return Err(format!("{}: frequency {f} against probability {p}", o.name()));
+            return Err(format!(
+                "{}: frequency {f} against probability {p}",
+                o.name()
+            ));
         }
     }
     Ok(())
@@ -408,7 +414,10 @@ pub fn unit_map(u: &Unit) -> Map {
     m.insert("grade".into(), Dynamic::from(u.grade.name().to_string()));
     m.insert("leader_cp".into(), Dynamic::from(u.leader_cp));
     m.insert("rear_support".into(), Dynamic::from(u.rear_support));
-    m.insert("both_flanks_secure".into(), Dynamic::from(u.both_flanks_secure));
+    m.insert(
+        "both_flanks_secure".into(),
+        Dynamic::from(u.both_flanks_secure),
+    );
     m.insert("column_formation".into(), Dynamic::from(u.column_formation));
     m.insert("lost_percent".into(), Dynamic::from(u.lost_percent));
     m.insert("being_charged".into(), Dynamic::from(u.being_charged));
@@ -443,30 +452,62 @@ pub fn generated_script(min_lines: usize) -> (String, usize) {
         s.push_str(&format!("    if u.rear_support {{ m += {a}; }}\n"));
         s.push_str("    if u.both_flanks_secure { m += 1; }\n");
         s.push_str("    if u.column_formation { m += 1; }\n");
-        s.push_str(&format!("    if u.grade == \"grenadier\" {{ m += {a}; }}\n"));
-        s.push_str(&format!("    if u.grade == \"guard\" {{ m += {}; }}\n", a + 1));
+        s.push_str(&format!(
+            "    if u.grade == \"grenadier\" {{ m += {a}; }}\n"
+        ));
+        s.push_str(&format!(
+            "    if u.grade == \"guard\" {{ m += {}; }}\n",
+            a + 1
+        ));
         s.push_str("    if u.grade == \"militia\" { m -= 1; }\n");
-        s.push_str(&format!("    m -= u.lost_percent / {};\n", 20 + 5 * t));
+        s.push_str(&format!("    m -= u.lost_percent / {};\n", 25 + 5 * t));
         s.push_str("    if u.being_charged { m -= 1; }\n");
         s.push_str("    if u.enemy_in_charge_distance_flank_or_rear { m -= 1; }\n");
         s.push_str("    if u.skirmishers { m -= 1; }\n");
         s.push_str("    if u.flag_lost_or_commander_taken { m -= 1; }\n");
         s.push_str("    m\n");
         s.push_str("}\n");
-        if k % 2 == 0 {
+        if k.is_multiple_of(2) {
             s.push_str(&format!("fn table_{k}(order, roll) {{\n"));
             s.push_str("    if order == \"good_order\" {\n");
-            s.push_str(&format!("        if roll >= {} {{ \"well_handled\" }}\n", 7 + t));
-            s.push_str(&format!("        else if roll >= {} {{ \"tardy\" }}\n", 5 + t));
-            s.push_str(&format!("        else if roll >= {} {{ \"hold\" }}\n", 3 + t));
-            s.push_str(&format!("        else if roll >= {} {{ \"disengage\" }}\n", 1 + t));
+            s.push_str(&format!(
+                "        if roll >= {} {{ \"well_handled\" }}\n",
+                7 + t
+            ));
+            s.push_str(&format!(
+                "        else if roll >= {} {{ \"tardy\" }}\n",
+                5 + t
+            ));
+            s.push_str(&format!(
+                "        else if roll >= {} {{ \"hold\" }}\n",
+                3 + t
+            ));
+            s.push_str(&format!(
+                "        else if roll >= {} {{ \"disengage\" }}\n",
+                1 + t
+            ));
             s.push_str("        else { \"retire\" }\n");
             s.push_str("    } else {\n");
-            s.push_str(&format!("        if roll >= {} {{ \"rally_with_elan\" }}\n", 10 + t));
-            s.push_str(&format!("        else if roll >= {} {{ \"rally\" }}\n", 7 + t));
-            s.push_str(&format!("        else if roll >= {} {{ \"shaken\" }}\n", 5 + t));
-            s.push_str(&format!("        else if roll >= {} {{ \"wavering\" }}\n", 3 + t));
-            s.push_str(&format!("        else if roll >= {} {{ \"broken\" }}\n", 1 + t));
+            s.push_str(&format!(
+                "        if roll >= {} {{ \"rally_with_elan\" }}\n",
+                10 + t
+            ));
+            s.push_str(&format!(
+                "        else if roll >= {} {{ \"rally\" }}\n",
+                7 + t
+            ));
+            s.push_str(&format!(
+                "        else if roll >= {} {{ \"shaken\" }}\n",
+                5 + t
+            ));
+            s.push_str(&format!(
+                "        else if roll >= {} {{ \"wavering\" }}\n",
+                3 + t
+            ));
+            s.push_str(&format!(
+                "        else if roll >= {} {{ \"broken\" }}\n",
+                1 + t
+            ));
             s.push_str("        else { \"shattered\" }\n");
             s.push_str("    }\n");
             s.push_str("}\n");
@@ -474,30 +515,68 @@ pub fn generated_script(min_lines: usize) -> (String, usize) {
             s.push_str(&format!("fn table_{k}(order, roll) {{\n"));
             s.push_str("    if order == \"good_order\" {\n");
             s.push_str("        switch roll {\n");
-            s.push_str(&format!("            {}..=100 => \"well_handled\",\n", 7 + t));
-            s.push_str(&format!("            {}..={} => \"tardy\",\n", 5 + t, 6 + t));
+            s.push_str(&format!(
+                "            {}..=100 => \"well_handled\",\n",
+                7 + t
+            ));
+            s.push_str(&format!(
+                "            {}..={} => \"tardy\",\n",
+                5 + t,
+                6 + t
+            ));
             s.push_str(&format!("            {}..={} => \"hold\",\n", 3 + t, 4 + t));
-            s.push_str(&format!("            {}..={} => \"disengage\",\n", 1 + t, 2 + t));
+            s.push_str(&format!(
+                "            {}..={} => \"disengage\",\n",
+                1 + t,
+                2 + t
+            ));
             s.push_str("            _ => \"retire\"\n");
             s.push_str("        }\n");
             s.push_str("    } else {\n");
             s.push_str("        switch roll {\n");
-            s.push_str(&format!("            {}..=100 => \"rally_with_elan\",\n", 10 + t));
-            s.push_str(&format!("            {}..={} => \"rally\",\n", 7 + t, 9 + t));
-            s.push_str(&format!("            {}..={} => \"shaken\",\n", 5 + t, 6 + t));
-            s.push_str(&format!("            {}..={} => \"wavering\",\n", 3 + t, 4 + t));
-            s.push_str(&format!("            {}..={} => \"broken\",\n", 1 + t, 2 + t));
+            s.push_str(&format!(
+                "            {}..=100 => \"rally_with_elan\",\n",
+                10 + t
+            ));
+            s.push_str(&format!(
+                "            {}..={} => \"rally\",\n",
+                7 + t,
+                9 + t
+            ));
+            s.push_str(&format!(
+                "            {}..={} => \"shaken\",\n",
+                5 + t,
+                6 + t
+            ));
+            s.push_str(&format!(
+                "            {}..={} => \"wavering\",\n",
+                3 + t,
+                4 + t
+            ));
+            s.push_str(&format!(
+                "            {}..={} => \"broken\",\n",
+                1 + t,
+                2 + t
+            ));
             s.push_str("            _ => \"shattered\"\n");
             s.push_str("        }\n");
             s.push_str("    }\n");
             s.push_str("}\n");
         }
-        s.push_str(&format!("fn deployment_cost_{k}(grade, rate, cavalry) {{\n"));
+        s.push_str(&format!(
+            "fn deployment_cost_{k}(grade, rate, cavalry) {{\n"
+        ));
         s.push_str("    switch grade {\n");
-        s.push_str(&format!("        \"militia\" => rate * {} / 4,\n", 3 + (k % 2)));
+        s.push_str(&format!(
+            "        \"militia\" => rate * {} / 4,\n",
+            3 + (k % 2)
+        ));
         s.push_str("        \"line\" => rate / 2,\n");
         s.push_str("        \"grenadier\" => rate / 4,\n");
-        s.push_str(&format!("        \"guard\" => if cavalry {{ {} }} else {{ 1 }},\n", 2 + (k % 2)));
+        s.push_str(&format!(
+            "        \"guard\" => if cavalry {{ {} }} else {{ 1 }},\n",
+            2 + (k % 2)
+        ));
         s.push_str("        _ => throw `no grade ${grade}`\n");
         s.push_str("    }\n");
         s.push_str("}\n");
