@@ -238,7 +238,13 @@ impl<'a> Evaluator<'a> {
                     .help("a rule may be calling itself too deeply; write it with fewer calls or shorter chains"),
             ));
         }
-        let r = crate::limits::deep(|| self.eval_inner(e, frame));
+        // Checking the stack costs a little: every 16 levels is enough (16 frames are
+        // well inside the 128 KiB `deep` keeps in hand).
+        let r = if self.nesting.is_multiple_of(16) {
+            crate::limits::deep(|| self.eval_inner(e, frame))
+        } else {
+            self.eval_inner(e, frame)
+        };
         self.nesting -= 1;
         r
     }
@@ -278,8 +284,16 @@ impl<'a> Evaluator<'a> {
                 let g = self.prog.sources.snippet(base.span).to_string();
                 self.member(&b, &name, &g, e.span).cloned()
             }
-            ExprKind::Field(base, name) => {
+            ExprKind::Field(base, name, at) => {
                 let b = self.eval(base, frame)?;
+                // Records of the type the checker saw hold the field at its place.
+                if let Value::Record(fields) = &b {
+                    if let Some((n, v)) = fields.get(*at as usize) {
+                        if Rc::ptr_eq(n, name) || n == name {
+                            return Ok(v.clone());
+                        }
+                    }
+                }
                 b.field(name).cloned().ok_or_else(|| match &b {
                     // A member named in the state file: say which there are.
                     Value::Group(members) => {
@@ -455,7 +469,7 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::InRange { value, range, what } => {
                 let v = self.eval(value, frame)?;
-                check_range(what, *range, &v, e.span)?;
+                check_range(|| what.to_string(), *range, &v, e.span)?;
                 Ok(v)
             }
             ExprKind::Block(stmts, value) => {
@@ -647,7 +661,7 @@ impl<'a> Evaluator<'a> {
             SetOp::Sub => self.combine(BinOp::Sub, from.clone(), value, set.span)?,
         };
         if let Some(range) = set.range {
-            check_range(&format!("`{}`", path.join(".")), range, &to, set.span)?;
+            check_range(|| format!("`{}`", path.join(".")), range, &to, set.span)?;
         }
         // A change that changes nothing (`+= 0`) is not an effect.
         if from.same(&to) {
@@ -753,9 +767,20 @@ impl<'a> Evaluator<'a> {
             return Ok(());
         }
         let name = &info.name;
-        for ((fname, _), range) in info.shape.fields.iter().zip(&info.ranges) {
-            if let (Some(range), Some(fv)) = (range, v.field(fname)) {
-                check_range(&format!("field `{fname}` of {name}"), *range, fv, span)?;
+        let held = match v {
+            Value::Record(fields) => &fields[..],
+            _ => &[],
+        };
+        for (i, ((fname, _), range)) in info.shape.fields.iter().zip(&info.ranges).enumerate() {
+            let Some(range) = range else { continue };
+            // A record of this type holds the field at its place; one built otherwise
+            // is searched by name.
+            let fv = match held.get(i) {
+                Some((n, fv)) if Rc::ptr_eq(n, fname) => Some(fv),
+                _ => v.field(fname),
+            };
+            if let Some(fv) = fv {
+                check_range(|| format!("field `{fname}` of {name}"), *range, fv, span)?;
             }
         }
         Ok(())
@@ -1092,13 +1117,18 @@ fn check_arg(p: &ParamInfo, v: &Value, span: Span) -> Result<(), Flow> {
         }
     }
     match p.range {
-        Some(range) => check_range(&format!("`{}`", p.name), range, v, span),
+        Some(range) => check_range(|| format!("`{}`", p.name), range, v, span),
         None => Ok(()),
     }
 }
 
 /// Checks a whole number against a declared range (bounds inclusive).
-fn check_range(what: &str, range: IntRange, v: &Value, span: Span) -> Result<(), Flow> {
+fn check_range(
+    what: impl FnOnce() -> String,
+    range: IntRange,
+    v: &Value,
+    span: Span,
+) -> Result<(), Flow> {
     let ok = match v.as_int() {
         Some(i) => i >= range.lo && range.hi.is_none_or(|h| i <= h),
         None => false,
@@ -1112,7 +1142,7 @@ fn check_range(what: &str, range: IntRange, v: &Value, span: Span) -> Result<(),
     };
     Err(Flow::from(Diag::at(
         "umpire::eval::range",
-        format!("{what} must be {range}, got {got}"),
+        format!("{} must be {range}, got {got}", what()),
         span,
         "out of range",
     )))

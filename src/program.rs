@@ -516,8 +516,9 @@ pub enum ExprKind {
     Const(u32),
     /// The reading chosen for an interpretation (an enum value of its readings).
     Chosen(u32),
-    /// `a.field`
-    Field(Box<Expr>, Rc<str>),
+    /// `a.field`, and the field's place in the record type when the checker knows it
+    /// (`u32::MAX` when not: a group's member, a value of any type).
+    Field(Box<Expr>, Rc<str>, u32),
     /// `group[name]`
     Member(Box<Expr>, Box<Expr>),
     /// `-a`
@@ -595,7 +596,7 @@ impl Expr {
             f(e);
             match &e.kind {
                 ExprKind::Call(_, args) => stack.extend(args.iter()),
-                ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) => stack.push(b),
+                ExprKind::Field(b, _, _) | ExprKind::Neg(b) | ExprKind::Not(b) => stack.push(b),
                 ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
                     stack.push(a);
                     stack.push(b);

@@ -30,14 +30,36 @@ pub mod arith {
 
     /// `a + b`
     pub fn add(a: Rational, b: Rational) -> Result<Rational, ArithError> {
+        // Whole numbers, the common case, without a common denominator.
+        if a.is_integer() && b.is_integer() {
+            return a
+                .numer()
+                .checked_add(b.numer())
+                .map(Rational::from_integer)
+                .ok_or(ArithError::Overflow);
+        }
         a.checked_add(&b).ok_or(ArithError::Overflow)
     }
     /// `a - b`
     pub fn sub(a: Rational, b: Rational) -> Result<Rational, ArithError> {
+        if a.is_integer() && b.is_integer() {
+            return a
+                .numer()
+                .checked_sub(b.numer())
+                .map(Rational::from_integer)
+                .ok_or(ArithError::Overflow);
+        }
         a.checked_sub(&b).ok_or(ArithError::Overflow)
     }
     /// `a × b`
     pub fn mul(a: Rational, b: Rational) -> Result<Rational, ArithError> {
+        if a.is_integer() && b.is_integer() {
+            return a
+                .numer()
+                .checked_mul(b.numer())
+                .map(Rational::from_integer)
+                .ok_or(ArithError::Overflow);
+        }
         a.checked_mul(&b).ok_or(ArithError::Overflow)
     }
     /// `a / b`
@@ -250,7 +272,12 @@ impl Value {
     pub fn field(&self, name: &str) -> Option<&Value> {
         match self {
             Value::Record(fields) | Value::Group(fields) => {
-                fields.iter().find(|(n, _)| &**n == name).map(|(_, v)| v)
+                // Names shared with the record type are found by address first.
+                fields
+                    .iter()
+                    .find(|(n, _)| std::ptr::eq(n.as_ptr(), name.as_ptr()) && n.len() == name.len())
+                    .or_else(|| fields.iter().find(|(n, _)| &**n == name))
+                    .map(|(_, v)| v)
             }
             Value::Pair(p) => match name {
                 "first" => Some(&p.0),

@@ -571,9 +571,18 @@ impl Checker<'_> {
             }
         }
         let (be, bt) = self.expr(base, scope, None);
+        // The field's name as the record type holds it: values of the type share that
+        // text, so finding the field is a pointer comparison (`Value::field`).
+        let mut name = rc(&field.node);
+        let mut at = u32::MAX;
         let fty = match &bt {
-            Ty::Record(shape) => match shape.fields.iter().find(|(n, _)| **n == *field.node) {
-                Some((_, t)) => t.clone(),
+            Ty::Record(shape) => match shape.fields.iter().position(|(n, _)| **n == *field.node) {
+                Some(i) => {
+                    let (n, t) = &shape.fields[i];
+                    name = n.clone();
+                    at = u32::try_from(i).unwrap_or(u32::MAX);
+                    t.clone()
+                }
                 None => {
                     let names: Vec<&str> = shape.fields.iter().map(|(n, _)| &**n).collect();
                     let d = Diag::at(
@@ -617,7 +626,7 @@ impl Checker<'_> {
         };
         (
             Expr {
-                kind: ExprKind::Field(Box::new(be), rc(&field.node)),
+                kind: ExprKind::Field(Box::new(be), name, at),
                 span,
             },
             fty,

@@ -370,7 +370,7 @@ impl Reacher<'_> {
                 }
                 None => Fact::all(),
             },
-            ExprKind::Field(base, name) => {
+            ExprKind::Field(base, name, _) => {
                 let base = self.fact(base, env);
                 match base.ty {
                     Some(Ty::Record(shape)) => {
@@ -660,7 +660,7 @@ fn place_text(e: &Expr) -> Option<String> {
     match &e.kind {
         ExprKind::Local(s) => Some(format!("#{s}")),
         ExprKind::State(i) => Some(format!("state.{i}")),
-        ExprKind::Field(base, name) => Some(format!("{}.{name}", place_text(base)?)),
+        ExprKind::Field(base, name, _) => Some(format!("{}.{name}", place_text(base)?)),
         _ => None,
     }
 }
@@ -752,7 +752,7 @@ impl Sites<'_> {
                     self.visit(a, env);
                 }
             }
-            ExprKind::Field(x, _) | ExprKind::Neg(x) | ExprKind::Not(x) => self.visit(x, env),
+            ExprKind::Field(x, _, _) | ExprKind::Neg(x) | ExprKind::Not(x) => self.visit(x, env),
             ExprKind::InRange { value: x, .. } => self.visit(x, env),
             ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
                 self.visit(a, env);

@@ -1,0 +1,125 @@
+"""Writes benches/RESULTS.md (to stdout) from one run of benches/compare.sh: umpire's
+criterion estimates (target/criterion), the peers' (peers/results.json) and the peak
+memory (target/bench-meta/rss.json). Every figure is the median of its run."""
+
+import json
+import platform
+import subprocess
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CRIT = ROOT / "target" / "criterion"
+META = ROOT / "target" / "bench-meta"
+
+
+def umpire_ns():
+    """function id -> median ns, for every criterion bench of umpire's."""
+    out = {}
+    for f in CRIT.glob("**/new/benchmark.json"):
+        b = json.loads(f.read_text())
+        est = json.loads((f.parent / "estimates.json").read_text())
+        out[b["function_id"]] = est["median"]["point_estimate"]
+    return out
+
+
+def t(ns):
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
+        if ns >= scale:
+            return f"{ns / scale:.3g} {unit}"
+    return f"{ns:.3g} ns"
+
+
+u = umpire_ns()
+p = json.loads((ROOT / "peers" / "results.json").read_text())
+rss = json.loads((META / "rss.json").read_text())
+lines = int((META / "parse_check_lines.txt").read_text())
+
+b1 = u["umpire manoeuvre"]
+b2m = u["umpire 1M manoeuvres"]
+b2r = u["umpire 1M 2d6+drm"]
+b3 = u["umpire exact manoeuvre"]
+b3n = u["umpire exact Nd6 1..50"]
+b3_50 = u["umpire exact 50d6"]
+b4 = u["umpire parse+check 1000 lines"] / lines
+b5 = u["umpire eval process"]
+native = p["native manoeuvre_ns"]
+rhai = p["rhai manoeuvre_ns"]
+py = p["python manoeuvre_ns"]
+icepool = p["icepool exact manoeuvre_ns"]
+rhai_line = p["rhai compile per line_ns"]
+hello = p["hello-world process_ns"]
+
+
+def row(what, ratio, target, ok, note=""):
+    mark = "met" if ok else "**missed**"
+    return f"| {what} | {ratio:.3g} | {target} | {mark} | {note} |"
+
+
+cpu = ""
+try:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+except OSError:
+    pass
+rustc = subprocess.run(["rustc", "--version"], capture_output=True, text=True).stdout.strip()
+
+print(f"""# Benchmarks: umpire beside its peers
+
+Measured in one run of `bash benches/compare.sh` on {date.today().isoformat()}: {cpu or platform.machine()},
+{rustc}, {platform.python_implementation()} {platform.python_version()}. Every figure is a
+median. Each bench checks its result before it is timed (`benches/adjudicate.rs`,
+`peers/`). Ratios compare runs of the same workload on the same machine in the same run;
+the machine is a noisy 2-core one, so take the second significant figure loosely.
+
+The workload: Furious Reason's manoeuvre for `brigade.second_foot` of
+`examples/states/furious_reason_brigade.toml` (the unit's die roll modifiers from the
+state, the Manoeuvre Table, a seeded D10) — see `peers/README.md` for how each peer
+writes it.
+
+## Ratios
+
+| Ratio | Measured | Target | | |
+|---|---|---|---|---|
+{row("B1 umpire / native Rust, one manoeuvre", b1 / native, "≤ 10", b1 / native <= 10, f"{t(b1)} / {t(native)}")}
+{row("B1 Rhai / umpire", rhai / b1, "≈ 45 (from the issue's estimates)", rhai / b1 >= 45, f"{t(rhai)} / {t(b1)}")}
+{row("B1 Python / umpire", py / b1, "≈ 7 (from the issue's estimates)", py / b1 >= 7, f"{t(py)} / {t(b1)}")}
+{row("B2 umpire / native, 1M manoeuvres", b2m / (p["native 1M manoeuvres_s"] * 1e9), "≤ 10", b2m / (p["native 1M manoeuvres_s"] * 1e9) <= 10, f"{t(b2m)} / {t(p['native 1M manoeuvres_s'] * 1e9)}")}
+{row("B2 Rhai / umpire, 1M manoeuvres", p["rhai 1M manoeuvres_s"] * 1e9 / b2m, "> 1", p["rhai 1M manoeuvres_s"] * 1e9 > b2m, f"{t(p['rhai 1M manoeuvres_s'] * 1e9)} / {t(b2m)}")}
+{row("B2 Python / umpire, 1M manoeuvres", p["python 1M manoeuvres_s"] * 1e9 / b2m, "> 1", p["python 1M manoeuvres_s"] * 1e9 > b2m, f"{t(p['python 1M manoeuvres_s'] * 1e9)} / {t(b2m)}")}
+{row("B2 umpire / native, 1M `2d6 + DRM`", b2r / (p["native 1M 2d6+drm_s"] * 1e9), "≤ 10", b2r / (p["native 1M 2d6+drm_s"] * 1e9) <= 10, f"{t(b2r)} / {t(p['native 1M 2d6+drm_s'] * 1e9)}")}
+{row("B2 Python / umpire, 1M `2d6 + DRM`", p["python 1M 2d6+drm_s"] * 1e9 / b2r, "> 1", p["python 1M 2d6+drm_s"] * 1e9 > b2r, f"{t(p['python 1M 2d6+drm_s'] * 1e9)} / {t(b2r)}")}
+{row("B3 Icepool / umpire, exact manoeuvre", icepool / b3, "≥ 100", icepool / b3 >= 100, f"{t(icepool)} / {t(b3)}")}
+{row("B3 Icepool / umpire, exact Nd6 for N = 1..50", p["icepool Nd6 1..50_ns"] / b3n, "≥ 100", p["icepool Nd6 1..50_ns"] / b3n >= 100, f"{t(p['icepool Nd6 1..50_ns'])} / {t(b3n)}")}
+{row("B3 Icepool / umpire, exact 50d6", p["icepool Nd6 N=50_ns"] / b3_50, "≥ 100", p["icepool Nd6 N=50_ns"] / b3_50 >= 100, f"{t(p['icepool Nd6 N=50_ns'])} / {t(b3_50)}")}
+{row("B3 umpire / native, exact manoeuvre", b3 / p["native exact manoeuvre_ns"], "(the floor)", True, f"{t(b3)} / {t(p['native exact manoeuvre_ns'])}")}
+{row("B4 Rhai compile / umpire parse + check, per line", rhai_line / b4, "≥ 3", rhai_line / b4 >= 3, f"{t(rhai_line)} / {t(b4)} per line ({lines} lines)")}
+{row("B5 umpire eval process / hello-world process", b5 / hello, "≤ 2", b5 / hello <= 2, f"{t(b5)} / {t(hello)}")}
+
+## Peak memory (RSS, KiB)
+
+| Process | Peak RSS |
+|---|---|
+| `umpire check` of all four bundled rulesets | {rss["load all bundled"]} |
+| `umpire prob` of the manoeuvre (B3) | {rss["exact manoeuvre"]} |
+| `umpire prob kriegspiel 50d6` | {rss["exact 50d6"]} |
+| a hello-world Rust process | {rss["hello-world"]} |
+
+## Every figure
+
+| Bench | Median |
+|---|---|""")
+for k in sorted(u):
+    print(f"| umpire: {k} | {t(u[k])} |")
+for k in sorted(p):
+    v = p[k]
+    if k.endswith("_lines"):
+        print(f"| peer: {k[:-6]} (lines) | {v} |")
+    elif k.endswith("_s"):
+        print(f"| peer: {k[:-2]} | {t(v * 1e9)} |")
+    else:
+        print(f"| peer: {k[:-3]} | {t(v)} |")
+print(f"""
+Reproduce: `bash benches/compare.sh` (writes this file).""")
