@@ -531,6 +531,9 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                 Some(spec) => {
                     let sw = crate::prob::sweep::parse(&spec)?;
                     let rows = crate::prob::sweep::run(&mut rules, &expr, &sw, &settings)?;
+                    for (_, d) in &rows {
+                        d.limits_held().map_err(Diags::from)?;
+                    }
                     if let Some((_, d)) = rows.first() {
                         report_seed(d);
                     }
@@ -554,6 +557,7 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
                         locals: &[],
                     };
                     let d = crate::prob::odds(&job, &settings);
+                    d.limits_held().map_err(Diags::from)?;
                     report_seed(&d);
                     match format {
                         Format::Json => {
@@ -629,6 +633,11 @@ fn run(cmd: Command) -> Result<ExitCode, Diags> {
             write_state,
             log,
         } => {
+            if let Some(log) = &log {
+                let mut others = vec![path.as_str()];
+                others.extend(write_state.as_deref());
+                crate::gamelog::check_target(log, &others).map_err(|d| Diags(vec![d]))?;
+            }
             let r = scenario::run(&path, !brief)?;
             if let Some(log) = &log {
                 crate::gamelog::append_all(log, &crate::gamelog::scenario_lines(&r))

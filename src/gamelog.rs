@@ -98,10 +98,23 @@ pub fn game_line_at(program: &Program, state: Option<&Value>, ruleset: &str, dic
         Some(s) => state_json(program, s),
         None => Json::Null,
     };
+    let l = crate::limits::current();
+    // A ruleset file is named by its full path, so the log replays from anywhere.
+    let ruleset = if crate::bundled::source(ruleset).is_none() {
+        std::fs::canonicalize(ruleset)
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| ruleset.to_string())
+    } else {
+        ruleset.to_string()
+    };
     json!({ "game": {
         "umpire": env!("CARGO_PKG_VERSION"),
         "log": FORMAT,
         "ruleset": ruleset,
+        "limits": {
+            "steps": l.steps, "depth": l.depth, "dice": l.dice,
+            "dice_per_roll": l.dice_per_roll, "sides": l.sides, "file_bytes": l.file_bytes,
+        },
         "digest": digest(program),
         "interpretations": readings(program),
         "dice": dice,
@@ -171,6 +184,50 @@ pub fn scenario_lines(report: &crate::scenario::Report) -> Vec<Json> {
         }
     }
     lines
+}
+
+/// Whether umpire may append a game log to `path`: a new or empty file, or one that is
+/// already a game log (its first line a `game` line) — never a ruleset, state or
+/// scenario file, a folder or a device, nor the same file as any of `others` (the
+/// files the same command reads or writes).
+///
+/// Errors: which of those it is, and what to do.
+pub fn check_target(path: &str, others: &[&str]) -> Result<(), Diag> {
+    let refuse = |why: String| {
+        Diag::error(
+            "umpire::io::log",
+            format!("will not append the game log to {path}: {why}"),
+        )
+        .help("name a new file for the log, or a game log to add to (`game.log`)")
+    };
+    let same = |a: &str, b: &str| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => std::path::Path::new(a) == std::path::Path::new(b),
+    };
+    if let Some(o) = others.iter().find(|o| same(path, o)) {
+        return Err(refuse(format!("it is {o}, which this command also uses")));
+    }
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    if !meta.is_file() {
+        return Err(refuse("it is not a regular file".into()));
+    }
+    if meta.len() == 0 {
+        return Ok(());
+    }
+    use std::io::{BufRead, Read};
+    let first = std::fs::File::open(path)
+        .map(|f| {
+            let mut line = String::new();
+            let _ = std::io::BufReader::new(f.take(1 << 20)).read_line(&mut line);
+            line
+        })
+        .unwrap_or_default();
+    match serde_json::from_str::<Json>(first.trim()) {
+        Ok(v) if v.get("game").is_some() => Ok(()),
+        _ => Err(refuse("it holds something else, not a game log".into())),
+    }
 }
 
 /// Appends one line to the log at `path`, whole: the line is written with one call to
@@ -271,10 +328,19 @@ const COMPARED: [&str; 6] = [
 /// `game` line; a ruleset that does not load. Differences are not errors: they are in
 /// the [`Replay`].
 pub fn replay(path: &str) -> Result<Replay, Diags> {
+    crate::limits::scoped(crate::limits::current(), || replay_text(path))
+}
+
+fn replay_text(path: &str) -> Result<Replay, Diags> {
     let text = crate::read_file(path)?;
+    let log_dir = std::path::Path::new(path)
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
     let mut out = Replay::default();
     let mut session: Option<Session> = None;
     let mut changed: Option<String> = None;
+    let mut game_seed: Option<u64> = None;
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         if raw.trim().is_empty() {
@@ -290,18 +356,18 @@ pub fn replay(path: &str) -> Result<Replay, Diags> {
             Diag::error("umpire::replay::format", format!("{path}:{n}: {what}")).into()
         };
         if let Some(game) = line.get("game") {
-            let (s, note) = start(game, session.take()).map_err(|mut ds| {
-                ds.0.push(Diag::error(
-                    "umpire::replay::ruleset",
-                    format!("{path}:{n}: the game's ruleset did not load"),
-                ));
-                ds
+            let g = start(game, session.take(), &log_dir).map_err(|why| {
+                Diags::from(Diag::error(
+                    "umpire::replay::game",
+                    format!("{path}:{n}: cannot start the game this line describes: {why}"),
+                ))
             })?;
-            changed = note.clone();
-            if let Some(note) = note {
+            changed = g.note.clone();
+            if let Some(note) = g.note {
                 out.notes.push(format!("line {n}: {note}"));
             }
-            session = Some(s);
+            game_seed = g.seed;
+            session = Some(g.session);
             continue;
         }
         let Some(s) = session.as_mut() else {
@@ -311,6 +377,7 @@ pub fn replay(path: &str) -> Result<Replay, Diags> {
             .as_object()
             .ok_or_else(|| bad("a line of a game log is a JSON object"))?;
         let text_of = |k: &str| obj.get(k).and_then(Json::as_str).map(str::to_string);
+        let dice = logged_dice(obj).map_err(|why| bad(&why))?;
         let mut io = Quiet::default();
         let (input, compare) = if let Some(e) = text_of("expr") {
             queue_logged(s, obj);
@@ -367,7 +434,7 @@ pub fn replay(path: &str) -> Result<Replay, Diags> {
                 ));
             }
         }
-        if let Some(w) = seeded_mismatch(obj) {
+        if let Some(w) = dice_not_accounted(obj, dice.as_ref(), game_seed) {
             whys.push(w);
         }
         if !whys.is_empty() {
@@ -420,13 +487,32 @@ fn logged_rolls(obj: &serde_json::Map<String, Json>) -> Vec<Roll> {
         .unwrap_or_default()
 }
 
-/// Whether the faces the log says were seeded are what the seed gives, from the
-/// logged place in the stream.
-fn seeded_mismatch(obj: &serde_json::Map<String, Json>) -> Option<String> {
-    let dice = obj.get("dice")?;
-    let seed = dice.get("seed")?.as_u64()?;
-    let pos: u128 = dice.get("position")?.as_str()?.parse().ok()?;
-    let queued = dice.get("queued").and_then(Json::as_u64).unwrap_or(0) as usize;
+/// Whether every face of a result is accounted for: given (queued), or what the seed
+/// gives from the logged place in its stream — in a seeded game, from the game's seed.
+fn dice_not_accounted(
+    obj: &serde_json::Map<String, Json>,
+    dice: Option<&LoggedDice>,
+    game_seed: Option<u64>,
+) -> Option<String> {
+    let faces: usize = logged_rolls(obj).iter().map(|r| r.faces.len()).sum();
+    let queued = dice.map_or(0, |d| d.queued);
+    if faces <= queued {
+        return None;
+    }
+    let Some((seed, pos)) = dice.and_then(|d| d.at) else {
+        // Unseeded dice are the players' (at the table) or a scenario's given rolls;
+        // in a seeded game every die not given comes from the seed.
+        return game_seed.map(|s| {
+            format!("{} of its dice are neither given nor placed in the stream of seed {s}, the game's seed", faces - queued)
+        });
+    };
+    if let Some(g) = game_seed {
+        if g != seed {
+            return Some(format!(
+                "its dice are said to come from seed {seed}, but the game's seed is {g}"
+            ));
+        }
+    }
     let mut rng = Seeded::at(seed, pos);
     let mut k = 0usize;
     for r in logged_rolls(obj) {
@@ -449,43 +535,160 @@ fn seeded_mismatch(obj: &serde_json::Map<String, Json>) -> Option<String> {
 
 /// A session for a `game` line: its ruleset loaded (digest compared), its readings
 /// chosen, its state put on the table. Returns a note when the ruleset differs.
-fn start(game: &Json, old: Option<Session>) -> Result<(Session, Option<String>), Diags> {
-    let name = game.get("ruleset").and_then(Json::as_str).ok_or_else(|| {
-        Diags::from(Diag::error(
-            "umpire::replay::format",
-            "a `game` line names no ruleset",
-        ))
-    })?;
-    let seed = game
+/// The game a `game` line starts: its session, the seed its dice come from (`None` when
+/// the players roll or each adjudication gives its own), and a note when the ruleset
+/// has changed since.
+struct Game {
+    session: Session,
+    seed: Option<u64>,
+    note: Option<String>,
+}
+
+fn start(game: &Json, old: Option<Session>, log_dir: &std::path::Path) -> Result<Game, String> {
+    let name = game
+        .get("ruleset")
+        .and_then(Json::as_str)
+        .ok_or("it names no ruleset (`\"ruleset\": \"NAME\"`)")?;
+    match game.get("log").map(Json::as_u64) {
+        Some(Some(FORMAT)) | None => {}
+        _ => {
+            return Err(format!(
+                "it is a version of the log this umpire does not read (it reads {FORMAT})"
+            ))
+        }
+    }
+    let dice = game
         .get("dice")
-        .and_then(|d| d.get("seed"))
-        .and_then(Json::as_u64)
-        .unwrap_or(0);
-    let mut s = old.unwrap_or_else(|| Session::new(seed));
+        .ok_or("it does not say how the dice were rolled (`dice`)")?;
+    let seed = match (dice.get("rng"), dice.get("seed"), dice.get("table")) {
+        (_, _, Some(Json::Bool(true))) => None,
+        (Some(Json::String(r)), s, _) if r == RNG => match s {
+            Some(s) => Some(
+                s.as_u64()
+                    .ok_or("its seed is not a whole number 0 or more")?,
+            ),
+            None if dice.get("per_adjudication") == Some(&Json::Bool(true)) => None,
+            None => return Err("its dice name an RNG but no seed".into()),
+        },
+        (Some(r), _, _) => return Err(format!("its dice come from {r}, and umpire's from {RNG}")),
+        _ => return Err("its `dice` are neither seeded (`rng`, `seed`) nor at the table".into()),
+    };
+    if let Some(l) = game.get("limits") {
+        let d = crate::limits::Limits::default();
+        let get = |k: &str, d: u64| -> Result<u64, String> {
+            match l.get(k) {
+                None => Ok(d),
+                Some(v) => v
+                    .as_u64()
+                    .ok_or(format!("its limit `{k}` is not a whole number")),
+            }
+        };
+        let small = |v: u64| u32::try_from(v).map_err(|_| "a limit is too large".to_string());
+        crate::limits::set(crate::limits::Limits {
+            steps: get("steps", d.steps)?,
+            depth: small(get("depth", u64::from(d.depth))?)?,
+            dice: get("dice", d.dice)?,
+            dice_per_roll: small(get("dice_per_roll", u64::from(d.dice_per_roll))?)?,
+            sides: small(get("sides", u64::from(d.sides))?)?,
+            file_bytes: get("file_bytes", d.file_bytes)?,
+        });
+    }
+    let mut s = old.unwrap_or_else(|| Session::new(seed.unwrap_or(0)));
     let mut io = Quiet::default();
-    if !s.use_fresh(name, &mut io) {
-        return Err(Diag::error(
-            "umpire::replay::ruleset",
-            format!("the ruleset `{name}` did not load: {}", io.err.trim()),
-        )
-        .into());
+    // A ruleset file named relative to where the game was played may be beside the log.
+    let beside = log_dir.join(name);
+    let name = if std::path::Path::new(name).exists() || crate::bundled::source(name).is_some() {
+        name.to_string()
+    } else if beside.exists() {
+        beside.to_string_lossy().into_owned()
+    } else {
+        name.to_string()
+    };
+    if !s.use_fresh(&name, &mut io) {
+        let said = io.err.lines().next().unwrap_or("").trim().to_string();
+        return Err(format!("its ruleset `{name}` did not load: {said}"));
     }
     let mut note = None;
-    let want = game.get("digest").and_then(Json::as_str).unwrap_or("");
     let have = digest(s.program());
-    if want != have {
-        note = Some(format!(
-            "the ruleset `{name}` has changed since the game was logged ({want}, now {have})"
-        ));
+    match game.get("digest").and_then(Json::as_str) {
+        Some(want) if want == have => {}
+        Some(want) => {
+            note = Some(format!(
+                "the ruleset `{name}` has changed since the game was logged ({want}, now {have})"
+            ))
+        }
+        None => {
+            note = Some(format!(
+                "the log gives no digest of the ruleset `{name}`, so a change to it cannot be told"
+            ))
+        }
     }
-    if let Some(Json::Object(m)) = game.get("interpretations") {
+    if let Some(m) = game.get("interpretations") {
+        let m = m
+            .as_object()
+            .ok_or("its `interpretations` are not an object")?;
         for (k, v) in m {
-            let r = v.as_str().unwrap_or("");
-            s.interpret_quietly(k, r).map_err(Diags::from)?;
+            let r = v
+                .as_str()
+                .ok_or(format!("its reading of `{k}` is not a name"))?;
+            s.interpret_quietly(k, r)
+                .map_err(|d| format!("its reading of `{k}`: {}", d.message))?;
         }
     }
     if let Some(state) = game.get("state").filter(|v| !v.is_null()) {
-        s.put_state(&state.to_string(), "<the logged state>")?;
+        s.put_state(&state.to_string(), "<the logged state>")
+            .map_err(|ds| {
+                let first = ds.0.first().map(|d| d.message.clone()).unwrap_or_default();
+                format!("its state does not fit the ruleset: {first}")
+            })?;
     }
-    Ok((s, note))
+    Ok(Game {
+        session: s,
+        seed,
+        note,
+    })
+}
+
+/// A result's `dice`, checked: how many faces were given, and where in which seed's
+/// stream the rest were drawn.
+struct LoggedDice {
+    queued: usize,
+    at: Option<(u64, u128)>,
+}
+
+fn logged_dice(obj: &serde_json::Map<String, Json>) -> Result<Option<LoggedDice>, String> {
+    let Some(d) = obj.get("dice") else {
+        return Ok(None);
+    };
+    let m = d.as_object().ok_or("its `dice` is not an object")?;
+    if let Some(k) = m
+        .keys()
+        .find(|k| !["queued", "seed", "position"].contains(&k.as_str()))
+    {
+        return Err(format!("its `dice` has `{k}`, which a log does not"));
+    }
+    let queued = match m.get("queued") {
+        None => 0,
+        Some(v) => v
+            .as_u64()
+            .ok_or("its `dice.queued` is not a whole number")? as usize,
+    };
+    let at = match (m.get("seed"), m.get("position")) {
+        (None, None) => None,
+        (Some(s), Some(p)) => {
+            let s = s
+                .as_u64()
+                .ok_or("its `dice.seed` is not a whole number 0 or more")?;
+            let p: u128 = p.as_str().and_then(|p| p.parse().ok()).ok_or(
+                "its `dice.position` is not a place in the stream (a whole number, as text)",
+            )?;
+            Some((s, p))
+        }
+        _ => {
+            return Err(
+                "its `dice` gives a seed without a position, or a position without a seed".into(),
+            )
+        }
+    };
+    Ok(Some(LoggedDice { queued, at }))
 }

@@ -201,8 +201,48 @@ fn toml_value(file: FileId, v: &Toml) -> Node {
     Node { kind, span }
 }
 
+/// The first bracket of JSON `text` nested deeper than the nesting limit
+/// ([`crate::syntax::parser::MAX_NESTING`]), found before the parser recurses into it.
+fn json_too_deep(text: &str) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, b) in text.bytes().enumerate() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > crate::syntax::parser::MAX_NESTING {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// A JSON state file as a tree; its syntax errors at their place.
 fn read_json(file: FileId, text: &str) -> Result<Node, Diag> {
+    if let Some(at) = json_too_deep(text) {
+        return Err(Diag::at(
+            "umpire::limit::nesting",
+            format!(
+                "brackets nested more than {} deep",
+                crate::syntax::parser::MAX_NESTING
+            ),
+            Span::new(file, at, at + 1),
+            "too deep",
+        ));
+    }
     let options = jsonc_parser::ParseOptions {
         allow_comments: false,
         allow_loose_object_property_names: false,
@@ -737,6 +777,14 @@ pub fn write_atomic_with(
                 format!("cannot write {path}: it is not a regular file"),
             )
             .help("name a file to write the state to"));
+        }
+        // A read-only file stays as it is (renaming over it would replace it).
+        if m.permissions().readonly() {
+            return Err(Diag::error(
+                "umpire::io::write",
+                format!("cannot write {path}: it is read-only"),
+            )
+            .help("make it writable, or name another file"));
         }
     }
     let dir = target

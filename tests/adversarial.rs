@@ -37,6 +37,8 @@ struct Case {
     /// A state file repeated: `[prefix, middle, n, middle_end, n_end]` is `prefix`,
     /// then `middle` n times, then `middle_end` as many times (a deep file).
     state_repeat: Option<(String, String, String, usize)>,
+    /// The state file's name (`case.toml`; `case.json` reads it as JSON).
+    state_name: Option<String>,
     /// The question, compiled as `<expression>`.
     expr: Option<String>,
     /// An expression repeated: `[prefix, middle, n, suffix]`.
@@ -151,7 +153,8 @@ fn run_case(c: &Case) -> Came {
         _ => panic!("{}: give `ruleset` or `rules`", c.name),
     };
     if let Some(text) = state_text(c) {
-        match umpire::state::load_text(&mut rules.program, "case.toml", text) {
+        let name = c.state_name.as_deref().unwrap_or("case.toml");
+        match umpire::state::load_text(&mut rules.program, name, text) {
             Ok(v) => rules.state = Some(v),
             Err(ds) => return first_error(ds),
         }
@@ -265,7 +268,7 @@ fn check(c: &Case, came: Came) -> Result<(), String> {
                 if let Some(at) = &c.at {
                     let source = match file.as_str() {
                         "<expression>" => expr_text(c).unwrap_or_default(),
-                        "case.toml" => state_text(c).unwrap_or_default(),
+                        "case.toml" | "case.json" => state_text(c).unwrap_or_default(),
                         _ => rules_text(c).unwrap_or_default(),
                     };
                     let there = text_at(&source, line, col);

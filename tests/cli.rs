@@ -1180,17 +1180,14 @@ fn a_repl_game_logged_with_seeded_dice_replays_and_a_wrong_seed_is_found() {
         stdout(&o)
     );
 
-    // The same faces claimed for another seed: the dice are not what that seed gives.
+    // The same faces claimed for another seed, the game's seed too: the dice are not
+    // what that seed gives.
     let text = std::fs::read_to_string(log).expect("log");
     assert!(
         text.contains("\"queued\":1"),
         "the :roll 4 was given, not seeded: {text}"
     );
-    std::fs::write(
-        log,
-        text.replace("\"seed\":11,\"position\"", "\"seed\":12,\"position\""),
-    )
-    .expect("write");
+    std::fs::write(log, text.replace("\"seed\":11", "\"seed\":12")).expect("write");
     let o = umpire(&["replay", log]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
@@ -1198,6 +1195,35 @@ fn a_repl_game_logged_with_seeded_dice_replays_and_a_wrong_seed_is_found() {
         "{}",
         stdout(&o)
     );
+    // Another seed on one line only: not the game's seed.
+    let one = text.replacen("\"seed\":11,\"position\"", "\"seed\":12,\"position\"", 1);
+    std::fs::write(log, one).expect("write");
+    let o = umpire(&["replay", log]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("line 2: `manoeuvre(brigade.second_foot)`: its dice are said to come from seed 12, but the game's seed is 11"),
+        "{}",
+        stdout(&o)
+    );
+    // Its place in the stream struck out: a seeded face no longer accounted for.
+    let lines: Vec<&str> = text.lines().collect();
+    let stripped = lines[1].replace(",\"seed\":11,\"position\":\"0\"", "");
+    assert_ne!(stripped, lines[1]);
+    let mut all = lines.clone();
+    all[1] = &stripped;
+    std::fs::write(log, all.join("\n")).expect("write");
+    let o = umpire(&["replay", log]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("neither given nor placed in the stream of seed 11"),
+        "{}",
+        stdout(&o)
+    );
+    // A `dice` that is not what a log writes is refused, not skipped.
+    let bad = lines[1].replace("\"queued\":0", "\"queued\":\"x\"");
+    all[1] = &bad;
+    std::fs::write(log, all.join("\n")).expect("write");
+    fails_with(&["replay", log], "its `dice.queued` is not a whole number");
 }
 
 #[test]
@@ -1271,4 +1297,83 @@ fn a_siege_run_with_effects_applied_replays_from_the_state_it_started_with() {
         "{}",
         stdout(&o)
     );
+}
+
+#[test]
+fn a_game_log_is_never_appended_to_a_file_umpire_reads_or_to_one_that_is_not_a_log() {
+    let dir = Scratch::new("log-target");
+    let scenario = dir.join("siege.toml");
+    let text = std::fs::read_to_string("examples/kriegspiel_siege.toml").expect("example");
+    let here = std::env::current_dir().expect("cwd");
+    let text = text.replace(
+        "states/",
+        &format!("{}/examples/states/", here.to_string_lossy()),
+    );
+    std::fs::write(&scenario, &text).expect("write");
+    let s = scenario.to_str().expect("utf-8 path");
+    fails_with(&["run", s, "--log", s], "it is");
+    assert_eq!(
+        std::fs::read_to_string(&scenario).expect("read"),
+        text,
+        "the scenario is untouched"
+    );
+    let out = dir.join("out.toml");
+    let o = out.to_str().expect("utf-8 path");
+    fails_with(
+        &["run", s, "--log", o, "--write-state", o],
+        "which this command also uses",
+    );
+    // A file that holds something else.
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "my notes\n").expect("write");
+    fails_with(
+        &["run", s, "--log", notes.to_str().expect("utf-8 path")],
+        "it holds something",
+    );
+    assert_eq!(std::fs::read_to_string(&notes).expect("read"), "my notes\n");
+    // A game log is added to: two runs, two games, one replay.
+    let log = dir.join("game.log");
+    let l = log.to_str().expect("utf-8 path");
+    for _ in 0..2 {
+        let r = umpire(&["run", s, "--brief", "--log", l]);
+        assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    }
+    let text = std::fs::read_to_string(&log).expect("log");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("{\"game\"")).count(),
+        2
+    );
+    let r = umpire(&["replay", l]);
+    assert_eq!(r.status.code(), Some(0), "{}", stdout(&r));
+}
+
+#[test]
+fn a_read_only_state_file_is_not_replaced() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = Scratch::new("read-only");
+    let out = dir.join("end.toml");
+    std::fs::write(&out, "turn = 1\n").expect("write");
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    fails_with(
+        &[
+            "run",
+            "examples/kriegspiel_siege.toml",
+            "--brief",
+            "--write-state",
+            out.to_str().expect("utf-8 path"),
+        ],
+        "it is read-only",
+    );
+    assert_eq!(std::fs::read_to_string(&out).expect("read"), "turn = 1\n");
+}
+
+#[test]
+fn odds_past_a_limit_are_an_error_not_an_outcome() {
+    // 3d6 + 1d6 rolls four dice; with at most three, no case can be worked out.
+    fails_with(
+        &["prob", "kriegspiel", "3d6 + 1d6", "--max-dice", "3"],
+        "more than 3 dice",
+    );
+    let o = umpire(&["prob", "kriegspiel", "3d6 + 1d6", "--max-dice", "4"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }

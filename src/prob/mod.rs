@@ -572,6 +572,27 @@ impl Default for Settings {
     }
 }
 
+impl Distribution {
+    /// A limit one of its cases hit (`--max-steps` and the like): odds worked out past a
+    /// limit are not the odds, so this is an error, not an outcome.
+    ///
+    /// Errors: the limit, as a diagnostic.
+    pub fn limits_held(&self) -> Result<(), Diag> {
+        for c in &self.chances {
+            if let Case::Error { code, message } = &c.case {
+                if code.starts_with("umpire::limit::") {
+                    return Err(Diag::error(
+                        "umpire::prob::limit",
+                        format!("the odds cannot be worked out: in at least one case, {message}"),
+                    )
+                    .help("raise the limit (see `umpire help prob`: --max-steps, --max-depth, --max-dice), or ask something smaller"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The odds of a job: exact when its cases fit the limit, else sampled (saying so), with
 /// a progress bar when asked for.
 pub fn odds(job: &Job<'_>, settings: &Settings) -> Distribution {

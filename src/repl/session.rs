@@ -159,6 +159,9 @@ pub const COMMANDS: [(&str, &str, &str); 23] = [
     ),
 ];
 
+/// Longest line the session takes (64 KiB).
+pub const MAX_LINE: usize = 64 * 1024;
+
 /// What an input asks the session to do next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Next {
@@ -181,6 +184,8 @@ pub struct Session {
     undo: Vec<Undo>,
     state_path: Option<String>,
     log: Option<String>,
+    /// Writing the `game` line to the log failed.
+    failed_log: bool,
     /// The last line the log was given (or would have been, when not logging): what a
     /// replay compares.
     last_event: Option<serde_json::Value>,
@@ -220,6 +225,7 @@ impl Session {
             undo: Vec::new(),
             state_path: None,
             log: None,
+            failed_log: false,
             last_event: None,
             last_dice: serde_json::Value::Null,
             version: 0,
@@ -483,6 +489,24 @@ impl Session {
         if text.is_empty() || text.starts_with('#') {
             return Next::Go;
         }
+        // A question has at most 256 operators; a line far longer than any can be is
+        // refused before it is parsed (a pasted file, a runaway script).
+        if text.len() > MAX_LINE {
+            self.inputs += 1;
+            self.fail(
+                Diag::error(
+                    "umpire::limit::line",
+                    format!(
+                        "the line is {} long, more than a line can be ({})",
+                        crate::limits::bytes_text(text.len() as u64),
+                        crate::limits::bytes_text(MAX_LINE as u64)
+                    ),
+                )
+                .help("put long definitions in a ruleset file and `:use` it"),
+                io,
+            );
+            return Next::Go;
+        }
         self.inputs += 1;
         let ok = if let Some(rest) = text.strip_prefix(':') {
             let (cmd, arg) = match rest.find(char::is_whitespace) {
@@ -528,6 +552,7 @@ impl Session {
         if let Err(d) = crate::gamelog::append(&path, &line) {
             io.err(&io.render(&d));
             self.failed = true;
+            self.failed_log = true;
         }
     }
 
@@ -618,9 +643,23 @@ impl Session {
                     }
                     return true;
                 }
+                let mut others: Vec<&str> = self.state_path.iter().map(String::as_str).collect();
+                if let Source::File(p) = &self.source {
+                    others.push(p);
+                }
+                if let Err(d) = crate::gamelog::check_target(arg, &others) {
+                    return self.fail(d, io);
+                }
                 self.log = Some(arg.to_string());
-                io.err(&format!("each adjudication is appended to {arg}\n"));
+                // The `game` line is written now, so a log that cannot be written is
+                // found out at once.
                 self.log_game(io);
+                if self.failed_log {
+                    self.log = None;
+                    self.failed_log = false;
+                    return false;
+                }
+                io.err(&format!("each adjudication is appended to {arg}\n"));
                 true
             }
             other => {
@@ -682,6 +721,10 @@ impl Session {
                         locals: &[],
                     };
                     let d = crate::prob::odds(&job, &settings);
+                    if let Err(e) = d.limits_held() {
+                        io.err(&io.render(&e));
+                        return false;
+                    }
                     io.out(&crate::prob::report::text(&p.program, expr, &d));
                     true
                 }
