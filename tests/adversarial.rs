@@ -357,6 +357,11 @@ fn state_files() {
 }
 
 #[test]
+fn parsing() {
+    corpus("parsing.toml");
+}
+
+#[test]
 fn no_failure_becomes_a_value() {
     corpus("no_failure_becomes_a_value.toml");
 }
