@@ -285,6 +285,20 @@ impl<'a> Evaluator<'a> {
                 self.member(&b, &name, &g, e.span).cloned()
             }
             ExprKind::Field(base, name, at) => {
+                // `u.grade`, `brigade.second_foot.lost_percent`: read in place, without
+                // copying the records on the way (each part still a step).
+                if let Some(v) = self.in_place(base, frame) {
+                    if let Value::Record(fields) = v {
+                        if let Some((n, fv)) = fields.get(*at as usize) {
+                            if Rc::ptr_eq(n, name) || n == name {
+                                return Ok(fv.clone());
+                            }
+                        }
+                    }
+                    if let Some(fv) = v.field(name) {
+                        return Ok(fv.clone());
+                    }
+                }
                 let b = self.eval(base, frame)?;
                 // Records of the type the checker saw hold the field at its place.
                 if let Value::Record(fields) = &b {
@@ -496,6 +510,42 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// The value a local, or a field of one (of a field ...), holds, borrowed where it
+    /// is, each part counted as a step; `None` for anything else (or a field that is
+    /// not there: the caller works it out the long way, and reports it).
+    fn in_place<'f>(&mut self, e: &Expr, frame: &'f [Value]) -> Option<&'f Value> {
+        let mut chain: [Option<(&Rc<str>, u32)>; 8] = [None; 8];
+        let mut n = 0;
+        let mut at = e;
+        let slot = loop {
+            match &at.kind {
+                ExprKind::Local(s) => break *s,
+                ExprKind::Field(b, name, i) if n < chain.len() => {
+                    chain[n] = Some((name, *i));
+                    n += 1;
+                    at = b;
+                }
+                _ => return None,
+            }
+        };
+        let mut v = frame.get(slot as usize)?;
+        for link in chain[..n].iter().rev() {
+            let (name, i) = (*link)?;
+            v = match v {
+                Value::Record(fields) => match fields.get(i as usize) {
+                    Some((f, fv)) if Rc::ptr_eq(f, name) || f == name => fv,
+                    _ => v.field(name)?,
+                },
+                _ => v.field(name)?,
+            };
+        }
+        // Counted only once it is known to be read here.
+        for _ in 0..=n {
+            self.step(e.span).ok()?;
+        }
+        Some(v)
+    }
+
     fn truth(&mut self, c: &Expr, frame: &mut [Value]) -> Result<bool, Flow> {
         match self.eval(c, frame)? {
             Value::Bool(b) => Ok(b),
@@ -692,6 +742,16 @@ impl<'a> Evaluator<'a> {
             (BinOp::Ne, _, _) => Bool(!x.same(&y)),
             (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, _, _) => {
                 let (p, q) = match (&x, &y) {
+                    // Whole numbers compare without cross-multiplying.
+                    (Num(p), Num(q)) if p.is_integer() && q.is_integer() => {
+                        let (a, b) = (*p.numer(), *q.numer());
+                        return Ok(Bool(match op {
+                            BinOp::Lt => a < b,
+                            BinOp::Le => a <= b,
+                            BinOp::Gt => a > b,
+                            _ => a >= b,
+                        }));
+                    }
                     (Num(p), Num(q)) | (Time(p), Time(q)) => (*p, *q),
                     (Length(p), Length(q)) => (p.inches, q.inches),
                     _ => return Err(internal(span, "a comparison")),
