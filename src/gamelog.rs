@@ -409,7 +409,13 @@ fn replay_text(path: &str) -> Result<Replay, Diags> {
         let got = s.last_event().cloned().unwrap_or(Json::Null);
         let mut whys = Vec::new();
         if got.is_null() && !obj.contains_key("error") {
-            let said = io.err.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            // The diagnostic (`code: message`), not the notes about queued rolls.
+            let said = io
+                .err
+                .lines()
+                .find(|l| l.starts_with("umpire::"))
+                .or_else(|| io.err.lines().find(|l| !l.trim().is_empty()))
+                .unwrap_or("");
             whys.push(format!("the replay gives no result: {}", said.trim()));
         }
         if io.asked {
