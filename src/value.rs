@@ -28,39 +28,32 @@ pub enum ArithError {
 pub mod arith {
     use super::*;
 
+    /// `whole(a, b)` when both are whole numbers (the common case: no common
+    /// denominator to find), else `any(a, b)`; `None` from either is an overflow.
+    fn either(
+        a: Rational,
+        b: Rational,
+        whole: fn(i64, i64) -> Option<i64>,
+        any: fn(&Rational, &Rational) -> Option<Rational>,
+    ) -> Result<Rational, ArithError> {
+        let r = if a.is_integer() && b.is_integer() {
+            whole(*a.numer(), *b.numer()).map(Rational::from_integer)
+        } else {
+            any(&a, &b)
+        };
+        r.ok_or(ArithError::Overflow)
+    }
     /// `a + b`
     pub fn add(a: Rational, b: Rational) -> Result<Rational, ArithError> {
-        // Whole numbers, the common case, without a common denominator.
-        if a.is_integer() && b.is_integer() {
-            return a
-                .numer()
-                .checked_add(b.numer())
-                .map(Rational::from_integer)
-                .ok_or(ArithError::Overflow);
-        }
-        a.checked_add(&b).ok_or(ArithError::Overflow)
+        either(a, b, i64::checked_add, |a, b| a.checked_add(b))
     }
     /// `a - b`
     pub fn sub(a: Rational, b: Rational) -> Result<Rational, ArithError> {
-        if a.is_integer() && b.is_integer() {
-            return a
-                .numer()
-                .checked_sub(b.numer())
-                .map(Rational::from_integer)
-                .ok_or(ArithError::Overflow);
-        }
-        a.checked_sub(&b).ok_or(ArithError::Overflow)
+        either(a, b, i64::checked_sub, |a, b| a.checked_sub(b))
     }
     /// `a × b`
     pub fn mul(a: Rational, b: Rational) -> Result<Rational, ArithError> {
-        if a.is_integer() && b.is_integer() {
-            return a
-                .numer()
-                .checked_mul(b.numer())
-                .map(Rational::from_integer)
-                .ok_or(ArithError::Overflow);
-        }
-        a.checked_mul(&b).ok_or(ArithError::Overflow)
+        either(a, b, i64::checked_mul, |a, b| a.checked_mul(b))
     }
     /// `a / b`
     pub fn div(a: Rational, b: Rational) -> Result<Rational, ArithError> {
