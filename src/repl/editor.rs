@@ -17,6 +17,22 @@ use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{Context, Editor, Helper};
 use std::path::PathBuf;
 
+/// Writes the history whole to a temporary file beside `path`, flushed to the disk, then
+/// renamed over it: the history file is never left half written (rustyline's own
+/// append rewrites the file in place once it is full).
+fn save_history(editor: &mut Ed, path: &std::path::Path) {
+    let name = path
+        .file_name()
+        .map_or("history".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{name}.umpire-{}.tmp", std::process::id()));
+    let written = editor.save_history(&tmp).is_ok()
+        && std::fs::File::open(&tmp).and_then(|f| f.sync_all()).is_ok()
+        && std::fs::rename(&tmp, path).is_ok();
+    if !written {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
 /// Where history is kept: `$UMPIRE_HISTORY`, else under the XDG state folder.
 pub fn history_path() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("UMPIRE_HISTORY") {
@@ -390,7 +406,7 @@ pub fn interactive(
         if !line.trim().is_empty() {
             let _ = editor.add_history_entry(line.as_str());
             if let Some(h) = &history {
-                let _ = editor.append_history(h);
+                save_history(&mut editor, h);
             }
         }
         let mut t = Terminal {
