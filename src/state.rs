@@ -124,7 +124,63 @@ fn span_of(file: FileId, r: Option<std::ops::Range<usize>>) -> Span {
 }
 
 /// A TOML state file as a tree; its syntax errors at their place.
+/// The first bracket of TOML `text` nested deeper than the nesting limit, outside texts
+/// (`"..."`, `'...'`, and their triple-quoted forms) and `#` comments.
+fn toml_too_deep(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let (mut depth, mut i) = (0usize, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            q @ (b'"' | b'\'') => {
+                let three: &[u8] = if q == b'"' { b"\"\"\"" } else { b"'''" };
+                let triple = b[i..].starts_with(three);
+                i += if triple { 3 } else { 1 };
+                while i < b.len() {
+                    if q == b'"' && b[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if triple && b[i..].starts_with(three) {
+                        i += 2;
+                        break;
+                    }
+                    if !triple && (b[i] == q || b[i] == b'\n') {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > crate::syntax::parser::MAX_NESTING {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 fn read_toml(file: FileId, text: &str) -> Result<Node, Diag> {
+    if let Some(at) = toml_too_deep(text) {
+        return Err(Diag::at(
+            "umpire::limit::nesting",
+            format!(
+                "brackets nested more than {} deep",
+                crate::syntax::parser::MAX_NESTING
+            ),
+            Span::new(file, at, at + 1),
+            "too deep",
+        ));
+    }
     let doc = toml_edit::ImDocument::parse(text).map_err(|e| {
         let r = e.span().unwrap_or(0..0);
         let end = if r.end > r.start {
