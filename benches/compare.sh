@@ -4,19 +4,35 @@
 #
 #   bash benches/compare.sh
 #
-# Builds umpire in release, runs `cargo bench --bench adjudicate` (B1-B5), runs
-# `peers/run.sh` (native Rust, Rhai, Python, Icepool, a hello-world process), measures
-# peak memory (RSS) with /usr/bin/time, and writes the table of ratios. About 6-8
-# minutes on 2 cores once everything is built; the first run also compiles Rhai and
-# criterion and installs Icepool into peers/python/.venv.
+# Builds umpire in release, builds the peers (peers/rust: native Rust, Rhai and the
+# hello-world binary), runs `cargo bench --bench adjudicate` (B1-B5; B5 takes turns
+# with the hello-world process in one loop), runs `peers/run.sh` (the peers' benches;
+# Python and Icepool in peers/python/.venv), measures peak memory (RSS) with GNU time,
+# and writes the table of ratios. About 10 minutes on 2 cores; the first run also
+# compiles Rhai and criterion and installs Icepool from PyPI. Needs: cargo, python3
+# (3.11 or newer, with venv), GNU time at /usr/bin/time, and crates.io and PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-META=target/bench-meta
+
+missing=()
+[ -x /usr/bin/time ] || missing+=("GNU time at /usr/bin/time (Debian: apt-get install time)")
+python3 -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
+    || missing+=("python3 3.11 or newer with the venv module")
+command -v cargo > /dev/null || missing+=("cargo")
+if [ ${#missing[@]} -gt 0 ]; then
+    printf 'benches/compare.sh needs: %s\n' "${missing[@]}" >&2
+    exit 1
+fi
+
+TARGET="${CARGO_TARGET_DIR:-target}"
+META="$TARGET/bench-meta"
 mkdir -p "$META"
 
 echo "==> cargo build --release" >&2
 cargo build --release
-rm -rf target/criterion
+echo "==> cargo build --release (peers/rust: the hello-world binary B5 takes turns with)" >&2
+CARGO_TARGET_DIR=peers/rust/target cargo build --release --manifest-path peers/rust/Cargo.toml
+rm -rf "$TARGET/criterion"
 echo "==> cargo bench --bench adjudicate" >&2
 UMPIRE_BENCH_META="$META" cargo bench --bench adjudicate -- --noplot
 
@@ -24,7 +40,7 @@ echo "==> peers/run.sh" >&2
 bash peers/run.sh
 
 echo "==> peak memory" >&2
-U=target/release/umpire
+U="$TARGET/release/umpire"
 rss() { # prints the peak RSS in KiB of the command
     /usr/bin/time -f %M -o "$META/rss.tmp" "$@" > /dev/null
     cat "$META/rss.tmp"
@@ -38,6 +54,11 @@ rss() { # prints the peak RSS in KiB of the command
     echo "}"
 } > "$META/rss.json"
 
+# The peers' versions, as this run used them.
+rhai=$(grep -A1 '^name = "rhai"$' peers/rust/Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')
+icepool=$(peers/python/.venv/bin/python -c 'import icepool; print(icepool.__version__)')
+echo "{\"Rhai\": \"$rhai\", \"Icepool\": \"$icepool\"}" > "$META/versions.json"
+
 echo "==> benches/RESULTS.md" >&2
-python3 benches/results.py > benches/RESULTS.md
+UMPIRE_TARGET="$TARGET" python3 benches/results.py > benches/RESULTS.md
 cat benches/RESULTS.md
