@@ -194,10 +194,20 @@ impl<'a> Evaluator<'a> {
             .unwrap_or_default()
     }
 
+    #[inline(always)]
     fn step(&mut self, span: Span) -> Result<(), Flow> {
         self.steps += 1;
         if self.steps > self.limits.steps {
-            return Err(Flow::from(
+            return Err(self.too_many_steps(span));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_many_steps(&self, span: Span) -> Flow {
+        {
+            return Flow::from(
                 Diag::at(
                     "umpire::limit::steps",
                     format!(
@@ -208,9 +218,8 @@ impl<'a> Evaluator<'a> {
                     "still working here",
                 )
                 .help("a rule may be calling itself without end; the limit is set by --max-steps"),
-            ));
+            );
         }
-        Ok(())
     }
 
     fn show(&self, v: &Value) -> String {
