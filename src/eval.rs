@@ -206,20 +206,18 @@ impl<'a> Evaluator<'a> {
     #[cold]
     #[inline(never)]
     fn too_many_steps(&self, span: Span) -> Flow {
-        {
-            return Flow::from(
-                Diag::at(
-                    "umpire::limit::steps",
-                    format!(
-                        "the adjudication took more than {} steps",
-                        self.limits.steps
-                    ),
-                    span,
-                    "still working here",
-                )
-                .help("a rule may be calling itself without end; the limit is set by --max-steps"),
-            );
-        }
+        Flow::from(
+            Diag::at(
+                "umpire::limit::steps",
+                format!(
+                    "the adjudication took more than {} steps",
+                    self.limits.steps
+                ),
+                span,
+                "still working here",
+            )
+            .help("a rule may be calling itself without end; the limit is set by --max-steps"),
+        )
     }
 
     fn show(&self, v: &Value) -> String {
