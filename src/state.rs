@@ -169,17 +169,22 @@ fn toml_too_deep(text: &str) -> Option<usize> {
     None
 }
 
+/// The error for a state file whose brackets nest past the limit, at the first one past.
+fn too_deep(file: FileId, at: usize) -> Diag {
+    Diag::at(
+        "umpire::limit::nesting",
+        format!(
+            "brackets nested more than {} deep",
+            crate::syntax::parser::MAX_NESTING
+        ),
+        Span::new(file, at, at + 1),
+        "too deep",
+    )
+}
+
 fn read_toml(file: FileId, text: &str) -> Result<Node, Diag> {
     if let Some(at) = toml_too_deep(text) {
-        return Err(Diag::at(
-            "umpire::limit::nesting",
-            format!(
-                "brackets nested more than {} deep",
-                crate::syntax::parser::MAX_NESTING
-            ),
-            Span::new(file, at, at + 1),
-            "too deep",
-        ));
+        return Err(too_deep(file, at));
     }
     let doc = toml_edit::ImDocument::parse(text).map_err(|e| {
         let r = e.span().unwrap_or(0..0);
@@ -289,15 +294,7 @@ fn json_too_deep(text: &str) -> Option<usize> {
 /// A JSON state file as a tree; its syntax errors at their place.
 fn read_json(file: FileId, text: &str) -> Result<Node, Diag> {
     if let Some(at) = json_too_deep(text) {
-        return Err(Diag::at(
-            "umpire::limit::nesting",
-            format!(
-                "brackets nested more than {} deep",
-                crate::syntax::parser::MAX_NESTING
-            ),
-            Span::new(file, at, at + 1),
-            "too deep",
-        ));
+        return Err(too_deep(file, at));
     }
     let options = jsonc_parser::ParseOptions {
         allow_comments: false,
