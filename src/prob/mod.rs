@@ -193,13 +193,15 @@ impl DiceSource for Enumerate<'_> {
 /// `1'` are one length), refusals and gaps by their words and section.
 pub fn key(case: &Case) -> String {
     fn value(v: &Value, out: &mut String) {
-        match v {
-            Value::Num(r) => out.push_str(&format!("n{r}")),
-            Value::Length(l) => out.push_str(&format!("l{}", l.inches)),
-            Value::Time(t) => out.push_str(&format!("t{t}")),
-            Value::Bool(b) => out.push_str(if *b { "T" } else { "F" }),
-            Value::Text(t) => out.push_str(&format!("s{t:?}")),
-            Value::Enum(e, i) => out.push_str(&format!("e{e}.{i}")),
+        use std::fmt::Write;
+        // Written straight into the key (writing to a String cannot fail).
+        let _ = match v {
+            Value::Num(r) => write!(out, "n{r}"),
+            Value::Length(l) => write!(out, "l{}", l.inches),
+            Value::Time(t) => write!(out, "t{t}"),
+            Value::Bool(b) => out.write_str(if *b { "T" } else { "F" }),
+            Value::Text(t) => write!(out, "s{t:?}"),
+            Value::Enum(e, i) => write!(out, "e{e}.{i}"),
             Value::Record(fields) | Value::Group(fields) => {
                 out.push('{');
                 for (n, f) in fields.iter() {
@@ -208,16 +210,16 @@ pub fn key(case: &Case) -> String {
                     value(f, out);
                     out.push(',');
                 }
-                out.push('}');
+                out.write_str("}")
             }
             Value::Pair(p) => {
                 out.push('(');
                 value(&p.0, out);
                 out.push(',');
                 value(&p.1, out);
-                out.push(')');
+                out.write_str(")")
             }
-        }
+        };
     }
     match case {
         Case::Outcome(Outcome::Value(v)) => {
@@ -317,7 +319,10 @@ pub fn exact_ticking(
     let program = job.program;
     let mut cache = HashMap::new();
     let mut stack: Vec<Vec<usize>> = vec![Vec::new()];
-    let mut found: Vec<(Case, BigRational)> = Vec::new();
+    // Each outcome's chance so far as a fraction not yet reduced: paths that roll the
+    // same dice share a denominator, so most additions are of numerators alone, and
+    // the fraction is reduced once, at the end.
+    let mut found: Vec<(Case, BigUint, BigUint)> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut cases = 0u64;
     let mut steps = 0u64;
@@ -346,7 +351,6 @@ pub fn exact_ticking(
             num *= &d.sums[*c].1;
             den *= &d.total;
         }
-        let p = BigRational::new(BigInt::from(num), BigInt::from(den));
         // Every other sum of each term met first on this path is a case still to run.
         for j in (prefix.len()..dice.taken.len()).rev() {
             let before: Vec<usize> = dice.taken[..j].iter().map(|(_, c)| *c).collect();
@@ -361,21 +365,32 @@ pub fn exact_ticking(
         }
         let k = key(&case);
         match index.get(&k) {
-            Some(&i) => found[i].1 += p,
+            Some(&i) => {
+                let (_, n, d) = &mut found[i];
+                if *d == den {
+                    *n += num;
+                } else {
+                    *n = &*n * &den + num * &*d;
+                    *d *= den;
+                }
+            }
             None => {
                 index.insert(k, found.len());
-                found.push((case, p));
+                found.push((case, num, den));
             }
         }
     }
     found.sort_by(|a, b| order(program, &a.0, &b.0));
     let chances = found
         .into_iter()
-        .map(|(case, p)| Chance {
-            estimate: to_f64(&p),
-            exact: Some(p),
-            case,
-            std_error: None,
+        .map(|(case, n, d)| {
+            let p = BigRational::new(BigInt::from(n), BigInt::from(d));
+            Chance {
+                estimate: to_f64(&p),
+                exact: Some(p),
+                case,
+                std_error: None,
+            }
         })
         .collect();
     Some(Distribution {
