@@ -267,7 +267,7 @@ impl<'a> Evaluator<'a> {
                 },
                 None => Err(Flow::from(
                     Diag::at("umpire::eval::no_state", format!("`{}` is part of the game state, and no state is loaded", self.prog.sources.snippet(e.span)), e.span, "needs the state")
-                        .help("give a state file: `umpire eval RULESET EXPR --state FILE`, or `state = \"FILE\"` in a scenario"),
+                        .help("give a state file: `--state FILE` (`umpire eval`, `umpire repl`), `:load FILE` in the REPL, or `state = \"FILE\"` in a scenario"),
                 )),
             },
             ExprKind::Local(s) => frame
@@ -666,7 +666,7 @@ impl<'a> Evaluator<'a> {
         let Some(state) = self.state else {
             return Err(Flow::from(
                 Diag::at("umpire::eval::no_state", "`set` changes the game state, and no state is loaded", set.span, "needs the state")
-                    .help("give a state file: `umpire eval RULESET EXPR --state FILE`, or `state = \"FILE\"` in a scenario"),
+                    .help("give a state file: `--state FILE` (`umpire eval`, `umpire repl`), `:load FILE` in the REPL, or `state = \"FILE\"` in a scenario"),
             ));
         };
         let Some(info) = prog.state.and_then(|s| prog.records.get(s as usize)) else {
