@@ -294,28 +294,14 @@ impl<'a> Evaluator<'a> {
             ExprKind::Field(base, name, at) => {
                 // `u.grade`, `brigade.second_foot.lost_percent`: read in place, without
                 // copying the records on the way (each part still a step).
-                if let Some(v) = self.in_place(base, frame) {
-                    if let Value::Record(fields) = v {
-                        if let Some((n, fv)) = fields.get(*at as usize) {
-                            if Rc::ptr_eq(n, name) || n == name {
-                                return Ok(fv.clone());
-                            }
-                        }
-                    }
-                    if let Some(fv) = v.field(name) {
-                        return Ok(fv.clone());
-                    }
+                if let Some(v) = self
+                    .in_place(base, frame)
+                    .and_then(|b| field_at(b, name, *at))
+                {
+                    return Ok(v.clone());
                 }
                 let b = self.eval(base, frame)?;
-                // Records of the type the checker saw hold the field at its place.
-                if let Value::Record(fields) = &b {
-                    if let Some((n, v)) = fields.get(*at as usize) {
-                        if Rc::ptr_eq(n, name) || n == name {
-                            return Ok(v.clone());
-                        }
-                    }
-                }
-                b.field(name).cloned().ok_or_else(|| match &b {
+                field_at(&b, name, *at).cloned().ok_or_else(|| match &b {
                     // A member named in the state file: say which there are.
                     Value::Group(members) => {
                         let names: Vec<&str> = members.iter().map(|(n, _)| &**n).collect();
@@ -538,13 +524,7 @@ impl<'a> Evaluator<'a> {
         let mut v = frame.get(slot as usize)?;
         for link in chain[..n].iter().rev() {
             let (name, i) = (*link)?;
-            v = match v {
-                Value::Record(fields) => match fields.get(i as usize) {
-                    Some((f, fv)) if Rc::ptr_eq(f, name) || f == name => fv,
-                    _ => v.field(name)?,
-                },
-                _ => v.field(name)?,
-            };
+            v = field_at(v, name, i)?;
         }
         // Counted only once it is known to be read here.
         for _ in 0..=n {
@@ -834,19 +814,9 @@ impl<'a> Evaluator<'a> {
             return Ok(());
         }
         let name = &info.name;
-        let held = match v {
-            Value::Record(fields) => &fields[..],
-            _ => &[],
-        };
         for (i, ((fname, _), range)) in info.shape.fields.iter().zip(&info.ranges).enumerate() {
             let Some(range) = range else { continue };
-            // A record of this type holds the field at its place; one built otherwise
-            // is searched by name.
-            let fv = match held.get(i) {
-                Some((n, fv)) if Rc::ptr_eq(n, fname) => Some(fv),
-                _ => v.field(fname),
-            };
-            if let Some(fv) = fv {
+            if let Some(fv) = field_at(v, fname, u32::try_from(i).unwrap_or(u32::MAX)) {
                 check_range(|| format!("field `{fname}` of {name}"), *range, fv, span)?;
             }
         }
@@ -1187,6 +1157,20 @@ fn check_arg(p: &ParamInfo, v: &Value, span: Span) -> Result<(), Flow> {
         Some(range) => check_range(|| format!("`{}`", p.name), range, v, span),
         None => Ok(()),
     }
+}
+
+/// The field `name` of `v`: at place `at` in a record of the type the checker saw (its
+/// name shared with the type, so found by address), else searched for by name (a
+/// record built otherwise, a group's member, a pair's part).
+fn field_at<'v>(v: &'v Value, name: &Rc<str>, at: u32) -> Option<&'v Value> {
+    if let Value::Record(fields) = v {
+        if let Some((n, fv)) = fields.get(at as usize) {
+            if Rc::ptr_eq(n, name) || n == name {
+                return Some(fv);
+            }
+        }
+    }
+    v.field(name)
 }
 
 /// Checks a whole number against a declared range (bounds inclusive).

@@ -265,12 +265,7 @@ impl Value {
     pub fn field(&self, name: &str) -> Option<&Value> {
         match self {
             Value::Record(fields) | Value::Group(fields) => {
-                // Names shared with the record type are found by address first.
-                fields
-                    .iter()
-                    .find(|(n, _)| std::ptr::eq(n.as_ptr(), name.as_ptr()) && n.len() == name.len())
-                    .or_else(|| fields.iter().find(|(n, _)| &**n == name))
-                    .map(|(_, v)| v)
+                fields.iter().find(|(n, _)| &**n == name).map(|(_, v)| v)
             }
             Value::Pair(p) => match name {
                 "first" => Some(&p.0),
