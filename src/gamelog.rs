@@ -95,7 +95,7 @@ pub fn game_line_at(program: &Program, state: Option<&Value>, ruleset: &str, dic
         Dice::PerAdjudication => json!({ "rng": RNG, "per_adjudication": true }),
     };
     let state = match state {
-        Some(s) => state_json(program, s),
+        Some(s) => crate::state::to_json_value(program, s),
         None => Json::Null,
     };
     let l = crate::limits::current();
@@ -120,11 +120,6 @@ pub fn game_line_at(program: &Program, state: Option<&Value>, ruleset: &str, dic
         "dice": dice,
         "state": state,
     }})
-}
-
-/// The state as JSON that loads back as a state file.
-pub fn state_json(p: &Program, s: &Value) -> Json {
-    serde_json::from_str(&crate::state::to_json(p, s)).unwrap_or(Json::Null)
 }
 
 /// Where a result's dice came from: `queued` faces given first, the rest drawn from the

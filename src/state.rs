@@ -124,9 +124,13 @@ fn span_of(file: FileId, r: Option<std::ops::Range<usize>>) -> Span {
 }
 
 /// A TOML state file as a tree; its syntax errors at their place.
-/// The first bracket of TOML `text` nested deeper than the nesting limit, outside texts
-/// (`"..."`, `'...'`, and their triple-quoted forms) and `#` comments.
-fn toml_too_deep(text: &str) -> Option<usize> {
+/// The first bracket of a TOML or JSON state file's `text` nested deeper than the
+/// nesting limit ([`crate::syntax::parser::MAX_NESTING`]), found before a parser recurses
+/// into it: brackets inside texts (`"..."`, `'...'`, and their triple-quoted forms) and
+/// `#` comments are not counted. One scanner serves both: JSON's texts are TOML's `"..."`,
+/// and a JSON file with `#`, `'` or `"""` outside a text is refused by its parser at
+/// that character, before any bracket after it.
+fn too_deep_at(text: &str) -> Option<usize> {
     let b = text.as_bytes();
     let (mut depth, mut i) = (0usize, 0usize);
     while i < b.len() {
@@ -183,7 +187,7 @@ fn too_deep(file: FileId, at: usize) -> Diag {
 }
 
 fn read_toml(file: FileId, text: &str) -> Result<Node, Diag> {
-    if let Some(at) = toml_too_deep(text) {
+    if let Some(at) = too_deep_at(text) {
         return Err(too_deep(file, at));
     }
     let doc = toml_edit::ImDocument::parse(text).map_err(|e| {
@@ -262,38 +266,9 @@ fn toml_value(file: FileId, v: &Toml) -> Node {
     Node { kind, span }
 }
 
-/// The first bracket of JSON `text` nested deeper than the nesting limit
-/// ([`crate::syntax::parser::MAX_NESTING`]), found before the parser recurses into it.
-fn json_too_deep(text: &str) -> Option<usize> {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for (i, b) in text.bytes().enumerate() {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > crate::syntax::parser::MAX_NESTING {
-                    return Some(i);
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    None
-}
-
 /// A JSON state file as a tree; its syntax errors at their place.
 fn read_json(file: FileId, text: &str) -> Result<Node, Diag> {
-    if let Some(at) = json_too_deep(text) {
+    if let Some(at) = too_deep_at(text) {
         return Err(too_deep(file, at));
     }
     let options = jsonc_parser::ParseOptions {
@@ -873,6 +848,13 @@ pub fn write_atomic_with(
 
 /// The state as a JSON state file that loads back (the same writing as [`to_toml`]).
 pub fn to_json(program: &Program, state: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(&to_json_value(program, state)).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The state as the JSON value a JSON state file holds (what [`to_json`] writes).
+pub fn to_json_value(program: &Program, state: &Value) -> serde_json::Value {
     fn plain(program: &Program, v: &Value) -> serde_json::Value {
         match v {
             Value::Num(r) if r.is_integer() => serde_json::json!(r.numer()),
@@ -894,9 +876,7 @@ pub fn to_json(program: &Program, state: &Value) -> String {
             }
         }
     }
-    let mut text = serde_json::to_string_pretty(&plain(program, state)).unwrap_or_default();
-    text.push('\n');
-    text
+    plain(program, state)
 }
 
 /// The state written the way `path` will be read: JSON for a `.json` name, else TOML.

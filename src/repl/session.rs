@@ -464,7 +464,7 @@ impl Session {
                 self.saved = self.version;
                 io.err(&format!("state loaded from {path}\n"));
                 let state = match &self.rules.state {
-                    Some(s) => crate::gamelog::state_json(&self.rules.program, s),
+                    Some(s) => state::to_json_value(&self.rules.program, s),
                     None => serde_json::Value::Null,
                 };
                 self.log_json(
