@@ -184,8 +184,6 @@ pub struct Session {
     undo: Vec<Undo>,
     state_path: Option<String>,
     log: Option<String>,
-    /// Writing the `game` line to the log failed.
-    failed_log: bool,
     /// The last line the log was given (or would have been, when not logging): what a
     /// replay compares.
     last_event: Option<serde_json::Value>,
@@ -225,7 +223,6 @@ impl Session {
             undo: Vec::new(),
             state_path: None,
             log: None,
-            failed_log: false,
             last_event: None,
             last_dice: serde_json::Value::Null,
             version: 0,
@@ -532,14 +529,17 @@ impl Session {
         let changes_game = matches!(cmd, "use" | "use!" | "reload" | "dice" | "seed")
             || (cmd == "interpret" && !arg.is_empty());
         if ok && changes_game {
-            self.log_game(io);
+            let _ = self.log_game(io);
         }
         ok
     }
 
-    /// Appends a `game` line to the log, if logging.
-    fn log_game(&mut self, io: &mut dyn Io) {
-        let Some(path) = self.log.clone() else { return };
+    /// Appends a `game` line to the log, if logging; false when it could not be
+    /// written (said, and counted as a failure).
+    fn log_game(&mut self, io: &mut dyn Io) -> bool {
+        let Some(path) = self.log.clone() else {
+            return true;
+        };
         let name = match &self.source {
             Source::Nothing => String::new(),
             Source::Bundled(n) | Source::File(n) => n.clone(),
@@ -549,10 +549,13 @@ impl Session {
             DiceMode::Table => crate::gamelog::Dice::Table,
         };
         let line = crate::gamelog::game_line(&self.rules, &name, dice);
-        if let Err(d) = crate::gamelog::append(&path, &line) {
-            io.err(&io.render(&d));
-            self.failed = true;
-            self.failed_log = true;
+        match crate::gamelog::append(&path, &line) {
+            Ok(()) => true,
+            Err(d) => {
+                io.err(&io.render(&d));
+                self.failed = true;
+                false
+            }
         }
     }
 
@@ -653,10 +656,8 @@ impl Session {
                 self.log = Some(arg.to_string());
                 // The `game` line is written now, so a log that cannot be written is
                 // found out at once.
-                self.log_game(io);
-                if self.failed_log {
+                if !self.log_game(io) {
                     self.log = None;
-                    self.failed_log = false;
                     return false;
                 }
                 io.err(&format!("each adjudication is appended to {arg}\n"));
