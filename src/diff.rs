@@ -413,7 +413,7 @@ fn odds_of(r: &mut Ruleset, expr: &str, settings: &Settings) -> Result<Distribut
         state: r.state.as_ref(),
         locals: &[],
     };
-    Ok(prob::odds(&job, settings))
+    prob::odds(&job, settings)
 }
 
 /// The scenario's adjudications under both rulesets (the scenario's state loaded into

@@ -1376,4 +1376,9 @@ fn odds_past_a_limit_are_an_error_not_an_outcome() {
     );
     let o = umpire(&["prob", "kriegspiel", "3d6 + 1d6", "--max-dice", "4"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // In a sweep too: n + 1 dice, one of which is past a limit of 2.
+    fails_with(
+        &["prob", "kriegspiel", "dice(n, 6)", "--sweep", "n=1..3", "--max-dice", "2"],
+        "more than 2 dice",
+    );
 }

@@ -590,9 +590,7 @@ impl Default for Settings {
 impl Distribution {
     /// A limit one of its cases hit (`--max-steps` and the like): odds worked out past a
     /// limit are not the odds, so this is an error, not an outcome.
-    ///
-    /// Errors: the limit, as a diagnostic.
-    pub fn limits_held(&self) -> Result<(), Diag> {
+    fn limits_held(&self) -> Result<(), Diag> {
         for c in &self.chances {
             if let Case::Error { code, message } = &c.case {
                 if code.starts_with("umpire::limit::") {
@@ -610,7 +608,16 @@ impl Distribution {
 
 /// The odds of a job: exact when its cases fit the limit, else sampled (saying so), with
 /// a progress bar when asked for.
-pub fn odds(job: &Job<'_>, settings: &Settings) -> Distribution {
+///
+/// Errors: a case hit one of the limits (`--max-steps` and the like): refusals, gaps
+/// in the source and other errors are outcomes, but a limit is not part of the rules.
+pub fn odds(job: &Job<'_>, settings: &Settings) -> Result<Distribution, Diag> {
+    let d = distribution(job, settings);
+    d.limits_held()?;
+    Ok(d)
+}
+
+fn distribution(job: &Job<'_>, settings: &Settings) -> Distribution {
     let over_limit = match settings.samples {
         Some(_) => None,
         None => {

@@ -195,7 +195,7 @@ pub fn run(
                 state: Some(&state),
                 locals: &[],
             };
-            rows.push((v.clone(), odds(&job, settings)));
+            rows.push((v.clone(), odds(&job, settings).map_err(Diags::from)?));
         }
         return Ok(rows);
     }
@@ -246,7 +246,7 @@ pub fn run(
             state: rules.state.as_ref(),
             locals: &locals,
         };
-        rows.push((v.clone(), odds(&job, settings)));
+        rows.push((v.clone(), odds(&job, settings).map_err(Diags::from)?));
     }
     Ok(rows)
 }

@@ -721,11 +721,13 @@ impl Session {
                         state: p.state.as_ref(),
                         locals: &[],
                     };
-                    let d = crate::prob::odds(&job, &settings);
-                    if let Err(e) = d.limits_held() {
-                        io.err(&io.render(&e));
-                        return false;
-                    }
+                    let d = match crate::prob::odds(&job, &settings) {
+                        Ok(d) => d,
+                        Err(e) => {
+                            io.err(&io.render(&e));
+                            return false;
+                        }
+                    };
                     io.out(&crate::prob::report::text(&p.program, expr, &d));
                     true
                 }
