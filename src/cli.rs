@@ -43,7 +43,8 @@ struct LimitArgs {
     /// Most sides a die may have [default: 1000].
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     max_sides: Option<u32>,
-    /// Largest ruleset, state or scenario file read, in bytes [default: 4194304, 4 MiB].
+    /// Largest ruleset (bundled ones too), state, scenario or game-log file read, in bytes
+    /// [default: 4194304, 4 MiB].
     #[arg(long, global = true, value_name = "BYTES")]
     max_file_size: Option<u64>,
 }
@@ -209,7 +210,9 @@ enum Command {
         log: Option<String>,
     },
     /// Replay a game log (`umpire run --log`, the REPL's `:log`): every result
-    /// adjudicated again with the logged dice; says where and why any differs (exit 1).
+    /// adjudicated again with the logged dice and under the logged limits (the limit
+    /// flags do not change them; `--max-file-size` limits the log read); says where and
+    /// why any differs (exit 1).
     Replay {
         /// The game log (JSON lines).
         log: String,

@@ -172,10 +172,19 @@ pub fn scenario_lines(report: &crate::scenario::Report) -> Vec<Json> {
                     lines.push(Json::Object(apply));
                 }
             }
-            Err(e) => lines.push(json!({
-                "expr": d.expr,
-                "error": { "code": e.code, "message": e.message },
-            })),
+            // A failure keeps its dice too, so that it fails again the same way.
+            Err(e) => {
+                let mut line = json!({
+                    "expr": d.expr,
+                    "error": { "code": e.code, "message": e.message },
+                });
+                match &d.dice {
+                    Some(crate::scenario::DoneDice::Given(r)) => line["given"] = json!(r),
+                    Some(crate::scenario::DoneDice::Seed(s)) => line["seed"] = json!(s),
+                    None => {}
+                }
+                lines.push(line);
+            }
         }
     }
     lines
@@ -376,6 +385,19 @@ fn replay_text(path: &str) -> Result<Replay, Diags> {
         let mut io = Quiet::default();
         let (input, compare) = if let Some(e) = text_of("expr") {
             queue_logged(s, obj);
+            // A failure logged by `run` gives the rolls it was given, or its seed.
+            if let Some(given) = obj.get("given") {
+                let faces = given
+                    .as_array()
+                    .and_then(|a| a.iter().map(Json::as_i64).collect::<Option<Vec<i64>>>())
+                    .ok_or_else(|| bad("its `given` is not a list of rolls"))?;
+                s.queue_faces(faces);
+            } else if let Some(seed) = obj.get("seed").filter(|_| obj.contains_key("error")) {
+                let seed = seed
+                    .as_u64()
+                    .ok_or_else(|| bad("its `seed` is not a whole number 0 or more"))?;
+                s.input(&format!(":seed {seed}"), &mut io);
+            }
             s.input(&e, &mut io);
             (e, true)
         } else if let Some(e) = text_of("set") {

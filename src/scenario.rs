@@ -70,6 +70,18 @@ pub struct Done {
     pub expectation: Option<String>,
     /// Whether its effects were applied to the state.
     pub applied: bool,
+    /// Its dice: the rolls it gives, else the seed it rolls from (a game log records
+    /// them, so that one that failed replays with the same dice).
+    pub dice: Option<DoneDice>,
+}
+
+/// Where an adjudication of a scenario took its dice from.
+#[derive(Debug, Clone)]
+pub enum DoneDice {
+    /// The rolls it gives (`rolls = [...]`).
+    Given(Vec<i64>),
+    /// The seed it rolls from (its own `seed`, or a fresh one).
+    Seed(u64),
 }
 
 /// A scenario, run.
@@ -275,17 +287,22 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
                 expected: None,
                 expectation: None,
                 applied: false,
+                dice: None,
             });
             continue;
         }
         let mut expr_ty = None;
+        // Given rolls, else the entry's seed, else a fresh seed that is reported.
+        let seed = entry.seed.unwrap_or_else(crate::dice::fresh_seed);
+        let dice = Some(match &entry.rolls {
+            Some(r) => DoneDice::Given(r.get_ref().clone()),
+            None => DoneDice::Seed(seed),
+        });
         let result = ruleset
             .compile_source(piece(&entry.expr, "expr"))
             .map_err(first)
             .and_then(|q| {
                 expr_ty = Some(q.ty.clone());
-                // Given rolls, else the entry's seed, else a fresh seed that is reported.
-                let seed = entry.seed.unwrap_or_else(crate::dice::fresh_seed);
                 let mut seeded = Seeded::new(seed);
                 let mut given = Given::new(
                     entry
@@ -348,6 +365,7 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
                             expected: Some(false),
                             expectation: None,
                             applied: false,
+                            dice: dice.clone(),
                         });
                         continue;
                     }
@@ -379,6 +397,7 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
             expected,
             expectation,
             applied,
+            dice,
         });
     }
     Ok(Report {

@@ -1381,3 +1381,43 @@ fn odds_past_a_limit_are_an_error_not_an_outcome() {
         "more than 2 dice",
     );
 }
+
+#[test]
+fn a_logged_run_whose_adjudications_hit_a_limit_replays_with_their_dice_and_limits() {
+    let dir = Scratch::new("replay-limit");
+    let log = dir.join("low.log");
+    let l = log.to_str().expect("utf-8 path");
+    // One step is too few for any manoeuvre: every adjudication fails, and the log keeps
+    // the limit and each one's rolls (the scenario's `rolls = [3]`, `[6]`, `[9]`, `[1]`).
+    let o = umpire(&[
+        "run",
+        "examples/furious_reason_turn.toml",
+        "--brief",
+        "--max-steps",
+        "1",
+        "--log",
+        l,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&log).expect("log");
+    let given: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .filter(|v| v.get("error").is_some())
+        .map(|v| v["given"].clone())
+        .collect();
+    assert_eq!(
+        given,
+        [3, 6, 9, 1].map(|r| serde_json::json!([r])).to_vec(),
+        "{text}"
+    );
+    assert!(text.contains("\"steps\":1"), "{text}");
+    // Replayed without the flag: the logged limit holds again.
+    let o = umpire(&["replay", l]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("all 4 result(s) reproduced"),
+        "{}",
+        stdout(&o)
+    );
+}
