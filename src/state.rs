@@ -18,8 +18,8 @@
 use crate::diagnostic::{Diag, Diags};
 use crate::program::{IntRange, Program, RecordInfo, Ty};
 use crate::span::{FileId, SourceFile, Span};
-use crate::syntax::ast::ExprKind;
-use crate::value::{Length, Value};
+use crate::value::written::{self, Written};
+use crate::value::{Length, LengthUnit, Value};
 use std::rc::Rc;
 use toml_edit::{Item, Table, Value as Toml};
 
@@ -555,25 +555,19 @@ impl Loader<'_> {
             Some(rest) if matches!(ty, Ty::Length | Ty::Time) => (true, rest),
             _ => (false, text),
         };
-        let parsed = crate::syntax::parse_expr(FileId(u32::MAX), body)
-            .ok()
-            .map(|e| e.kind);
-        let value = match (ty, parsed) {
-            (Ty::Num, Some(ExprKind::Number(r))) => Some(Value::Num(r)),
+        let value = match (ty, written::read(body)) {
             // `"3/4"`, `"-1 1/2"`: a fraction as the rulebook writes it.
-            (Ty::Num, Some(e @ (ExprKind::Binary(..) | ExprKind::Unary(..)))) => {
-                written_number(&e).map(Value::Num)
-            }
-            (Ty::Length, Some(ExprKind::Length(r, unit))) => {
+            (Ty::Num, Some(Written::Number(r))) => Some(Value::Num(r)),
+            (Ty::Length, Some(Written::Length(r, unit))) => {
                 let inches = match unit {
-                    crate::syntax::ast::LengthUnit::Inches => Some(r),
-                    crate::syntax::ast::LengthUnit::Feet => {
+                    LengthUnit::Inches => Some(r),
+                    LengthUnit::Feet => {
                         crate::value::arith::mul(r, crate::value::Rational::from_integer(12)).ok()
                     }
                 };
                 inches.map(|inches| Value::Length(Length { inches, unit }))
             }
-            (Ty::Time, Some(ExprKind::Time(r))) => Some(Value::Time(r)),
+            (Ty::Time, Some(Written::Time(r))) => Some(Value::Time(r)),
             _ => None,
         };
         let value = match value {
@@ -618,19 +612,6 @@ fn first_duplicate(node: &Node) -> Option<(String, Span)> {
             None
         }
         NodeKind::List(items) => items.iter().find_map(first_duplicate),
-        _ => None,
-    }
-}
-
-/// A number written as a fraction or with a sign (`3/4`, `-1 1/2`), computed exactly.
-fn written_number(e: &ExprKind) -> Option<crate::value::Rational> {
-    use crate::syntax::ast::{BinOp, UnOp};
-    match e {
-        ExprKind::Number(r) => Some(*r),
-        ExprKind::Unary(UnOp::Neg, x) => crate::value::arith::neg(written_number(&x.kind)?).ok(),
-        ExprKind::Binary(BinOp::Div, a, b) => {
-            crate::value::arith::div(written_number(&a.kind)?, written_number(&b.kind)?).ok()
-        }
         _ => None,
     }
 }

@@ -4,11 +4,21 @@
 //! overflow and division by zero are errors, never a wrap or a panic. Numbers print the
 //! way a rulebook writes them — `1 3/4`, lengths `1 3/4"` or `2'`, time `1/2 move`.
 
-use crate::syntax::ast::LengthUnit;
 use num_integer::Integer;
 use num_traits::{CheckedAdd, CheckedDiv, CheckedMul, CheckedSub, Signed, Zero};
 use std::fmt;
 use std::rc::Rc;
+
+pub mod written;
+
+/// The unit a length was written in, which is the unit it prints in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LengthUnit {
+    /// `"` inches
+    Inches,
+    /// `'` feet (12 inches)
+    Feet,
+}
 
 /// An exact number.
 pub type Rational = num_rational::Ratio<i64>;

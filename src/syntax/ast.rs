@@ -450,14 +450,8 @@ pub enum UnOp {
     Not,
 }
 
-/// A literal unit of measure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LengthUnit {
-    /// `"` inches
-    Inches,
-    /// `'` feet (12 inches)
-    Feet,
-}
+/// A literal's unit of measure: the value layer's, which the AST uses.
+pub use crate::value::LengthUnit;
 
 /// An expression.
 #[derive(Debug, Clone)]

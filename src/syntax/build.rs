@@ -878,6 +878,7 @@ impl Builder {
 
     /// A number as written; `mark` is the unit that follows it (`"`, `'`, ` move`, or none).
     fn number(&self, p: &Pair<Rule>, mark: &str) -> R<Rational> {
+        use crate::value::written::{self, NumberError};
         let span = self.span(p);
         let bad = |what: &str| {
             Diag::at(
@@ -887,83 +888,57 @@ impl Builder {
                 "too large",
             )
         };
-        let int = |s: &str| s.trim().parse::<i64>().map_err(|_| bad("this number"));
         let s = p.as_str();
-        Ok(match p.as_rule() {
-            Rule::int => Rational::from_integer(int(s)?),
-            Rule::decimal => {
-                let (w, f) = s.split_once('.').unwrap_or((s, "0"));
-                let precise = || {
-                    Diag::at(
-                        "umpire::parse::number",
-                        "this decimal has more digits than can be held exactly",
-                        span,
-                        "too many digits",
-                    )
-                    .help("write it as a fraction, like `1/3`")
-                };
-                let den = 10i64
-                    .checked_pow(u32::try_from(f.len()).unwrap_or(u32::MAX))
-                    .ok_or_else(precise)?;
-                let num = int(w)?
-                    .checked_mul(den)
-                    .and_then(|x| x.checked_add(int(f).ok()?))
-                    .ok_or_else(|| bad("this decimal"))?;
-                Rational::new(num, den)
+        written::number(s).map_err(|e| match e {
+            NumberError::TooLarge => bad("this number"),
+            NumberError::DecimalTooLarge => bad("this decimal"),
+            NumberError::TooManyDigits => Diag::at(
+                "umpire::parse::number",
+                "this decimal has more digits than can be held exactly",
+                span,
+                "too many digits",
+            )
+            .help("write it as a fraction, like `1/3`"),
+            NumberError::ZeroBelow => Diag::at(
+                "umpire::eval::division_by_zero",
+                "a fraction with 0 below the line",
+                span,
+                "divides by zero",
+            ),
+            NumberError::NotMixed(value) => {
+                let d = Diag::at(
+                    "umpire::parse::unreduced_fraction",
+                    format!(
+                        "`{}` is not a mixed number the way a rulebook writes one",
+                        s.trim()
+                    ),
+                    span,
+                    "the fraction should be less than one, in lowest terms",
+                );
+                match value {
+                    Some(v) => d.help(format!("write `{}{mark}`", crate::value::Mixed(v))),
+                    None => d,
+                }
             }
-            Rule::fraction | Rule::mixed => {
-                let (whole, frac) = match s.trim().rsplit_once(' ') {
-                    Some((w, f)) => (int(w)?, f.trim()),
-                    None => (0, s),
-                };
-                let (n, d) = frac.split_once('/').unwrap_or((frac, "1"));
-                let (n, d) = (int(n)?, int(d)?);
-                if d == 0 {
-                    return Err(Diag::at(
-                        "umpire::eval::division_by_zero",
-                        "a fraction with 0 below the line",
-                        span,
-                        "divides by zero",
-                    ));
-                }
-                let r = Rational::new(n, d);
-                if p.as_rule() == Rule::mixed && (n >= d || *r.denom() != d) {
-                    let d = Diag::at(
-                        "umpire::parse::unreduced_fraction",
-                        format!(
-                            "`{}` is not a mixed number the way a rulebook writes one",
-                            s.trim()
-                        ),
-                        span,
-                        "the fraction should be less than one, in lowest terms",
-                    );
-                    return Err(match Rational::from_integer(whole).checked_add(&r) {
-                        Some(v) => d.help(format!("write `{}{mark}`", crate::value::Mixed(v))),
-                        None => d,
-                    });
-                }
-                if *r.denom() != d && p.as_rule() == Rule::fraction {
-                    // `24/20"` is a charge-rate pair in the rulebooks, not 1 1/5".
-                    return Err(Diag::at(
-                        "umpire::parse::unreduced_fraction",
-                        format!("`{s}` is not in lowest terms"),
-                        span,
-                        "a rulebook cell of two values?",
-                    )
-                    .help(if mark.contains("move") {
-                        format!("write `{}{mark}`", crate::value::Mixed(r))
-                    } else {
-                        format!(
-                            "write the pair `({n}{mark}, {d}{mark})` for two values, or `{}{mark}` for one",
-                            crate::value::Mixed(r)
-                        )
-                    }));
-                }
-                Rational::from_integer(whole)
-                    .checked_add(&r)
-                    .ok_or_else(|| bad("this number"))?
-            }
-            r => unreachable!("{r:?} in build_number"),
+            // `24/20"` is a charge-rate pair in the rulebooks, not 1 1/5".
+            NumberError::NotLowest {
+                numer: n,
+                denom: d,
+                value: r,
+            } => Diag::at(
+                "umpire::parse::unreduced_fraction",
+                format!("`{s}` is not in lowest terms"),
+                span,
+                "a rulebook cell of two values?",
+            )
+            .help(if mark.contains("move") {
+                format!("write `{}{mark}`", crate::value::Mixed(r))
+            } else {
+                format!(
+                    "write the pair `({n}{mark}, {d}{mark})` for two values, or `{}{mark}` for one",
+                    crate::value::Mixed(r)
+                )
+            }),
         })
     }
 

@@ -4,5 +4,6 @@
 pub mod ast;
 mod build;
 pub mod parser;
+pub mod print;
 
 pub use parser::{brackets, parse_expr, parse_file, parse_set, MAX_DEPTH, MAX_NESTING};

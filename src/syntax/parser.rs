@@ -25,7 +25,9 @@ pub(crate) use grammar::{Rule, UmpireParser};
 /// Held while a failed parse is redone with pest's error detail switched on.
 static DETAIL_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// The reserved words (grammar/umpire.pest, `keyword`).
+/// The reserved words. The grammar's `keyword` rule (grammar/umpire.pest) is the source;
+/// this copy, for the places that ask "is this word free?", is held to it by the test
+/// `reserved_words_are_the_grammars`, which also holds docs/language.md's list to it.
 pub const RESERVED: [&str; 20] = [
     "ruleset",
     "rule",
@@ -546,6 +548,44 @@ mod tests {
         ] {
             assert!(ok(Rule::row, row), "should parse: {row}");
         }
+    }
+
+    /// The words of the grammar's `keyword` rule, in order.
+    fn grammar_keywords() -> Vec<String> {
+        let grammar = include_str!("../../grammar/umpire.pest");
+        let start = grammar
+            .find("keyword = @{")
+            .expect("grammar has a keyword rule");
+        let rule = &grammar[start..];
+        let body = &rule[..rule.find("~ !ident_continue").expect("keyword rule ends")];
+        body.split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn reserved_words_are_the_grammars() {
+        assert_eq!(grammar_keywords(), RESERVED.to_vec());
+        // Each is refused as a name, and a word that only starts like one is free.
+        for word in RESERVED {
+            let text = format!("const {word} = 1");
+            assert!(
+                parse_file(FileId(0), &text).is_err(),
+                "`{word}` taken as a name"
+            );
+            let text = format!("const {word}_x = 1");
+            assert!(parse_file(FileId(0), &text).is_ok(), "`{word}_x` refused");
+        }
+        // docs/language.md lists them for the reader.
+        let doc = include_str!("../../docs/language.md");
+        let at = doc
+            .find("These words are **reserved**")
+            .expect("the doc lists them");
+        let list = doc[at..].split("```").nth(1).expect("in a block");
+        let listed: Vec<&str> = list.split_whitespace().collect();
+        assert_eq!(listed, RESERVED.to_vec());
     }
 
     #[test]
