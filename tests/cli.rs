@@ -1519,31 +1519,41 @@ fn diff_shows_a_house_rule_in_text_and_in_play() {
 /// The trace shows when a house rule, not the base, decided.
 #[test]
 fn explanations_say_when_a_house_rule_decided() {
-    let o = umpire(&[
+    // The veterans' house rule moves a line square of infantry 9" (8" in the book).
+    Test::new(&[
         "eval",
         "examples/house/furious_reason_veterans.rules",
         "movement_rate(line_square, infantry)",
         "--explain",
-    ]);
-    assert!(
-        stdout(&o).contains("[house rule, examples/house/furious_reason_veterans.rules]"),
-        "{}",
-        stdout(&o)
-    );
-    let o = umpire(&[
+    ])
+    .stdout(r#"
+        9"
+        table movement_rate(formation: line_square, arm: infantry): row `line_square | infantry`  [house rule, examples/house/furious_reason_veterans.rules]
+          = 9"
+    "#)
+    .run();
+    // Grenadiers: +1 for their class and +1 as veterans, so a roll of 5 is 7, Well Handled.
+    Test::new(&[
         "eval",
         "examples/house/furious_reason_veterans.rules",
         "manoeuvre({ grade: grenadier })",
         "--roll",
         "5",
         "--explain",
-    ]);
-    assert!(
-        stdout(&o).contains("+1   Veteran (house rule)"),
-        "{}",
-        stdout(&o)
-    );
-    assert!(stdout(&o).starts_with("Well Handled"), "{}", stdout(&o));
+    ])
+    .stdout("
+        Well Handled — Unit may move at Full Move Rate
+        manoeuvre(u: { grade: grenadier, leader_cp: 0, rear_support: false, both_flanks_secure: false, column_formation: false, lost_percent: 0, being_charged: false, enemy_in_charge_distance_flank_or_rear: false, skirmishers: false, flag_lost_or_commander_taken: false, disordered: false })  [Furious Reason, The Manoeuvre Table]
+          rolled D10: 5
+          modifiers manoeuvre_drm  [Furious Reason, Die Roll Modifiers]
+            +1   Grenadier Class
+            +1   Veteran (house rule)
+            = +2
+          table manoeuvre_table(order: good_order, roll: 7): row `7 or more` of column `good_order`  [Furious Reason, The Manoeuvre Table]
+            = Well Handled
+          = Well Handled
+    ")
+    .run();
 }
 
 /// The house charts for the horse-and-musket rules fill what the excerpt leaves out: a
@@ -1602,60 +1612,63 @@ fn diff_shows_house_charts_filling_gaps() {
 /// 2). A reading that fills a gap has no default: not given until one is chosen.
 #[test]
 fn readings_of_an_ambiguous_rule() {
-    let by_default = umpire(&["eval", "kriegspiel", "forage_packets(14)", "--explain"]);
-    assert!(
-        stdout(&by_default).starts_with("3\n"),
-        "{}",
-        stdout(&by_default)
-    );
-    assert!(
-        stdout(&by_default).contains("reading `whole_packet` of `forage_part_six` (the default)")
-    );
-    let fractions = umpire(&[
+    // 14 horses: two packets of six, and a part-six of two.
+    Test::new(&["eval", "kriegspiel", "forage_packets(14)", "--explain"])
+        .stdout("
+            3
+            forage_packets(horses: 14)  [Little Wars, Kriegspiel: Supply in the Field]
+              note: reading `whole_packet` of `forage_part_six` (the default): a part-six of horses takes a whole packet: every horse must be fed
+              = 3
+        ")
+        .run();
+    Test::new(&[
         "eval",
         "kriegspiel",
         "forage_packets(14)",
         "--interpret",
         "forage_part_six=fractions_rule",
         "--explain",
-    ]);
-    assert!(
-        stdout(&fractions).starts_with("2\n"),
-        "{}",
-        stdout(&fractions)
-    );
-    assert!(stdout(&fractions).contains("reading `fractions_rule` of `forage_part_six` (chosen)"));
-    let gap = umpire(&[
+    ])
+    .stdout("
+        2
+        forage_packets(horses: 14)  [Little Wars, Kriegspiel: Supply in the Field]
+          note: reading `fractions_rule` of `forage_part_six` (chosen): the infantry's fractions rule: a part-six of three or more horses counts as six, less is disregarded
+          = 2
+    ")
+    .run();
+    Test::new(&[
         "eval",
         "furious_reason",
         "charge_rate(charge_in_line, light_cavalry)",
-    ]);
-    assert!(
-        stdout(&gap).starts_with("not given in the source"),
-        "{}",
-        stdout(&gap)
-    );
-    let first = umpire(&[
+    ])
+    .stdout(r#"
+        not given in the source: which of the two numbers of a cavalry charge rate (24/20") applies (no reading is chosen: --interpret charge_rate_pair=READING) [Furious Reason, Movement Rates]
+    "#)
+    .run();
+    Test::new(&[
         "eval",
         "furious_reason",
         "charge_rate(charge_in_line, light_cavalry)",
         "--interpret",
         "charge_rate_pair=first",
-    ]);
-    assert_eq!(stdout(&first), "24\"\n");
-    let wrong = umpire(&[
+    ])
+    .stdout("24\"\n")
+    .run();
+    Test::new(&[
         "eval",
         "kriegspiel",
         "1",
         "--interpret",
         "forage_part_six=fractions",
-    ]);
-    assert_eq!(wrong.status.code(), Some(1));
-    assert!(
-        stderr(&wrong).contains("`forage_part_six` has no reading `fractions`"),
-        "{}",
-        stderr(&wrong)
-    );
+    ])
+    .status(1)
+    .stderr("
+        umpire::cli::interpret
+
+          × `forage_part_six` has no reading `fractions`; its readings: whole_packet, fractions_rule,
+          │ whole_sixes_only
+    ")
+    .run();
 }
 
 /// Runs umpire in `dir` with `stdin` piped in.
@@ -1710,15 +1723,12 @@ fn a_scenario_run_logged_replays_every_result() {
         .expect("logged");
     assert_eq!(second["value"], "tardy");
     assert_eq!(second["rolls"][0]["faces"], serde_json::json!([6]));
-    let o = umpire(&["replay", log]);
-    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     let n = lines.iter().filter(|l| l.get("expr").is_some()).count();
     assert_eq!(n, 4);
-    assert!(
-        stdout(&o).contains(&format!("all {n} result(s) reproduced")),
-        "{}",
-        stdout(&o)
-    );
+    Test::new(&["replay", "game.log"])
+        .current_dir(&dir)
+        .stdout("game.log: all 4 result(s) reproduced\n")
+        .run();
 
     // A tampered result is found on its own line, with what differs.
     let at = lines
@@ -1728,15 +1738,15 @@ fn a_scenario_run_logged_replays_every_result() {
         + 1;
     let tampered = text.replacen("\"value\":\"tardy\"", "\"value\":\"hold\"", 1);
     std::fs::write(log, tampered).expect("write");
-    let o = umpire(&["replay", log]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stdout(&o).contains(&format!(
-            "line {at}: `manoeuvre(brigade.second_foot)`: the log has value `hold`, the replay gives value `tardy`"
-        )),
-        "{}",
-        stdout(&o)
-    );
+    assert_eq!(at, 3, "after the game line and the guard grenadiers");
+    Test::new(&["replay", "game.log"])
+        .current_dir(&dir)
+        .status(1)
+        .stdout("
+            line 3: `manoeuvre(brigade.second_foot)`: the log has value `hold`, the replay gives value `tardy`
+            game.log: 1 of 4 result(s) differ
+        ")
+        .run();
 }
 
 #[test]
@@ -1772,15 +1782,12 @@ fn a_repl_game_logged_with_seeded_dice_replays_and_a_wrong_seed_is_found() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let log = dir.join("game.log");
     let log = log.to_str().expect("utf-8 path");
-    let o = umpire(&["replay", log]);
-    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     // Six adjudications and a :set in Furious Reason; three adjudications and three
     // :apply in the Kriegspiel.
-    assert!(
-        stdout(&o).contains("all 12 result(s) reproduced"),
-        "{}",
-        stdout(&o)
-    );
+    let replay = || Test::new(&["replay", "game.log"]).current_dir(&dir);
+    replay()
+        .stdout("game.log: all 12 result(s) reproduced\n")
+        .run();
 
     // The same faces claimed for another seed, the game's seed too: the dice are not
     // what that seed gives.
@@ -1789,24 +1796,31 @@ fn a_repl_game_logged_with_seeded_dice_replays_and_a_wrong_seed_is_found() {
         text.contains("\"queued\":1"),
         "the :roll 4 was given, not seeded: {text}"
     );
+    // Each seeded result is caught at its first die seed 12 does not give (the `:roll 4`
+    // of line 3 is die 1, given, so its first seeded die is die 2); the Kriegspiel's
+    // adjudications roll no dice.
     std::fs::write(log, text.replace("\"seed\":11", "\"seed\":12")).expect("write");
-    let o = umpire(&["replay", log]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stdout(&o).contains("ChaCha8 from seed 12 gives"),
-        "{}",
-        stdout(&o)
-    );
+    replay()
+        .status(1)
+        .stdout("
+            line 2: `manoeuvre(brigade.second_foot)`: die 1 (D10) shows 4 in the log, but ChaCha8 from seed 12 gives 1 there: the dice were not what the seed gives
+            line 3: `D10 + 3d6`: die 2 (3d6) shows 3 in the log, but ChaCha8 from seed 12 gives 1 there: the dice were not what the seed gives
+            line 5: `manoeuvre(brigade.second_foot)`: die 1 (D10) shows 6 in the log, but ChaCha8 from seed 12 gives 7 there: the dice were not what the seed gives
+            line 6: `manoeuvre(brigade.grenadiers)`: die 1 (D10) shows 6 in the log, but ChaCha8 from seed 12 gives 10 there: the dice were not what the seed gives
+            line 9: `2d6 + 1`: die 2 (2d6) shows 2 in the log, but ChaCha8 from seed 12 gives 1 there: the dice were not what the seed gives
+            game.log: 5 of 12 result(s) differ
+        ")
+        .run();
     // Another seed on one line only: not the game's seed.
     let one = text.replacen("\"seed\":11,\"position\"", "\"seed\":12,\"position\"", 1);
     std::fs::write(log, one).expect("write");
-    let o = umpire(&["replay", log]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stdout(&o).contains("line 2: `manoeuvre(brigade.second_foot)`: its dice are said to come from seed 12, but the game's seed is 11"),
-        "{}",
-        stdout(&o)
-    );
+    replay()
+        .status(1)
+        .stdout("
+            line 2: `manoeuvre(brigade.second_foot)`: its dice are said to come from seed 12, but the game's seed is 11
+            game.log: 1 of 12 result(s) differ
+        ")
+        .run();
     // Its place in the stream struck out: a seeded face no longer accounted for.
     let lines: Vec<&str> = text.lines().collect();
     let stripped = lines[1].replace(",\"seed\":11,\"position\":\"0\"", "");
@@ -1814,18 +1828,27 @@ fn a_repl_game_logged_with_seeded_dice_replays_and_a_wrong_seed_is_found() {
     let mut all = lines.clone();
     all[1] = &stripped;
     std::fs::write(log, all.join("\n")).expect("write");
-    let o = umpire(&["replay", log]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stdout(&o).contains("neither given nor placed in the stream of seed 11"),
-        "{}",
-        stdout(&o)
-    );
+    replay()
+        .status(1)
+        .stdout("
+            line 2: `manoeuvre(brigade.second_foot)`: 1 of its dice are neither given nor placed in the stream of seed 11, the game's seed
+            game.log: 1 of 12 result(s) differ
+        ")
+        .run();
     // A `dice` that is not what a log writes is refused, not skipped.
     let bad = lines[1].replace("\"queued\":0", "\"queued\":\"x\"");
     all[1] = &bad;
     std::fs::write(log, all.join("\n")).expect("write");
-    fails_with(&["replay", log], "its `dice.queued` is not a whole number");
+    replay()
+        .status(1)
+        .stderr(
+            "
+            umpire::replay::format
+
+              × game.log:2: its `dice.queued` is not a whole number
+        ",
+        )
+        .run();
 }
 
 #[test]
