@@ -630,7 +630,17 @@ fn check_counts_the_errors_it_does_not_show() {
         100,
         "a hundred shown"
     );
-    assert!(stderr(&o).contains("... and 30 more errors"));
+    assert!(
+        stderr(&o).ends_with(&unindent(
+            "
+            Error: umpire::check::more_errors
+
+              × ... and 30 more errors
+            "
+        )),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -1875,28 +1885,67 @@ fn a_replay_of_a_changed_ruleset_says_so_beside_the_difference() {
     );
     assert_ne!(edited, rules, "the edit applies");
     std::fs::write(dir.join("fr.rules"), edited).expect("write");
-    let o = umpire_in(&dir, &["replay", "game.log"], "");
-    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
-    // A roll of 6 less 1 is 5: Tardy then, Hold now.
-    assert!(stdout(&o).contains("line 2: `manoeuvre(brigade.second_foot)`: the log has value `tardy`, the replay gives value `hold`"), "{}", stdout(&o));
-    assert!(
-        stdout(&o).contains("has changed since the game was logged"),
-        "{}",
-        stdout(&o)
+    // The log names the ruleset by its full path, and its digest then and now.
+    let path = std::fs::canonicalize(dir.join("fr.rules")).expect("path");
+    let digest = |p: &std::path::Path| {
+        let r = umpire::Ruleset::load(p.to_str().expect("utf-8 path")).expect("loads");
+        umpire::gamelog::digest(&r.program)
+    };
+    let changed = format!(
+        "the ruleset `{}` has changed since the game was logged ({}, now {})",
+        path.display(),
+        digest(std::path::Path::new("rulesets/furious_reason.rules")),
+        digest(&path)
     );
+    // A roll of 6 less 1 is 5: Tardy then, Hold now.
+    Test::new(&["replay", "game.log"])
+        .current_dir(&dir)
+        .status(1)
+        .stdout(&format!(
+            "
+            line 2: `manoeuvre(brigade.second_foot)`: the log has value `tardy`, the replay gives value `hold`; ({changed})
+            game.log: 1 of 1 result(s) differ
+            "
+        ))
+        .stderr(&format!("note: line 1: {changed}\n"))
+        .run();
 }
 
 #[test]
 fn a_replay_refuses_what_is_not_a_game_log() {
     let dir = Scratch::new("replay-bad");
     let p = dir.join("x.log");
-    let p = p.to_str().expect("utf-8 path");
-    std::fs::write(p, "{\"expr\": \"1\"}\n").expect("write");
-    fails_with(&["replay", p], "the log does not start with a `game` line");
-    std::fs::write(p, "not json\n").expect("write");
-    fails_with(&["replay", p], "x.log:1: not a line of a game log");
-    std::fs::write(p, "").expect("write");
-    fails_with(&["replay", p], "an empty game log");
+    let replay = || Test::new(&["replay", "x.log"]).current_dir(&dir).status(1);
+    std::fs::write(&p, "{\"expr\": \"1\"}\n").expect("write");
+    replay()
+        .stderr(
+            "
+            umpire::replay::format
+
+              × x.log:1: the log does not start with a `game` line
+        ",
+        )
+        .run();
+    std::fs::write(&p, "not json\n").expect("write");
+    replay()
+        .stderr(
+            "
+            umpire::replay::format
+
+              × x.log:1: not a line of a game log: expected ident at line 1 column 2
+        ",
+        )
+        .run();
+    std::fs::write(&p, "").expect("write");
+    replay()
+        .stderr(
+            "
+            umpire::replay::format
+
+              × x.log: an empty game log: it has no `game` line
+        ",
+        )
+        .run();
 }
 
 #[test]
@@ -1904,18 +1953,15 @@ fn a_siege_run_with_effects_applied_replays_from_the_state_it_started_with() {
     let dir = Scratch::new("replay-siege");
     let log = dir.join("siege.log");
     let text = run_logged("examples/kriegspiel_siege.toml", &log);
-    let log = log.to_str().expect("utf-8 path");
     // The scenario marks seven adjudications `apply = true` (victualling and moves
     // passing, each a `set` on the garrison or the clock): seven `apply` lines.
     let applies = text.lines().filter(|l| l.starts_with("{\"apply\"")).count();
     assert_eq!(applies, 7, "{text}");
-    let o = umpire(&["replay", log]);
-    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
-    assert!(
-        stdout(&o).contains("result(s) reproduced"),
-        "{}",
-        stdout(&o)
-    );
+    // Eleven adjudications and the seven applied: eighteen results.
+    Test::new(&["replay", "siege.log"])
+        .current_dir(&dir)
+        .stdout("siege.log: all 18 result(s) reproduced\n")
+        .run();
 }
 
 #[test]
@@ -1930,37 +1976,61 @@ fn a_game_log_is_never_appended_to_a_file_umpire_reads_or_to_one_that_is_not_a_l
     );
     std::fs::write(&scenario, &text).expect("write");
     let s = scenario.to_str().expect("utf-8 path");
-    fails_with(&["run", s, "--log", s], "it is");
+    let refused = |args: &[&str], why: &str| {
+        Test::new(args)
+            .current_dir(&dir)
+            .status(1)
+            .stderr(&format!(
+                "
+                umpire::io::log
+
+                  × will not append the game log to {why}
+                  help: name a new file for the log, or a game log to add to (`game.log`)
+                "
+            ))
+            .run();
+    };
+    refused(
+        &["run", "siege.toml", "--log", "siege.toml"],
+        "siege.toml: it is siege.toml, which this command also uses",
+    );
     assert_eq!(
         std::fs::read_to_string(&scenario).expect("read"),
         text,
         "the scenario is untouched"
     );
-    let out = dir.join("out.toml");
-    let o = out.to_str().expect("utf-8 path");
-    fails_with(
-        &["run", s, "--log", o, "--write-state", o],
-        "which this command also uses",
+    refused(
+        &[
+            "run",
+            "siege.toml",
+            "--log",
+            "out.toml",
+            "--write-state",
+            "out.toml",
+        ],
+        "out.toml: it is out.toml, which this command also uses",
     );
     // A file that holds something else.
     let notes = dir.join("notes.txt");
     std::fs::write(&notes, "my notes\n").expect("write");
-    fails_with(
-        &["run", s, "--log", notes.to_str().expect("utf-8 path")],
-        "it holds something",
+    refused(
+        &["run", "siege.toml", "--log", "notes.txt"],
+        "notes.txt: it holds something else, not a game log",
     );
     assert_eq!(std::fs::read_to_string(&notes).expect("read"), "my notes\n");
     // A game log is added to: two runs, two games, one replay.
     let log = dir.join("game.log");
-    let l = log.to_str().expect("utf-8 path");
     run_logged(s, &log);
     let text = run_logged(s, &log);
     assert_eq!(
         text.lines().filter(|l| l.starts_with("{\"game\"")).count(),
         2
     );
-    let r = umpire(&["replay", l]);
-    assert_eq!(r.status.code(), Some(0), "{}", stdout(&r));
+    // Two runs of the siege: twice its eighteen results.
+    Test::new(&["replay", "game.log"])
+        .current_dir(&dir)
+        .stdout("game.log: all 36 result(s) reproduced\n")
+        .run();
 }
 
 #[test]
@@ -1970,30 +2040,46 @@ fn a_read_only_state_file_is_not_replaced() {
     let out = dir.join("end.toml");
     std::fs::write(&out, "turn = 1\n").expect("write");
     std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o444)).expect("chmod");
-    fails_with(
-        &[
-            "run",
-            "examples/kriegspiel_siege.toml",
-            "--brief",
-            "--write-state",
-            out.to_str().expect("utf-8 path"),
-        ],
-        "it is read-only",
+    let scenario = format!(
+        "{}/examples/kriegspiel_siege.toml",
+        env!("CARGO_MANIFEST_DIR")
     );
+    Test::new(&["run", &scenario, "--brief", "--write-state", "end.toml"])
+        .current_dir(&dir)
+        .status(1)
+        .stderr(
+            "
+            umpire::io::write
+
+              × cannot write end.toml: it is read-only
+              help: make it writable, or name another file
+        ",
+        )
+        .run();
     assert_eq!(std::fs::read_to_string(&out).expect("read"), "turn = 1\n");
 }
 
 #[test]
 fn odds_past_a_limit_are_an_error_not_an_outcome() {
     // 3d6 + 1d6 rolls four dice; with at most three, no case can be worked out.
-    fails_with(
-        &["prob", "kriegspiel", "3d6 + 1d6", "--max-dice", "3"],
-        "more than 3 dice",
-    );
+    let refused = |args: &[&str], most: u32| {
+        Test::new(args)
+            .status(1)
+            .stderr(&format!("
+                umpire::prob::limit
+
+                  × the odds cannot be worked out: in at least one case, the adjudication rolls more than {most} dice
+                  │ in all
+                  help: raise the limit (see `umpire help prob`: --max-steps, --max-depth, --max-dice), or ask
+                        something smaller
+            "))
+            .run();
+    };
+    refused(&["prob", "kriegspiel", "3d6 + 1d6", "--max-dice", "3"], 3);
     let o = umpire(&["prob", "kriegspiel", "3d6 + 1d6", "--max-dice", "4"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     // In a sweep too: `dice(3, 6)` rolls three dice, past a limit of two.
-    fails_with(
+    refused(
         &[
             "prob",
             "kriegspiel",
@@ -2003,7 +2089,7 @@ fn odds_past_a_limit_are_an_error_not_an_outcome() {
             "--max-dice",
             "2",
         ],
-        "more than 2 dice",
+        2,
     );
 }
 
@@ -2038,18 +2124,8 @@ fn a_logged_run_whose_adjudications_hit_a_limit_replays_with_their_dice_and_limi
     );
     assert!(text.contains("\"steps\":1"), "{text}");
     // Replayed without the flag: the logged limit holds again.
-    let o = umpire(&["replay", l]);
-    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
-    assert!(
-        stdout(&o).contains("all 4 result(s) reproduced"),
-        "{}",
-        stdout(&o)
-    );
-}
-
-/// Runs umpire expecting exit 1 with `needle` in what it says on stderr.
-fn fails_with(args: &[&str], needle: &str) {
-    let o = umpire(args);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stderr(&o).contains(needle), "{}", stderr(&o));
+    Test::new(&["replay", "low.log"])
+        .current_dir(&dir)
+        .stdout("low.log: all 4 result(s) reproduced\n")
+        .run();
 }
