@@ -1466,30 +1466,40 @@ fn prob_samples_when_there_are_too_many_cases() {
 /// grenadiers, +3 in the book and +4 as veterans: Well Handled 7/10 → 4/5).
 #[test]
 fn diff_shows_a_house_rule_in_text_and_in_play() {
-    let o = umpire(&[
+    // The grenadiers (grenadier, column, both flanks secure) roll D10 + 3 in the book and
+    // D10 + 4 as veterans: Well Handled on 4-10, then 3-10; Tardy on 2-3, then 1-2; Hold
+    // on a 1, then never.
+    Test::new(&[
         "diff",
         "furious_reason",
         "examples/house/furious_reason_veterans.rules",
         "--scenario",
         "examples/house/furious_reason_diff.toml",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
-    for line in [
-        "  table movement_rate: line_square | infantry: 8\" → 9\"",
-        "  modifiers manoeuvre_drm: added \"Veteran\" +1 if u.grade == grenadier",
-        "  2nd Foot (line: unchanged) — manoeuvre(brigade.second_foot)",
-        "    the same",
-        "    8\" → 9\"",
-    ] {
-        assert!(out.lines().any(|l| l == line), "missing {line:?} in\n{out}");
-    }
-    let well = out
-        .lines()
-        .find(|l| l.trim_start().starts_with("Well Handled"))
-        .unwrap_or_else(|| panic!("{out}"));
-    let words: Vec<&str> = well.split_whitespace().collect();
-    assert_eq!(words[2..], ["70.00%", "80.00%", "+10.00%"], "{well}");
+    ])
+    .stdout(
+        r#"
+        furious_reason → examples/house/furious_reason_veterans.rules
+
+        changed in the text:
+          table movement_rate: line_square | infantry: 8" → 9"
+          modifiers manoeuvre_drm: added "Veteran" +1 if u.grade == grenadier
+          example "die roll modifiers": changed
+          example "movement rates": changed
+          example "grenadiers are veterans": added
+
+        adjudications:
+          Grenadiers (veterans under the house rules) — manoeuvre(brigade.grenadiers)
+            outcome            old       new    change
+            Well Handled    70.00%    80.00%   +10.00%
+            Tardy           20.00%    20.00%
+            Hold            10.00%         -   -10.00%
+          2nd Foot (line: unchanged) — manoeuvre(brigade.second_foot)
+            the same
+          Line infantry's movement rate — movement_rate(line_square, infantry)
+            8" → 9"
+    "#,
+    )
+    .run();
     // Differences get an exit code of their own when asked for; none is "no differences".
     let o = umpire(&[
         "diff",
