@@ -27,6 +27,9 @@ pub struct Diag {
     pub help: Option<String>,
     /// Error or warning.
     pub warning: bool,
+    /// How many problems it reports: 1, or N for the `... and N more errors` that stands
+    /// for the errors found past the hundred shown.
+    pub count: usize,
     attached: Option<Box<Attached>>,
 }
 
@@ -45,6 +48,7 @@ impl Diag {
             labels: Vec::new(),
             help: None,
             warning: false,
+            count: 1,
             attached: None,
         }
     }
@@ -72,6 +76,12 @@ impl Diag {
             Some(before) => format!("{before}\n{help}"),
             None => help,
         });
+        self
+    }
+
+    /// Makes this stand for `n` problems (`... and 12 more errors` stands for 12).
+    pub fn counting(mut self, n: usize) -> Diag {
+        self.count = n;
         self
     }
 
@@ -209,6 +219,12 @@ impl Diags {
                 .map(|d| d.with_sources(sources))
                 .collect(),
         )
+    }
+
+    /// How many errors were found, counting those past the hundred shown (warnings are
+    /// not counted).
+    pub fn error_count(&self) -> usize {
+        self.0.iter().filter(|d| !d.warning).map(|d| d.count).sum()
     }
 
     /// True when any diagnostic is an error (not a warning).

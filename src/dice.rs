@@ -3,7 +3,7 @@
 //! - [`Seeded`]: a ChaCha8 RNG from a seed, so a seed gives the same rolls on every
 //!   machine and every version that pins `rand`/`rand_chacha`;
 //! - [`Given`]: the players rolled real dice and typed the faces, used in order;
-//! - the exact enumerating source of the probability engine comes in a later issue.
+//! - the exact enumerating source of the probability engine, `prob::Enumerate`.
 
 use crate::diagnostic::Diag;
 use crate::span::Span;
@@ -43,6 +43,13 @@ pub trait DiceSource {
     /// Called when an adjudication ends: given rolls left over are an error.
     fn finish(&mut self) -> Result<(), Diag> {
         Ok(())
+    }
+
+    /// The seed whose stream, from its start, gives the rolls this source gives next,
+    /// if there is one: seeded dice not yet drawn from know theirs. The evaluator
+    /// records it in the adjudication, so that `--seed` or a game log replays it.
+    fn seed(&self) -> Option<u64> {
+        None
     }
 }
 
@@ -97,6 +104,10 @@ impl DiceSource for Seeded {
             sum += i64::from(f);
         }
         Ok(sum)
+    }
+
+    fn seed(&self) -> Option<u64> {
+        (self.position() == 0).then_some(self.seed)
     }
 }
 
@@ -221,6 +232,22 @@ mod tests {
         Seeded::new(42).roll(&req, &mut b).ok();
         assert_eq!(a, b);
         assert!(a.iter().all(|f| (1..=6).contains(f)));
+    }
+
+    #[test]
+    fn seeded_dice_say_their_seed_until_drawn_from() {
+        let req = DiceRequest {
+            count: 1,
+            sides: 6,
+            span: Span::default(),
+            text: "d6",
+            within: None,
+        };
+        let mut s = Seeded::new(7);
+        assert_eq!(s.seed(), Some(7));
+        s.roll(&req, &mut Vec::new()).ok();
+        assert_eq!(s.seed(), None, "the next rolls are not the seed's first");
+        assert_eq!(Given::new(vec![3]).seed(), None);
     }
 
     #[test]

@@ -78,6 +78,7 @@ pub fn adjudicate_bound(
     state: Option<&Value>,
     bound: Vec<Value>,
 ) -> Result<Adjudication, Diag> {
+    let seed = dice.seed(); // before any die is drawn: the seed that gives these rolls
     let mut ev = Evaluator::new(program, dice, opts);
     ev.state = state;
     let mut frame = bound;
@@ -85,11 +86,12 @@ pub fn adjudicate_bound(
     let result = ev.eval(&query.expr, &mut frame);
     let outcome = ev.outcome(result)?;
     ev.dice.finish()?;
+    let seed = seed.filter(|_| !ev.rolls.is_empty());
     Ok(Adjudication {
         outcome,
         rolls: ev.rolls,
         trace: ev.trace.map(|mut t| t.pop().unwrap_or_default()),
-        seed: None,
+        seed,
         effects: ev.effects,
         steps: ev.steps,
     })

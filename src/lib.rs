@@ -45,6 +45,7 @@ pub mod scenario;
 pub mod span;
 pub mod state;
 pub mod syntax;
+mod term;
 pub mod value;
 
 use adjudication::{Adjudication, Outcome};

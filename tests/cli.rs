@@ -42,11 +42,155 @@ impl Drop for Scratch {
     }
 }
 
-/// Runs umpire expecting exit 1 with `needle` in what it says on stderr.
-fn fails_with(args: &[&str], needle: &str) {
-    let o = umpire(args);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stderr(&o).contains(needle), "{}", stderr(&o));
+/// One run of the binary and everything it must do: its exit status, and its stdout
+/// and stderr each compared whole (casey/just's `tests/test.rs`). An output not given is
+/// expected empty. Expected texts are unindented ([`unindent`]) and trailing spaces are
+/// not compared (miette ends a drawn blank source line with one).
+struct Test {
+    args: Vec<String>,
+    dir: Option<std::path::PathBuf>,
+    stdin: Option<String>,
+    stdout: String,
+    stderr: String,
+    status: i32,
+    any_seed: bool,
+}
+
+impl Test {
+    fn new(args: &[&str]) -> Test {
+        Test {
+            args: args.iter().map(|a| a.to_string()).collect(),
+            dir: None,
+            stdin: None,
+            stdout: String::new(),
+            stderr: String::new(),
+            status: 0,
+            any_seed: false,
+        }
+    }
+
+    /// Runs in `dir` (so that file names in the output are short and the same each run).
+    fn current_dir(mut self, dir: &std::path::Path) -> Test {
+        self.dir = Some(dir.to_path_buf());
+        self
+    }
+
+    fn stdin(mut self, text: &str) -> Test {
+        self.stdin = Some(text.to_string());
+        self
+    }
+
+    fn stdout(mut self, text: &str) -> Test {
+        self.stdout = unindent(text);
+        self
+    }
+
+    fn stderr(mut self, text: &str) -> Test {
+        self.stderr = unindent(text);
+        self
+    }
+
+    fn status(mut self, code: i32) -> Test {
+        self.status = code;
+        self
+    }
+
+    /// The dice come from a fresh seed: each seed number in the output is read as `SEED`.
+    fn any_seed(mut self) -> Test {
+        self.any_seed = true;
+        self
+    }
+
+    /// Runs it and checks everything; the output, for what the test looks at further.
+    fn run(self) -> Output {
+        use std::io::Write;
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_umpire"));
+        cmd.args(&self.args)
+            .env("NO_COLOR", "1")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        if let Some(dir) = &self.dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd.spawn().expect("binary runs");
+        if let Some(mut i) = child.stdin.take() {
+            i.write_all(self.stdin.as_deref().unwrap_or("").as_bytes())
+                .expect("stdin");
+        }
+        let o = child.wait_with_output().expect("binary ends");
+        let seen = |text: String| {
+            let text = if self.any_seed {
+                seeds_read(&text)
+            } else {
+                text
+            };
+            tidy(&text)
+        };
+        let (out, err) = (seen(stdout(&o)), seen(stderr(&o)));
+        let run = format!("umpire {}", self.args.join(" "));
+        assert_eq!(out, tidy(&self.stdout), "stdout of `{run}`; stderr:\n{err}");
+        assert_eq!(err, tidy(&self.stderr), "stderr of `{run}`; stdout:\n{out}");
+        assert_eq!(o.status.code(), Some(self.status), "exit status of `{run}`");
+        o
+    }
+}
+
+/// `text` written indented in a test: a first newline dropped, the least-indented line
+/// moved to column 0 and the others with it, and a last line of spaces (before the
+/// closing quote) dropped.
+fn unindent(text: &str) -> String {
+    let text = text.strip_prefix('\n').unwrap_or(text);
+    let indent = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let mut out: String = text
+        .lines()
+        .map(|l| format!("{}\n", l.get(indent..).unwrap_or("")))
+        .collect();
+    if !text.ends_with('\n') {
+        // The spaces before the closing quote, or a text with no final newline.
+        if text.lines().last().is_some_and(|l| l.trim().is_empty()) {
+            out.truncate(out.trim_end_matches([' ', '\n']).len());
+            out.push('\n');
+        } else {
+            out.pop();
+        }
+    }
+    out
+}
+
+/// Each line without its trailing spaces.
+fn tidy(text: &str) -> String {
+    let mut out: Vec<&str> = text.split('\n').map(str::trim_end).collect();
+    if out.last() == Some(&"") {
+        out.pop();
+        return out.join("\n") + "\n";
+    }
+    out.join("\n")
+}
+
+/// A fresh seed, different each run, read as `SEED` wherever it is reported:
+/// `seed: 123`, `--seed 123` and JSON's `"seed":123`.
+fn seeds_read(text: &str) -> String {
+    let mut out = text.to_string();
+    for mark in ["seed: ", "--seed ", "\"seed\":"] {
+        let mut done = String::new();
+        let mut rest = out.as_str();
+        while let Some(at) = rest.find(mark) {
+            let after = &rest[at + mark.len()..];
+            let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            done.push_str(&rest[..at + mark.len()]);
+            done.push_str(if digits > 0 { "SEED" } else { "" });
+            rest = &after[digits..];
+        }
+        done.push_str(rest);
+        out = done;
+    }
+    out
 }
 
 fn json(o: &Output) -> serde_json::Value {
@@ -92,20 +236,23 @@ fn food_for_forty_six_and_forty_four() {
 
 #[test]
 fn text_value_then_explanation_citing_the_rulebook() {
-    let o = umpire(&[
+    // Wells's first melee: thirteen isolated against nineteen kill man for man until
+    // 19 - 7 = 12 is double 13 - 7 = 6, and the six are taken.
+    Test::new(&[
         "eval",
         "little_wars",
         "melee(attackers: 19, defenders: 13, attacker_support: 0, defender_support: 5)",
         "--explain",
-    ]);
-    let out = stdout(&o);
-    let mut lines = out.lines();
-    assert_eq!(lines.next(), Some("{ attacker_killed: 7, defender_killed: 7, attacker_prisoners: 0, defender_prisoners: 6 }"));
-    assert!(
-        out.contains("[Little Wars, Hand-to-Hand Fighting (3)]"),
-        "{out}"
-    );
-    assert!(out.contains("isolated(men: 13, support: 5)"), "{out}");
+    ])
+    .stdout("
+        { attacker_killed: 7, defender_killed: 7, attacker_prisoners: 0, defender_prisoners: 6 }
+        melee(attackers: 19, defenders: 13, attacker_support: 0, defender_support: 5)  [Little Wars, Hand-to-Hand Fighting (3)]
+          isolated(men: 13, support: 5)  [Little Wars, Hand-to-Hand Fighting (1)]
+            = true
+          note: (b)(i) the inferior force is isolated: they kill each other off, man for man, until one force is double the other, which is then taken prisoner
+          = { attacker_killed: 7, defender_killed: 7, attacker_prisoners: 0, defender_prisoners: 6 }
+    ")
+    .run();
 }
 
 #[test]
@@ -135,30 +282,32 @@ fn refusal_is_a_result_with_exit_zero() {
 #[test]
 fn an_explanation_marks_arguments_left_to_their_default() {
     // `men` is not given: the explanation says its 0 is the default, not the umpire's.
-    let o = umpire(&[
+    // "Rivers are impassable to guns, to the R.E. and to Transport and Supply."
+    Test::new(&[
         "eval",
         "kriegspiel",
         "action_time(artillery, pass_fordable_river)",
         "--explain",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
-    assert!(
-        out.contains("action: pass_fordable_river, men: 0 (default))"),
-        "{out}"
-    );
-    let o = umpire(&[
+    ])
+    .stdout("
+        refused: Rivers are impassable to guns [Little Wars, Kriegspiel: Artillery]
+        table action_time(arm: artillery, action: pass_fordable_river, men: 0 (default)): row `artillery | pass_fordable_river`  [Little Wars, Kriegspiel: the move costs of each arm]
+          refused: Rivers are impassable to guns  [Little Wars, Kriegspiel: Artillery]
+    ")
+    .run();
+    // Given as 0, it is not marked; infantry pass a fordable river in one move.
+    Test::new(&[
         "eval",
         "kriegspiel",
         "action_time(infantry, pass_fordable_river, men: 0)",
         "--explain",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
-    assert!(
-        out.contains("men: 0)") && !out.contains("(default)"),
-        "{out}"
-    );
+    ])
+    .stdout("
+        1 move
+        table action_time(arm: infantry, action: pass_fordable_river, men: 0): row `infantry | pass_fordable_river`  [Little Wars, Kriegspiel: the move costs of each arm]
+          = 1 move
+    ")
+    .run();
 }
 
 #[test]
@@ -234,60 +383,160 @@ fn given_rolls_are_used_in_order() {
 
 #[test]
 fn wrong_given_rolls_are_errors() {
-    fails_with(
-        &["eval", "kriegspiel", "2d6", "--roll", "3"],
-        "die 2 of `2d6`",
-    );
-    let o = umpire(&["eval", "kriegspiel", "d6", "--roll", "3,4"]);
-    assert_eq!(o.status.code(), Some(1));
-    fails_with(
-        &["eval", "kriegspiel", "d6", "--roll", "7"],
-        "not a face of a d6",
-    );
+    Test::new(&["eval", "kriegspiel", "2d6", "--roll", "3"])
+        .status(1)
+        .stderr(
+            "
+            umpire::dice::too_few_rolls
+
+              × too few rolls given: 1 given, and die 2 of `2d6` (a d6) still needs one
+               ╭─[<expression>:1:1]
+             1 │ 2d6
+               · ─┬─
+               ·  ╰── needs the 2nd roll
+               ╰────
+              help: give one more roll per die, in the order the dice are rolled
+        ",
+        )
+        .run();
+    Test::new(&["eval", "kriegspiel", "d6", "--roll", "3,4"])
+        .status(1)
+        .stderr(
+            "
+            umpire::dice::too_many_rolls
+
+              × too many rolls given: 2 given, 1 used; not used: 4
+              help: give exactly one roll per die the adjudication rolls
+        ",
+        )
+        .run();
+    Test::new(&["eval", "kriegspiel", "d6", "--roll", "7"])
+        .status(1)
+        .stderr(
+            "
+            umpire::dice::bad_face
+
+              × the 1st roll given, 7, is not a face of a d6
+               ╭─[<expression>:1:1]
+             1 │ d6
+               · ─┬
+               ·  ╰── a d6 shows 1 to 6
+               ╰────
+        ",
+        )
+        .run();
 }
 
 #[test]
 fn a_fresh_seed_is_reported() {
-    let o = umpire(&["eval", "kriegspiel", "d6"]);
-    assert_eq!(o.status.code(), Some(0));
-    assert!(stderr(&o).contains("seed: "), "{}", stderr(&o));
-    let v = json(&umpire(&["eval", "kriegspiel", "d6", "--format", "json"]));
-    assert!(v["seed"].is_u64());
+    // A d1 shows 1 whatever the seed, so only the seed differs from run to run.
+    Test::new(&["eval", "kriegspiel", "d1"])
+        .any_seed()
+        .stdout(
+            "
+            1
+            rolls: d1 → 1
+        ",
+        )
+        .stderr("seed: SEED (replay with --seed SEED)\n")
+        .run();
+    let o = Test::new(&["eval", "kriegspiel", "d1", "--format", "json"])
+        .any_seed()
+        .stdout(concat!(
+            r#"{"value":1,"rolls":[{"dice":"d1","sides":1,"faces":[1],"total":1}],"seed":SEED}"#,
+            "\n"
+        ))
+        .run();
+    assert!(json(&o)["seed"].is_u64());
+    // Nothing rolled, no seed.
+    Test::new(&["eval", "kriegspiel", "1 + 1"])
+        .stdout("2\n")
+        .run();
 }
 
 #[test]
 fn errors_point_at_the_span_and_exit_one() {
-    let o = umpire(&["eval", "kriegspiel", "6\" + 2"]);
-    assert_eq!(o.status.code(), Some(1));
-    let e = stderr(&o);
-    assert!(
-        e.contains("umpire::check::units") && e.contains("<expression>:1:1"),
-        "{e}"
-    );
-    fails_with(
-        &[
-            "eval",
-            "little_wars",
-            "melee(attackers: 11, defendrs: 9, attacker_support: 0, defender_support: 0)",
-        ],
-        "did you mean `defenders`?",
-    );
+    Test::new(&["eval", "kriegspiel", "6\" + 2"])
+        .status(1)
+        .stderr(r#"
+            umpire::check::units
+
+              × cannot add a whole number (Int) to a length
+               ╭─[<expression>:1:1]
+             1 │ 6" + 2
+               · ─┬   ┬
+               ·  │   ╰── a whole number (Int)
+               ·  ╰── a length
+               ╰────
+              help: a length plus a plain number has no meaning: make the number a length with inches(...),
+                    e.g. `4" + inches(d6)`
+        "#)
+        .run();
+    Test::new(&[
+        "eval",
+        "little_wars",
+        "melee(attackers: 11, defendrs: 9, attacker_support: 0, defender_support: 0)",
+    ])
+    .status(1)
+    .stderr(
+        "
+        umpire::check::argument
+
+          × rule `melee` has no parameter `defendrs`
+           ╭─[<expression>:1:22]
+         1 │ melee(attackers: 11, defendrs: 9, attacker_support: 0, defender_support: 0)
+           ·                      ────┬───
+           ·                          ╰── unknown parameter
+           ╰────
+          help: did you mean `defenders`?
+    ",
+    )
+    .run();
     // A misspelt argument is one mistake: the parameter it meant is not also
     // reported missing, but one truly left out still is.
-    let o = umpire(&[
+    Test::new(&[
         "eval",
         "little_wars",
         "melee(attackers: 11, defenders: 9, attacker_suport: 3)",
-    ]);
-    let e = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{e}");
-    assert!(e.contains("did you mean `attacker_support`?"), "{e}");
-    assert!(e.contains("is missing `defender_support`"), "{e}");
-    assert!(!e.contains("missing `attacker_support`"), "{e}");
-    fails_with(
-        &["eval", "little_wars", "melee(attackers: 11"],
-        "syntax error",
-    );
+    ])
+    .status(1)
+    .stderr(
+        "
+        umpire::check::argument
+
+          × rule `melee` has no parameter `attacker_suport`
+           ╭─[<expression>:1:36]
+         1 │ melee(attackers: 11, defenders: 9, attacker_suport: 3)
+           ·                                    ───────┬───────
+           ·                                           ╰── unknown parameter
+           ╰────
+          help: did you mean `attacker_support`?
+        umpire::check::argument
+
+          × rule `melee` is missing `defender_support`
+           ╭─[<expression>:1:1]
+         1 │ melee(attackers: 11, defenders: 9, attacker_suport: 3)
+           · ───────────────────────────┬──────────────────────────
+           ·                            ╰── missing arguments
+           ╰────
+          help: call it as melee(attackers: ..., defenders: ..., attacker_support: ...,
+                defender_support: ...)
+    ",
+    )
+    .run();
+    Test::new(&["eval", "little_wars", "melee(attackers: 11"])
+        .status(1)
+        .stderr(r#"
+            umpire::parse::syntax
+
+              × syntax error: expected `)`, `,`, or `"` (inches), `'` (feet) or an operator
+               ╭─[<expression>:1:19]
+             1 │ melee(attackers: 11
+               ·                   ┬
+               ·                   ╰── expected `)`, `,`, or `"` (inches), `'` (feet) or an operator, but the text ends after this
+               ╰────
+        "#)
+        .run();
 }
 
 #[test]
@@ -330,28 +579,132 @@ fn check_reports_every_error() {
         "rule a() -> Int { nope }\nrule b() -> Length { 6\" + 1 }\n",
     )
     .expect("write");
-    let o = umpire(&["check", path.to_str().expect("utf-8 path")]);
+    Test::new(&["check", "two_errors.rules"])
+        .current_dir(&dir)
+        .status(1)
+        .stdout("two_errors.rules: 2 error(s)\n")
+        .stderr(r#"
+            umpire::check::report
+
+              × two_errors.rules: 2 errors
+
+            Error: umpire::check::unknown_name
+
+              × unknown name `nope`
+               ╭─[two_errors.rules:1:19]
+             1 │ rule a() -> Int { nope }
+               ·                   ──┬─
+               ·                     ╰── not defined
+             2 │ rule b() -> Length { 6" + 1 }
+               ╰────
+
+            Error: umpire::check::units
+
+              × cannot add a whole number (Int) to a length
+               ╭─[two_errors.rules:2:22]
+             1 │ rule a() -> Int { nope }
+             2 │ rule b() -> Length { 6" + 1 }
+               ·                      ─┬   ┬
+               ·                       │   ╰── a whole number (Int)
+               ·                       ╰── a length
+               ╰────
+              help: a length plus a plain number has no meaning: make the number a length with inches(...),
+                    e.g. `4" + inches(d6)`
+        "#)
+        .run();
+}
+
+/// Past the hundred errors shown, the count still counts them all.
+#[test]
+fn check_counts_the_errors_it_does_not_show() {
+    let dir = Scratch::new("many");
+    let text: String = (0..130)
+        .map(|i| format!("rule r{i}() -> Int {{ nope{i} }}\n"))
+        .collect();
+    std::fs::write(dir.join("many.rules"), text).expect("write");
+    let o = umpire_in(&dir, &["check", "many.rules"], "");
     assert_eq!(o.status.code(), Some(1));
-    let e = stderr(&o);
+    assert_eq!(stdout(&o), "many.rules: 130 error(s)\n");
+    assert_eq!(
+        stderr(&o).matches("umpire::check::unknown_name").count(),
+        100,
+        "a hundred shown"
+    );
     assert!(
-        e.contains("unknown name `nope`") && e.contains("umpire::check::units"),
-        "{e}"
+        stderr(&o).ends_with(&unindent(
+            "
+            Error: umpire::check::more_errors
+
+              × ... and 30 more errors
+            "
+        )),
+        "{}",
+        stderr(&o)
     );
 }
 
 #[test]
 fn run_the_melee_scenario() {
-    let o = umpire(&["run", "examples/little_wars_melee.toml"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
-    assert!(
-        out.contains("as expected") && !out.contains("NOT AS EXPECTED"),
-        "{out}"
-    );
-    assert!(
-        out.contains("[Little Wars, Hand-to-Hand Fighting (1)]"),
-        "{out}"
-    );
+    // Wells's arithmetic: 11 v 9 fight down to 4 v 2 (11 - 7 = 2 x (9 - 7)), two
+    // prisoners; 19 v 13 to 12 v 6, six; 14 v 12 to 4 v 2, two; one escort for two
+    // prisoners; equal numbers all die.
+    Test::new(&["run", "examples/little_wars_melee.toml"])
+        .stdout("
+            Little Wars: Wells's own melee examples (Little Wars)
+
+            1. Nine against eleven (Hand-to-Hand Fighting (3)(b)(i))
+               melee(attackers: 11, defenders: 9, attacker_support: 0, defender_support: 0)
+               = { attacker_killed: 7, defender_killed: 7, attacker_prisoners: 0, defender_prisoners: 2 }
+               as expected
+               why:
+                 melee(attackers: 11, defenders: 9, attacker_support: 0, defender_support: 0)  [Little Wars, Hand-to-Hand Fighting (3)]
+                   isolated(men: 9, support: 0)  [Little Wars, Hand-to-Hand Fighting (1)]
+                     = true
+                   note: (b)(i) the inferior force is isolated: they kill each other off, man for man, until one force is double the other, which is then taken prisoner
+                   = { attacker_killed: 7, defender_killed: 7, attacker_prisoners: 0, defender_prisoners: 2 }
+
+            2. First melee: A's nineteen against thirteen of B's, five of B's in support
+               melee(attackers: 19, defenders: 13, attacker_support: 0, defender_support: 5)
+               = { attacker_killed: 7, defender_killed: 7, attacker_prisoners: 0, defender_prisoners: 6 }
+               as expected
+               why:
+                 melee(attackers: 19, defenders: 13, attacker_support: 0, defender_support: 5)  [Little Wars, Hand-to-Hand Fighting (3)]
+                   isolated(men: 13, support: 5)  [Little Wars, Hand-to-Hand Fighting (1)]
+                     = true
+                   note: (b)(i) the inferior force is isolated: they kill each other off, man for man, until one force is double the other, which is then taken prisoner
+                   = { attacker_killed: 7, defender_killed: 7, attacker_prisoners: 0, defender_prisoners: 6 }
+
+            3. Second melee: B's fourteen against A's twelve survivors (the six prisoners do not count)
+               melee(attackers: 14, defenders: 19 - 7, attacker_support: 0, defender_support: 0)
+               = { attacker_killed: 10, defender_killed: 10, attacker_prisoners: 0, defender_prisoners: 2 }
+               as expected
+               why:
+                 melee(attackers: 14, defenders: 12, attacker_support: 0, defender_support: 0)  [Little Wars, Hand-to-Hand Fighting (3)]
+                   isolated(men: 12, support: 0)  [Little Wars, Hand-to-Hand Fighting (1)]
+                     = true
+                   note: (b)(i) the inferior force is isolated: they kill each other off, man for man, until one force is double the other, which is then taken prisoner
+                   = { attacker_killed: 10, defender_killed: 10, attacker_prisoners: 0, defender_prisoners: 2 }
+
+            4. B's escort for A's two prisoners
+               escorts_needed(prisoners: 2)
+               = 1
+               as expected
+               why:
+                 escorts_needed(prisoners: 2)  [Little Wars, Hand-to-Hand Fighting (3), prisoners and escorts]
+                   = 1
+
+            5. Equal numbers: all die
+               melee(attackers: 8, defenders: 8, attacker_support: 3, defender_support: 3)
+               = { attacker_killed: 8, defender_killed: 8, attacker_prisoners: 0, defender_prisoners: 0 }
+               as expected
+               why:
+                 melee(attackers: 8, defenders: 8, attacker_support: 3, defender_support: 3)  [Little Wars, Hand-to-Hand Fighting (3)]
+                   note: (a) the numbers are equal: all the men on both sides are killed
+                   = { attacker_killed: 8, defender_killed: 8, attacker_prisoners: 0, defender_prisoners: 0 }
+
+            5 adjudications: 5 as expected, 0 not as expected, 0 errors
+        ")
+        .run();
     let v = json(&umpire(&[
         "run",
         "examples/little_wars_melee.toml",
@@ -371,20 +724,101 @@ fn eval_against_a_state_file() {
         "tests/cases/state/good.toml",
     ]);
     assert_eq!(stdout(&o), "30\n", "{}", stderr(&o));
-    fails_with(
-        &[
-            "eval",
-            "tests/state/units.rules",
-            "move",
-            "--state",
-            "tests/cases/state/every_mistake.toml",
-        ],
-        "tests/cases/state/every_mistake.toml:5:9",
-    );
-    fails_with(
-        &["eval", "tests/state/units.rules", "move"],
-        "no state is loaded",
-    );
+    // Every mistake of the file, each at its place: `move` is `1..`, `men` is `0..`,
+    // `reeach` and `gaurd` are misspelt, the 2nd Foot's `men` has no default, and
+    // `lost_percent` is a number written as text.
+    Test::new(&[
+        "eval",
+        "tests/state/units.rules",
+        "move",
+        "--state",
+        "tests/cases/state/every_mistake.toml",
+    ])
+    .status(1)
+    .stderr(
+        r#"
+        umpire::state::range
+
+          × `move` must be 1 or more, but is 0
+           ╭─[tests/cases/state/every_mistake.toml:2:8]
+         1 │ # expr: move
+         2 │ move = 0
+           ·        ┬
+           ·        ╰── out of range
+         3 │
+           ╰────
+        umpire::state::unknown_field
+
+          × `old_guard` has no field `reeach`
+           ╭─[tests/cases/state/every_mistake.toml:7:1]
+         6 │ men = -2
+         7 │ reeach = '12"'
+           · ───┬──
+           ·    ╰── not a field
+         8 │
+           ╰────
+          help: did you mean `reach`?
+                its fields: grade, men, lost_percent, leader_cp, reach, disordered
+        umpire::state::unknown_value
+
+          × `gaurd` is not a value of Grade
+           ╭─[tests/cases/state/every_mistake.toml:5:9]
+         4 │ [units.old_guard]
+         5 │ grade = "gaurd"
+           ·         ───┬───
+           ·            ╰── not a value of Grade
+         6 │ men = -2
+           ╰────
+          help: did you mean `guard`?
+                the values of Grade: militia, line, grenadier, guard
+        umpire::state::range
+
+          × `men` must be 0 or more, but is -2
+           ╭─[tests/cases/state/every_mistake.toml:6:7]
+         5 │ grade = "gaurd"
+         6 │ men = -2
+           ·       ─┬
+           ·        ╰── out of range
+         7 │ reeach = '12"'
+           ╰────
+        umpire::state::missing_field
+
+          × `second_foot` has no `men`, and it has no default
+            ╭─[tests/cases/state/every_mistake.toml:9:1]
+          8 │
+          9 │ [units.second_foot]
+            · ─────────┬─────────
+            ·          ╰── no `men`
+         10 │ grade = "line"
+            ╰────
+          help: add `men = ...` (a whole number (Int))
+        umpire::state::type
+
+          × expected a whole number (Int), found text
+            ╭─[tests/cases/state/every_mistake.toml:11:16]
+         10 │ grade = "line"
+         11 │ lost_percent = "25"
+            ·                ──┬─
+            ·                  ╰── this is text
+            ╰────
+    "#,
+    )
+    .run();
+    Test::new(&["eval", "tests/state/units.rules", "move"])
+        .status(1)
+        .stderr(r#"
+            umpire::eval::no_state
+
+              × `move` is part of the game state, and no state is loaded
+               ╭─[<expression>:1:1]
+             1 │ move
+               · ──┬─
+               ·   ╰── needs the state
+               ╰────
+              help: give a state file: `--state FILE` (`umpire eval`, `umpire repl`), `:load FILE` in the
+                    REPL, or `state = "FILE"` in a scenario
+        "#)
+        .run();
 }
 
 #[test]
@@ -405,26 +839,54 @@ fn a_json_state_file_is_checked_too() {
         "tests/state/table.json",
     ]);
     assert_eq!(stdout(&o), "12\"\n", "{}", stderr(&o));
-    let o = umpire(&[
+    // Each mistake at its place: `move` on line 2, the misspelled field and value on line 4.
+    Test::new(&[
         "eval",
         "tests/state/units.rules",
         "move",
         "--state",
         "tests/state/mistakes.json",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    let e = stderr(&o);
-    // Each mistake at its place: `move` on line 2, the misspelled field and value on line 4.
-    assert!(
-        e.contains("mistakes.json:2:11")
-            && e.contains("mistakes.json:4:49")
-            && e.contains("mistakes.json:4:29"),
-        "{e}"
-    );
-    assert!(
-        e.contains("did you mean `reach`?") && e.contains("did you mean `guard`?"),
-        "{e}"
-    );
+    ])
+    .status(1)
+    .stderr(
+        r#"
+        umpire::state::range
+
+          × `move` must be 1 or more, but is 0
+           ╭─[tests/state/mistakes.json:2:11]
+         1 │ {
+         2 │   "move": 0,
+           ·           ┬
+           ·           ╰── out of range
+         3 │   "units": {
+           ╰────
+        umpire::state::unknown_field
+
+          × `old_guard` has no field `reeach`
+           ╭─[tests/state/mistakes.json:4:49]
+         3 │   "units": {
+         4 │     "old_guard": { "grade": "gaurd", "men": 20, "reeach": "12\"" }
+           ·                                                 ────┬───
+           ·                                                     ╰── not a field
+         5 │   }
+           ╰────
+          help: did you mean `reach`?
+                its fields: grade, men, lost_percent, leader_cp, reach, disordered
+        umpire::state::unknown_value
+
+          × `gaurd` is not a value of Grade
+           ╭─[tests/state/mistakes.json:4:29]
+         3 │   "units": {
+         4 │     "old_guard": { "grade": "gaurd", "men": 20, "reeach": "12\"" }
+           ·                             ───┬───
+           ·                                ╰── not a value of Grade
+         5 │   }
+           ╰────
+          help: did you mean `guard`?
+                the values of Grade: militia, line, grenadier, guard
+    "#,
+    )
+    .run();
 }
 
 #[test]
@@ -456,16 +918,29 @@ fn effects_are_part_of_the_result() {
         serde_json::json!([{ "path": "move", "from": 3, "to": 4 }])
     );
     // The declared range holds for the value set: twenty men cannot lose twenty-five.
-    fails_with(
-        &[
-            "eval",
-            "tests/state/units.rules",
-            "take_losses(\"old_guard\", 25)",
-            "--state",
-            "tests/cases/state/good.toml",
-        ],
-        "must be 0 or more, got -5",
-    );
+    Test::new(&[
+        "eval",
+        "tests/state/units.rules",
+        "take_losses(\"old_guard\", 25)",
+        "--state",
+        "tests/cases/state/good.toml",
+    ])
+    .status(1)
+    .stderr(
+        "
+        umpire::eval::range
+
+          × `units.old_guard.men` must be 0 or more, got -5
+            ╭─[tests/state/units.rules:28:7]
+         27 │ rule take_losses(name: Text, killed: 0..) -> Int {
+         28 │   set units[name].men -= killed
+            ·       ────────────┬────────────
+            ·                   ╰── out of range
+         29 │   units[name].men - killed
+            ╰────
+    ",
+    )
+    .run();
 }
 
 #[test]
@@ -473,19 +948,49 @@ fn a_scenario_plays_turns_and_writes_the_state() {
     let dir = Scratch::new("turns");
     let out = dir.join("after.toml");
     let before = std::fs::read_to_string("tests/cases/state/good.toml").expect("state");
-    let o = umpire(&[
+    // The Guard's twenty lose seven twice; the move goes from 3 to 4 (reads see the
+    // state as it was: `move + 1` is 4); 6 left of the Guard and the 2nd Foot's 30.
+    Test::new(&[
         "run",
         "tests/state/turns.toml",
         "--brief",
         "--write-state",
         out.to_str().expect("utf-8"),
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
-    assert!(
-        stdout(&o).contains("effect: units.old_guard.men: 13 → 6"),
-        "{}",
-        stdout(&o)
-    );
+    ])
+    .stdout(
+        "
+        State cases
+
+        1. The Guard loses seven
+           take_losses(\"old_guard\", 7)
+           = 13
+           effect: units.old_guard.men: 20 → 13
+           (effects applied to the state)
+           as expected
+
+        2. Seven more
+           take_losses(\"old_guard\", 7)
+           = 6
+           effect: units.old_guard.men: 13 → 6
+           (effects applied to the state)
+           as expected
+
+        3. Next move
+           next_move()
+           = 4
+           effect: move: 3 → 4
+           (effects applied to the state)
+           as expected
+
+        4. What is left
+           units.old_guard.men + units.second_foot.men
+           = 36
+           as expected
+
+        4 adjudications: 4 as expected, 0 not as expected, 0 errors
+    ",
+    )
+    .run();
     // The written state loads back with the effects in it; the input file is untouched.
     let o = umpire(&[
         "eval",
@@ -621,41 +1126,74 @@ fn deny_warnings_makes_warnings_fail() {
 #[test]
 fn check_groups_every_problem_under_its_file() {
     let dir = Scratch::new("group");
-    let bad = dir.join("bad.rules");
     std::fs::write(
-        &bad,
+        dir.join("bad.rules"),
         "rule f() -> Length { 6\" + 2 }\nrule g() -> Int { unknown_thing }\nrule h(a: Int) -> Int { 1 }\n",
     )
     .expect("write");
-    let warn = dir.join("warn.rules");
-    std::fs::write(&warn, "rule f(a: Int) -> Int { 1 }\n").expect("write");
-    let (b, w) = (bad.to_str().expect("utf-8"), warn.to_str().expect("utf-8"));
-    let o = umpire(&["check", b, w]);
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
-    let bad_head = err
-        .find(&format!("{b}: 2 errors and 1 warning"))
-        .unwrap_or_else(|| panic!("{err}"));
-    let warn_head = err
-        .find(&format!("{w}: 1 warning"))
-        .unwrap_or_else(|| panic!("{err}"));
+    std::fs::write(dir.join("warn.rules"), "rule f(a: Int) -> Int { 1 }\n").expect("write");
     // Beneath each headline its own problems, in file order.
-    let units = err
-        .find("cannot add a whole number (Int) to a length")
-        .expect(&err);
-    let name = err.find("unknown name `unknown_thing`").expect(&err);
-    let param = err
-        .find("rule `h` never uses its parameter `a`")
-        .expect(&err);
-    assert!(
-        bad_head < units && units < name && name < param && param < warn_head,
-        "{err}"
-    );
-    assert!(
-        err[warn_head..].contains("rule `f` never uses its parameter `a`"),
-        "{err}"
-    );
-    assert_eq!(stdout(&o), format!("{b}: 2 error(s); 1 warning\n{w}: ok (1 rule, 0 tables, 0 modifier lists, 0 examples; 1 warning)\n"));
+    Test::new(&["check", "bad.rules", "warn.rules"])
+        .current_dir(&dir)
+        .status(1)
+        .stdout("
+            bad.rules: 2 error(s); 1 warning
+            warn.rules: ok (1 rule, 0 tables, 0 modifier lists, 0 examples; 1 warning)
+        ")
+        .stderr(r#"
+            umpire::check::report
+
+              × bad.rules: 2 errors and 1 warning
+
+            Error: umpire::check::units
+
+              × cannot add a whole number (Int) to a length
+               ╭─[bad.rules:1:22]
+             1 │ rule f() -> Length { 6" + 2 }
+               ·                      ─┬   ┬
+               ·                       │   ╰── a whole number (Int)
+               ·                       ╰── a length
+             2 │ rule g() -> Int { unknown_thing }
+               ╰────
+              help: a length plus a plain number has no meaning: make the number a length with inches(...),
+                    e.g. `4" + inches(d6)`
+
+            Error: umpire::check::unknown_name
+
+              × unknown name `unknown_thing`
+               ╭─[bad.rules:2:19]
+             1 │ rule f() -> Length { 6" + 2 }
+             2 │ rule g() -> Int { unknown_thing }
+               ·                   ──────┬──────
+               ·                         ╰── not defined
+             3 │ rule h(a: Int) -> Int { 1 }
+               ╰────
+
+            Warning: umpire::check::unused_parameter
+
+              ⚠ rule `h` never uses its parameter `a`
+               ╭─[bad.rules:3:8]
+             2 │ rule g() -> Int { unknown_thing }
+             3 │ rule h(a: Int) -> Int { 1 }
+               ·        ┬
+               ·        ╰── unused
+               ╰────
+              help: use it, or remove it (callers name it too)
+            umpire::check::report
+
+              ⚠ warn.rules: 1 warning
+
+            Warning: umpire::check::unused_parameter
+
+              ⚠ rule `f` never uses its parameter `a`
+               ╭─[warn.rules:1:8]
+             1 │ rule f(a: Int) -> Int { 1 }
+               ·        ┬
+               ·        ╰── unused
+               ╰────
+              help: use it, or remove it (callers name it too)
+        "#)
+        .run();
 }
 
 /// `umpire repl` with a script on stdin: no prompt, each value on stdout exactly as
@@ -663,24 +1201,39 @@ fn check_groups_every_problem_under_its_file() {
 /// and exit 1 because one input failed.
 #[test]
 fn a_scripted_repl_prints_values_as_eval_does() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args(["repl", "furious_reason", "--seed", "5"])
-        .args(["--state", "examples/states/furious_reason_brigade.toml"])
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("umpire runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b":roll 6\nmanoeuvre(brigade.second_foot)\nno_such_rule(1)\nmanoeuvre(\n  brigade.second_foot)\n")
-        .expect("script written");
-    let o = child.wait_with_output().expect("umpire ends");
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // The 2nd Foot (line, 30% lost: D10 - 1 on the good-order side): the roll of 6 given
+    // makes 5, Tardy; seed 5's first D10 is 3, making 2, Disengage. No prompt.
+    let o = Test::new(&[
+        "repl",
+        "furious_reason",
+        "--seed",
+        "5",
+        "--state",
+        "examples/states/furious_reason_brigade.toml",
+    ])
+    .stdin(":roll 6\nmanoeuvre(brigade.second_foot)\nno_such_rule(1)\nmanoeuvre(\n  brigade.second_foot)\n")
+    .status(1)
+    .stdout("
+        Tardy — Unit may move at 1/2 Full Move Rate
+        rolls: D10 → 6
+        Disengage — Unit Falls Back
+        rolls: D10 → 3
+    ")
+    .stderr("
+        using the bundled ruleset `furious_reason`
+        state loaded from examples/states/furious_reason_brigade.toml
+        queued for the next adjudication: 6
+        queued rolls used: 6
+        umpire::check::unknown_name
+
+          × unknown rule, table or modifier list `no_such_rule`
+           ╭─[<input>:1:1]
+         1 │ no_such_rule(1)
+           · ──────┬─────
+           ·       ╰── not defined
+           ╰────
+    ")
+    .run();
     // The same questions through `umpire eval`: given roll 6, then seed 5's first D10.
     let state = "examples/states/furious_reason_brigade.toml";
     let first = umpire(&[
@@ -702,12 +1255,6 @@ fn a_scripted_repl_prints_values_as_eval_does() {
         state,
     ]);
     assert_eq!(stdout(&o), format!("{}{}", stdout(&first), stdout(&second)));
-    assert!(
-        stderr(&o).contains("unknown rule, table or modifier list `no_such_rule`"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(!stdout(&o).contains("umpire>"), "no prompt in a script");
 }
 
 /// `umpire prob` on a manoeuvre of a unit from the example state: the exact outcome
@@ -715,37 +1262,25 @@ fn a_scripted_repl_prints_values_as_eval_does() {
 /// Well Handled 3/10, Tardy, Hold, Disengage 1/5 each, Retire 1/10).
 #[test]
 fn prob_prints_the_exact_odds_of_a_manoeuvre() {
-    let o = umpire(&[
+    // A bar of three blocks for each tenth.
+    Test::new(&[
         "prob",
         "furious_reason",
         "manoeuvre(brigade.second_foot)",
         "--state",
         "examples/states/furious_reason_brigade.toml",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(
-        lines[0],
-        "manoeuvre(brigade.second_foot)  (exact, over 10 cases)"
-    );
-    for (line, (label, frac, pct, bars)) in lines[1..].iter().zip([
-        ("Well Handled", "3/10", "30.00%", 9),
-        ("Tardy", "1/5", "20.00%", 6),
-        ("Hold", "1/5", "20.00%", 6),
-        ("Disengage", "1/5", "20.00%", 6),
-        ("Retire", "1/10", "10.00%", 3),
-    ]) {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(
-            words.last().map(|b| b.chars().count()),
-            Some(bars),
-            "{line}"
-        );
-        assert!(line.trim_start().starts_with(label), "{line}");
-        assert!(words.contains(&frac) && words.contains(&pct), "{line}");
-    }
-    assert_eq!(lines.len(), 6, "{out}");
+    ])
+    .stdout(
+        "
+        manoeuvre(brigade.second_foot)  (exact, over 10 cases)
+          Well Handled  3/10  30.00%  █████████
+          Tardy          1/5  20.00%  ██████
+          Hold           1/5  20.00%  ██████
+          Disengage      1/5  20.00%  ██████
+          Retire        1/10  10.00%  ███
+    ",
+    )
+    .run();
     // JSON: exact fractions.
     let o = umpire(&[
         "prob",
@@ -765,26 +1300,42 @@ fn prob_prints_the_exact_odds_of_a_manoeuvre() {
 /// Sweeps over a modifier and over morale grades (a state path): one row per value.
 #[test]
 fn prob_sweeps_a_modifier_and_the_grades() {
-    let o = umpire(&[
+    // Good order: 7 or more Well Handled, 5-6 Tardy, 3-4 Hold, 1-2 Disengage, 0 or less
+    // Retire. m = 0: Well Handled on 7-10, 40%; m = -9: a D10 - 9 is 0 or less on 1-9,
+    // Retire 90%, and 1 on a 10, Disengage; m = 6 on: 7 or more on any D10.
+    Test::new(&[
         "prob",
         "furious_reason",
         "manoeuvre_table(good_order, D10 + m)",
         "--sweep",
         "m=-9..8",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
-    // m = 0: Well Handled on 7-10, 40%; m = -9: a D10 - 9 is 0 or less on 1-9: Retire 90%.
-    let row = |m: &str| {
-        out.lines()
-            .find(|l| l.split_whitespace().next() == Some(m))
-            .unwrap_or_else(|| panic!("no row {m}: {out}"))
-            .to_string()
-    };
-    assert!(row("0").contains("40.00%"), "{out}");
-    assert!(row("-9").contains("90.00%"), "{out}");
-    assert!(row("8").contains("100.00%"), "{out}");
-    assert_eq!(out.lines().count(), 1 + 1 + 18 + 1, "{out}");
+    ])
+    .stdout(
+        "
+        manoeuvre_table(good_order, D10 + m)  for each m
+          m   Well Handled   Tardy    Hold  Disengage  Retire
+          -9             -       -       -     10.00%  90.00%
+          -8             -       -       -     20.00%  80.00%
+          -7             -       -  10.00%     20.00%  70.00%
+          -6             -       -  20.00%     20.00%  60.00%
+          -5             -  10.00%  20.00%     20.00%  50.00%
+          -4             -  20.00%  20.00%     20.00%  40.00%
+          -3        10.00%  20.00%  20.00%     20.00%  30.00%
+          -2        20.00%  20.00%  20.00%     20.00%  20.00%
+          -1        30.00%  20.00%  20.00%     20.00%  10.00%
+          0         40.00%  20.00%  20.00%     20.00%       -
+          1         50.00%  20.00%  20.00%     10.00%       -
+          2         60.00%  20.00%  20.00%          -       -
+          3         70.00%  20.00%  10.00%          -       -
+          4         80.00%  20.00%       -          -       -
+          5         90.00%  10.00%       -          -       -
+          6        100.00%       -       -          -       -
+          7        100.00%       -       -          -       -
+          8        100.00%       -       -          -       -
+          (exact)
+    ",
+    )
+    .run();
     let o = umpire(&[
         "prob",
         "furious_reason",
@@ -809,7 +1360,9 @@ fn prob_sweeps_a_modifier_and_the_grades() {
 /// Too many cases to enumerate: sampled, and said so, with the seed to replay.
 #[test]
 fn prob_samples_when_there_are_too_many_cases() {
-    let o = umpire(&[
+    // Seven dice have 6^7 cases, past a limit of 500: sampled from seed 3, so the same
+    // figures everywhere; they sit near the exact ones (24: 8.58%, 17: 2.34%, 30: 4.33%).
+    Test::new(&[
         "prob",
         "kriegspiel",
         "d6 + d6 + d6 + d6 + d6 + d6 + d6",
@@ -819,16 +1372,44 @@ fn prob_samples_when_there_are_too_many_cases() {
         "2000",
         "--seed",
         "3",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(
-        stdout(&o).starts_with(
-            "d6 + d6 + d6 + d6 + d6 + d6 + d6  (sampled: 2000 adjudications with seed 3"
-        ),
-        "{}",
-        stdout(&o)
-    );
-    let o = umpire(&[
+    ])
+    .stdout("
+        d6 + d6 + d6 + d6 + d6 + d6 + d6  (sampled: 2000 adjudications with seed 3; ± one standard error)
+                                at least    at most
+          11    0.05% ± 0.05%    100.00%      0.05%  ▏
+          12    0.25% ± 0.11%     99.95%      0.30%  ▏
+          13    0.15% ± 0.09%     99.70%      0.45%  ▏
+          14    0.70% ± 0.19%     99.55%      1.15%  ▏
+          15    0.70% ± 0.19%     98.85%      1.85%  ▏
+          16    1.30% ± 0.25%     98.15%      3.15%  ▏
+          17    2.20% ± 0.33%     96.85%      5.35%  █
+          18    4.00% ± 0.44%     94.65%      9.35%  █
+          19    4.40% ± 0.46%     90.65%     13.75%  █
+          20    5.05% ± 0.49%     86.25%     18.80%  ██
+          21    6.10% ± 0.54%     81.20%     24.90%  ██
+          22    7.80% ± 0.60%     75.10%     32.70%  ██
+          23    7.70% ± 0.60%     67.30%     40.40%  ██
+          24    8.50% ± 0.62%     59.60%     48.90%  ███
+          25    9.50% ± 0.66%     51.10%     58.40%  ███
+          26    9.00% ± 0.64%     41.60%     67.40%  ███
+          27    6.50% ± 0.55%     32.60%     73.90%  ██
+          28    6.60% ± 0.56%     26.10%     80.50%  ██
+          29    5.05% ± 0.49%     19.50%     85.55%  ██
+          30    5.15% ± 0.49%     14.45%     90.70%  ██
+          31    3.90% ± 0.43%      9.30%     94.60%  █
+          32    1.90% ± 0.31%      5.40%     96.50%  █
+          33    1.65% ± 0.28%      3.50%     98.15%  ▏
+          34    0.85% ± 0.21%      1.85%     99.00%  ▏
+          35    0.60% ± 0.17%      1.00%     99.60%  ▏
+          36    0.20% ± 0.10%      0.40%     99.80%  ▏
+          37    0.05% ± 0.05%      0.20%     99.85%  ▏
+          38    0.10% ± 0.07%      0.15%     99.95%  ▏
+          39    0.05% ± 0.05%      0.05%    100.00%  ▏
+          mean ≈ 24.55, least 11, greatest 39
+    ")
+    .run();
+    // Not asked to sample: it says why it does, and the seed given is not repeated.
+    Test::new(&[
         "prob",
         "kriegspiel",
         "d6 + d6 + d6 + d6 + d6 + d6 + d6",
@@ -836,17 +1417,48 @@ fn prob_samples_when_there_are_too_many_cases() {
         "500",
         "--seed",
         "3",
-    ]);
-    assert!(
-        stderr(&o).contains("too much to enumerate (more than 500 cases"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(
-        stdout(&o).contains("sampled: too much to enumerate (more than 500 cases"),
-        "{}",
-        stdout(&o)
-    );
+    ])
+    .stdout("
+        d6 + d6 + d6 + d6 + d6 + d6 + d6  (sampled: too much to enumerate (more than 500 cases, or 200000000 steps), so 100000 adjudications with seed 3; ± one standard error)
+                                  at least    at most
+          8     0.01% ± < 0.01%    100.00%      0.01%  ▏
+          9     0.01% ± < 0.01%    100.00%      0.01%  ▏
+          10      0.03% ± 0.01%     99.99%      0.04%  ▏
+          11      0.07% ± 0.01%     99.96%      0.11%  ▏
+          12      0.17% ± 0.01%     99.89%      0.29%  ▏
+          13      0.35% ± 0.02%     99.72%      0.63%  ▏
+          14      0.60% ± 0.02%     99.37%      1.23%  ▏
+          15      1.03% ± 0.03%     98.77%      2.27%  ▏
+          16      1.57% ± 0.04%     97.73%      3.84%  ▏
+          17      2.34% ± 0.05%     96.17%      6.17%  █
+          18      3.32% ± 0.06%     93.83%      9.49%  █
+          19      4.35% ± 0.06%     90.51%     13.84%  █
+          20      5.43% ± 0.07%     86.16%     19.27%  ██
+          21      6.60% ± 0.08%     80.73%     25.88%  ██
+          22      7.54% ± 0.08%     74.12%     33.42%  ██
+          23      8.34% ± 0.09%     66.58%     41.76%  ███
+          24      8.48% ± 0.09%     58.24%     50.24%  ███
+          25      8.53% ± 0.09%     49.76%     58.77%  ███
+          26      8.17% ± 0.09%     41.23%     66.95%  ██
+          27      7.35% ± 0.08%     33.06%     74.30%  ██
+          28      6.38% ± 0.08%     25.71%     80.67%  ██
+          29      5.43% ± 0.07%     19.33%     86.10%  ██
+          30      4.32% ± 0.06%     13.90%     90.42%  █
+          31      3.33% ± 0.06%      9.58%     93.75%  █
+          32      2.40% ± 0.05%      6.25%     96.15%  █
+          33      1.60% ± 0.04%      3.85%     97.74%  ▏
+          34      1.06% ± 0.03%      2.26%     98.81%  ▏
+          35      0.59% ± 0.02%      1.19%     99.40%  ▏
+          36      0.32% ± 0.02%      0.60%     99.72%  ▏
+          37      0.17% ± 0.01%      0.28%     99.89%  ▏
+          38      0.07% ± 0.01%      0.11%     99.96%  ▏
+          39      0.03% ± 0.01%      0.04%     99.99%  ▏
+          40    0.01% ± < 0.01%      0.01%    100.00%  ▏
+          41    0.00% ± < 0.01%      0.00%    100.00%  ▏
+          mean ≈ 24.49, least 8, greatest 41
+    ")
+    .stderr("too much to enumerate (more than 500 cases, or 200000000 steps): sampling instead (--limit N enumerates more cases)\n")
+    .run();
 }
 
 /// `umpire diff` of the printed Furious Reason and the club's house rules: the changed
@@ -854,30 +1466,40 @@ fn prob_samples_when_there_are_too_many_cases() {
 /// grenadiers, +3 in the book and +4 as veterans: Well Handled 7/10 → 4/5).
 #[test]
 fn diff_shows_a_house_rule_in_text_and_in_play() {
-    let o = umpire(&[
+    // The grenadiers (grenadier, column, both flanks secure) roll D10 + 3 in the book and
+    // D10 + 4 as veterans: Well Handled on 4-10, then 3-10; Tardy on 2-3, then 1-2; Hold
+    // on a 1, then never.
+    Test::new(&[
         "diff",
         "furious_reason",
         "examples/house/furious_reason_veterans.rules",
         "--scenario",
         "examples/house/furious_reason_diff.toml",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
-    for line in [
-        "  table movement_rate: line_square | infantry: 8\" → 9\"",
-        "  modifiers manoeuvre_drm: added \"Veteran\" +1 if u.grade == grenadier",
-        "  2nd Foot (line: unchanged) — manoeuvre(brigade.second_foot)",
-        "    the same",
-        "    8\" → 9\"",
-    ] {
-        assert!(out.lines().any(|l| l == line), "missing {line:?} in\n{out}");
-    }
-    let well = out
-        .lines()
-        .find(|l| l.trim_start().starts_with("Well Handled"))
-        .unwrap_or_else(|| panic!("{out}"));
-    let words: Vec<&str> = well.split_whitespace().collect();
-    assert_eq!(words[2..], ["70.00%", "80.00%", "+10.00%"], "{well}");
+    ])
+    .stdout(
+        r#"
+        furious_reason → examples/house/furious_reason_veterans.rules
+
+        changed in the text:
+          table movement_rate: line_square | infantry: 8" → 9"
+          modifiers manoeuvre_drm: added "Veteran" +1 if u.grade == grenadier
+          example "die roll modifiers": changed
+          example "movement rates": changed
+          example "grenadiers are veterans": added
+
+        adjudications:
+          Grenadiers (veterans under the house rules) — manoeuvre(brigade.grenadiers)
+            outcome            old       new    change
+            Well Handled    70.00%    80.00%   +10.00%
+            Tardy           20.00%    20.00%
+            Hold            10.00%         -   -10.00%
+          2nd Foot (line: unchanged) — manoeuvre(brigade.second_foot)
+            the same
+          Line infantry's movement rate — movement_rate(line_square, infantry)
+            8" → 9"
+    "#,
+    )
+    .run();
     // Differences get an exit code of their own when asked for; none is "no differences".
     let o = umpire(&[
         "diff",
@@ -917,31 +1539,41 @@ fn diff_shows_a_house_rule_in_text_and_in_play() {
 /// The trace shows when a house rule, not the base, decided.
 #[test]
 fn explanations_say_when_a_house_rule_decided() {
-    let o = umpire(&[
+    // The veterans' house rule moves a line square of infantry 9" (8" in the book).
+    Test::new(&[
         "eval",
         "examples/house/furious_reason_veterans.rules",
         "movement_rate(line_square, infantry)",
         "--explain",
-    ]);
-    assert!(
-        stdout(&o).contains("[house rule, examples/house/furious_reason_veterans.rules]"),
-        "{}",
-        stdout(&o)
-    );
-    let o = umpire(&[
+    ])
+    .stdout(r#"
+        9"
+        table movement_rate(formation: line_square, arm: infantry): row `line_square | infantry`  [house rule, examples/house/furious_reason_veterans.rules]
+          = 9"
+    "#)
+    .run();
+    // Grenadiers: +1 for their class and +1 as veterans, so a roll of 5 is 7, Well Handled.
+    Test::new(&[
         "eval",
         "examples/house/furious_reason_veterans.rules",
         "manoeuvre({ grade: grenadier })",
         "--roll",
         "5",
         "--explain",
-    ]);
-    assert!(
-        stdout(&o).contains("+1   Veteran (house rule)"),
-        "{}",
-        stdout(&o)
-    );
-    assert!(stdout(&o).starts_with("Well Handled"), "{}", stdout(&o));
+    ])
+    .stdout("
+        Well Handled — Unit may move at Full Move Rate
+        manoeuvre(u: { grade: grenadier, leader_cp: 0, rear_support: false, both_flanks_secure: false, column_formation: false, lost_percent: 0, being_charged: false, enemy_in_charge_distance_flank_or_rear: false, skirmishers: false, flag_lost_or_commander_taken: false, disordered: false })  [Furious Reason, The Manoeuvre Table]
+          rolled D10: 5
+          modifiers manoeuvre_drm  [Furious Reason, Die Roll Modifiers]
+            +1   Grenadier Class
+            +1   Veteran (house rule)
+            = +2
+          table manoeuvre_table(order: good_order, roll: 7): row `7 or more` of column `good_order`  [Furious Reason, The Manoeuvre Table]
+            = Well Handled
+          = Well Handled
+    ")
+    .run();
 }
 
 /// The house charts for the horse-and-musket rules fill what the excerpt leaves out: a
@@ -1000,60 +1632,63 @@ fn diff_shows_house_charts_filling_gaps() {
 /// 2). A reading that fills a gap has no default: not given until one is chosen.
 #[test]
 fn readings_of_an_ambiguous_rule() {
-    let by_default = umpire(&["eval", "kriegspiel", "forage_packets(14)", "--explain"]);
-    assert!(
-        stdout(&by_default).starts_with("3\n"),
-        "{}",
-        stdout(&by_default)
-    );
-    assert!(
-        stdout(&by_default).contains("reading `whole_packet` of `forage_part_six` (the default)")
-    );
-    let fractions = umpire(&[
+    // 14 horses: two packets of six, and a part-six of two.
+    Test::new(&["eval", "kriegspiel", "forage_packets(14)", "--explain"])
+        .stdout("
+            3
+            forage_packets(horses: 14)  [Little Wars, Kriegspiel: Supply in the Field]
+              note: reading `whole_packet` of `forage_part_six` (the default): a part-six of horses takes a whole packet: every horse must be fed
+              = 3
+        ")
+        .run();
+    Test::new(&[
         "eval",
         "kriegspiel",
         "forage_packets(14)",
         "--interpret",
         "forage_part_six=fractions_rule",
         "--explain",
-    ]);
-    assert!(
-        stdout(&fractions).starts_with("2\n"),
-        "{}",
-        stdout(&fractions)
-    );
-    assert!(stdout(&fractions).contains("reading `fractions_rule` of `forage_part_six` (chosen)"));
-    let gap = umpire(&[
+    ])
+    .stdout("
+        2
+        forage_packets(horses: 14)  [Little Wars, Kriegspiel: Supply in the Field]
+          note: reading `fractions_rule` of `forage_part_six` (chosen): the infantry's fractions rule: a part-six of three or more horses counts as six, less is disregarded
+          = 2
+    ")
+    .run();
+    Test::new(&[
         "eval",
         "furious_reason",
         "charge_rate(charge_in_line, light_cavalry)",
-    ]);
-    assert!(
-        stdout(&gap).starts_with("not given in the source"),
-        "{}",
-        stdout(&gap)
-    );
-    let first = umpire(&[
+    ])
+    .stdout(r#"
+        not given in the source: which of the two numbers of a cavalry charge rate (24/20") applies (no reading is chosen: --interpret charge_rate_pair=READING) [Furious Reason, Movement Rates]
+    "#)
+    .run();
+    Test::new(&[
         "eval",
         "furious_reason",
         "charge_rate(charge_in_line, light_cavalry)",
         "--interpret",
         "charge_rate_pair=first",
-    ]);
-    assert_eq!(stdout(&first), "24\"\n");
-    let wrong = umpire(&[
+    ])
+    .stdout("24\"\n")
+    .run();
+    Test::new(&[
         "eval",
         "kriegspiel",
         "1",
         "--interpret",
         "forage_part_six=fractions",
-    ]);
-    assert_eq!(wrong.status.code(), Some(1));
-    assert!(
-        stderr(&wrong).contains("`forage_part_six` has no reading `fractions`"),
-        "{}",
-        stderr(&wrong)
-    );
+    ])
+    .status(1)
+    .stderr("
+        umpire::cli::interpret
+
+          × `forage_part_six` has no reading `fractions`; its readings: whole_packet, fractions_rule,
+          │ whole_sixes_only
+    ")
+    .run();
 }
 
 /// Runs umpire in `dir` with `stdin` piped in.
@@ -1108,15 +1743,12 @@ fn a_scenario_run_logged_replays_every_result() {
         .expect("logged");
     assert_eq!(second["value"], "tardy");
     assert_eq!(second["rolls"][0]["faces"], serde_json::json!([6]));
-    let o = umpire(&["replay", log]);
-    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     let n = lines.iter().filter(|l| l.get("expr").is_some()).count();
     assert_eq!(n, 4);
-    assert!(
-        stdout(&o).contains(&format!("all {n} result(s) reproduced")),
-        "{}",
-        stdout(&o)
-    );
+    Test::new(&["replay", "game.log"])
+        .current_dir(&dir)
+        .stdout("game.log: all 4 result(s) reproduced\n")
+        .run();
 
     // A tampered result is found on its own line, with what differs.
     let at = lines
@@ -1126,15 +1758,15 @@ fn a_scenario_run_logged_replays_every_result() {
         + 1;
     let tampered = text.replacen("\"value\":\"tardy\"", "\"value\":\"hold\"", 1);
     std::fs::write(log, tampered).expect("write");
-    let o = umpire(&["replay", log]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stdout(&o).contains(&format!(
-            "line {at}: `manoeuvre(brigade.second_foot)`: the log has value `hold`, the replay gives value `tardy`"
-        )),
-        "{}",
-        stdout(&o)
-    );
+    assert_eq!(at, 3, "after the game line and the guard grenadiers");
+    Test::new(&["replay", "game.log"])
+        .current_dir(&dir)
+        .status(1)
+        .stdout("
+            line 3: `manoeuvre(brigade.second_foot)`: the log has value `hold`, the replay gives value `tardy`
+            game.log: 1 of 4 result(s) differ
+        ")
+        .run();
 }
 
 #[test]
@@ -1170,15 +1802,12 @@ fn a_repl_game_logged_with_seeded_dice_replays_and_a_wrong_seed_is_found() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let log = dir.join("game.log");
     let log = log.to_str().expect("utf-8 path");
-    let o = umpire(&["replay", log]);
-    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     // Six adjudications and a :set in Furious Reason; three adjudications and three
     // :apply in the Kriegspiel.
-    assert!(
-        stdout(&o).contains("all 12 result(s) reproduced"),
-        "{}",
-        stdout(&o)
-    );
+    let replay = || Test::new(&["replay", "game.log"]).current_dir(&dir);
+    replay()
+        .stdout("game.log: all 12 result(s) reproduced\n")
+        .run();
 
     // The same faces claimed for another seed, the game's seed too: the dice are not
     // what that seed gives.
@@ -1187,24 +1816,31 @@ fn a_repl_game_logged_with_seeded_dice_replays_and_a_wrong_seed_is_found() {
         text.contains("\"queued\":1"),
         "the :roll 4 was given, not seeded: {text}"
     );
+    // Each seeded result is caught at its first die seed 12 does not give (the `:roll 4`
+    // of line 3 is die 1, given, so its first seeded die is die 2); the Kriegspiel's
+    // adjudications roll no dice.
     std::fs::write(log, text.replace("\"seed\":11", "\"seed\":12")).expect("write");
-    let o = umpire(&["replay", log]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stdout(&o).contains("ChaCha8 from seed 12 gives"),
-        "{}",
-        stdout(&o)
-    );
+    replay()
+        .status(1)
+        .stdout("
+            line 2: `manoeuvre(brigade.second_foot)`: die 1 (D10) shows 4 in the log, but ChaCha8 from seed 12 gives 1 there: the dice were not what the seed gives
+            line 3: `D10 + 3d6`: die 2 (3d6) shows 3 in the log, but ChaCha8 from seed 12 gives 1 there: the dice were not what the seed gives
+            line 5: `manoeuvre(brigade.second_foot)`: die 1 (D10) shows 6 in the log, but ChaCha8 from seed 12 gives 7 there: the dice were not what the seed gives
+            line 6: `manoeuvre(brigade.grenadiers)`: die 1 (D10) shows 6 in the log, but ChaCha8 from seed 12 gives 10 there: the dice were not what the seed gives
+            line 9: `2d6 + 1`: die 2 (2d6) shows 2 in the log, but ChaCha8 from seed 12 gives 1 there: the dice were not what the seed gives
+            game.log: 5 of 12 result(s) differ
+        ")
+        .run();
     // Another seed on one line only: not the game's seed.
     let one = text.replacen("\"seed\":11,\"position\"", "\"seed\":12,\"position\"", 1);
     std::fs::write(log, one).expect("write");
-    let o = umpire(&["replay", log]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stdout(&o).contains("line 2: `manoeuvre(brigade.second_foot)`: its dice are said to come from seed 12, but the game's seed is 11"),
-        "{}",
-        stdout(&o)
-    );
+    replay()
+        .status(1)
+        .stdout("
+            line 2: `manoeuvre(brigade.second_foot)`: its dice are said to come from seed 12, but the game's seed is 11
+            game.log: 1 of 12 result(s) differ
+        ")
+        .run();
     // Its place in the stream struck out: a seeded face no longer accounted for.
     let lines: Vec<&str> = text.lines().collect();
     let stripped = lines[1].replace(",\"seed\":11,\"position\":\"0\"", "");
@@ -1212,18 +1848,27 @@ fn a_repl_game_logged_with_seeded_dice_replays_and_a_wrong_seed_is_found() {
     let mut all = lines.clone();
     all[1] = &stripped;
     std::fs::write(log, all.join("\n")).expect("write");
-    let o = umpire(&["replay", log]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stdout(&o).contains("neither given nor placed in the stream of seed 11"),
-        "{}",
-        stdout(&o)
-    );
+    replay()
+        .status(1)
+        .stdout("
+            line 2: `manoeuvre(brigade.second_foot)`: 1 of its dice are neither given nor placed in the stream of seed 11, the game's seed
+            game.log: 1 of 12 result(s) differ
+        ")
+        .run();
     // A `dice` that is not what a log writes is refused, not skipped.
     let bad = lines[1].replace("\"queued\":0", "\"queued\":\"x\"");
     all[1] = &bad;
     std::fs::write(log, all.join("\n")).expect("write");
-    fails_with(&["replay", log], "its `dice.queued` is not a whole number");
+    replay()
+        .status(1)
+        .stderr(
+            "
+            umpire::replay::format
+
+              × game.log:2: its `dice.queued` is not a whole number
+        ",
+        )
+        .run();
 }
 
 #[test]
@@ -1250,28 +1895,67 @@ fn a_replay_of_a_changed_ruleset_says_so_beside_the_difference() {
     );
     assert_ne!(edited, rules, "the edit applies");
     std::fs::write(dir.join("fr.rules"), edited).expect("write");
-    let o = umpire_in(&dir, &["replay", "game.log"], "");
-    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
-    // A roll of 6 less 1 is 5: Tardy then, Hold now.
-    assert!(stdout(&o).contains("line 2: `manoeuvre(brigade.second_foot)`: the log has value `tardy`, the replay gives value `hold`"), "{}", stdout(&o));
-    assert!(
-        stdout(&o).contains("has changed since the game was logged"),
-        "{}",
-        stdout(&o)
+    // The log names the ruleset by its full path, and its digest then and now.
+    let path = std::fs::canonicalize(dir.join("fr.rules")).expect("path");
+    let digest = |p: &std::path::Path| {
+        let r = umpire::Ruleset::load(p.to_str().expect("utf-8 path")).expect("loads");
+        umpire::gamelog::digest(&r.program)
+    };
+    let changed = format!(
+        "the ruleset `{}` has changed since the game was logged ({}, now {})",
+        path.display(),
+        digest(std::path::Path::new("rulesets/furious_reason.rules")),
+        digest(&path)
     );
+    // A roll of 6 less 1 is 5: Tardy then, Hold now.
+    Test::new(&["replay", "game.log"])
+        .current_dir(&dir)
+        .status(1)
+        .stdout(&format!(
+            "
+            line 2: `manoeuvre(brigade.second_foot)`: the log has value `tardy`, the replay gives value `hold`; ({changed})
+            game.log: 1 of 1 result(s) differ
+            "
+        ))
+        .stderr(&format!("note: line 1: {changed}\n"))
+        .run();
 }
 
 #[test]
 fn a_replay_refuses_what_is_not_a_game_log() {
     let dir = Scratch::new("replay-bad");
     let p = dir.join("x.log");
-    let p = p.to_str().expect("utf-8 path");
-    std::fs::write(p, "{\"expr\": \"1\"}\n").expect("write");
-    fails_with(&["replay", p], "the log does not start with a `game` line");
-    std::fs::write(p, "not json\n").expect("write");
-    fails_with(&["replay", p], "x.log:1: not a line of a game log");
-    std::fs::write(p, "").expect("write");
-    fails_with(&["replay", p], "an empty game log");
+    let replay = || Test::new(&["replay", "x.log"]).current_dir(&dir).status(1);
+    std::fs::write(&p, "{\"expr\": \"1\"}\n").expect("write");
+    replay()
+        .stderr(
+            "
+            umpire::replay::format
+
+              × x.log:1: the log does not start with a `game` line
+        ",
+        )
+        .run();
+    std::fs::write(&p, "not json\n").expect("write");
+    replay()
+        .stderr(
+            "
+            umpire::replay::format
+
+              × x.log:1: not a line of a game log: expected ident at line 1 column 2
+        ",
+        )
+        .run();
+    std::fs::write(&p, "").expect("write");
+    replay()
+        .stderr(
+            "
+            umpire::replay::format
+
+              × x.log: an empty game log: it has no `game` line
+        ",
+        )
+        .run();
 }
 
 #[test]
@@ -1279,18 +1963,15 @@ fn a_siege_run_with_effects_applied_replays_from_the_state_it_started_with() {
     let dir = Scratch::new("replay-siege");
     let log = dir.join("siege.log");
     let text = run_logged("examples/kriegspiel_siege.toml", &log);
-    let log = log.to_str().expect("utf-8 path");
     // The scenario marks seven adjudications `apply = true` (victualling and moves
     // passing, each a `set` on the garrison or the clock): seven `apply` lines.
     let applies = text.lines().filter(|l| l.starts_with("{\"apply\"")).count();
     assert_eq!(applies, 7, "{text}");
-    let o = umpire(&["replay", log]);
-    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
-    assert!(
-        stdout(&o).contains("result(s) reproduced"),
-        "{}",
-        stdout(&o)
-    );
+    // Eleven adjudications and the seven applied: eighteen results.
+    Test::new(&["replay", "siege.log"])
+        .current_dir(&dir)
+        .stdout("siege.log: all 18 result(s) reproduced\n")
+        .run();
 }
 
 #[test]
@@ -1305,37 +1986,61 @@ fn a_game_log_is_never_appended_to_a_file_umpire_reads_or_to_one_that_is_not_a_l
     );
     std::fs::write(&scenario, &text).expect("write");
     let s = scenario.to_str().expect("utf-8 path");
-    fails_with(&["run", s, "--log", s], "it is");
+    let refused = |args: &[&str], why: &str| {
+        Test::new(args)
+            .current_dir(&dir)
+            .status(1)
+            .stderr(&format!(
+                "
+                umpire::io::log
+
+                  × will not append the game log to {why}
+                  help: name a new file for the log, or a game log to add to (`game.log`)
+                "
+            ))
+            .run();
+    };
+    refused(
+        &["run", "siege.toml", "--log", "siege.toml"],
+        "siege.toml: it is siege.toml, which this command also uses",
+    );
     assert_eq!(
         std::fs::read_to_string(&scenario).expect("read"),
         text,
         "the scenario is untouched"
     );
-    let out = dir.join("out.toml");
-    let o = out.to_str().expect("utf-8 path");
-    fails_with(
-        &["run", s, "--log", o, "--write-state", o],
-        "which this command also uses",
+    refused(
+        &[
+            "run",
+            "siege.toml",
+            "--log",
+            "out.toml",
+            "--write-state",
+            "out.toml",
+        ],
+        "out.toml: it is out.toml, which this command also uses",
     );
     // A file that holds something else.
     let notes = dir.join("notes.txt");
     std::fs::write(&notes, "my notes\n").expect("write");
-    fails_with(
-        &["run", s, "--log", notes.to_str().expect("utf-8 path")],
-        "it holds something",
+    refused(
+        &["run", "siege.toml", "--log", "notes.txt"],
+        "notes.txt: it holds something else, not a game log",
     );
     assert_eq!(std::fs::read_to_string(&notes).expect("read"), "my notes\n");
     // A game log is added to: two runs, two games, one replay.
     let log = dir.join("game.log");
-    let l = log.to_str().expect("utf-8 path");
     run_logged(s, &log);
     let text = run_logged(s, &log);
     assert_eq!(
         text.lines().filter(|l| l.starts_with("{\"game\"")).count(),
         2
     );
-    let r = umpire(&["replay", l]);
-    assert_eq!(r.status.code(), Some(0), "{}", stdout(&r));
+    // Two runs of the siege: twice its eighteen results.
+    Test::new(&["replay", "game.log"])
+        .current_dir(&dir)
+        .stdout("game.log: all 36 result(s) reproduced\n")
+        .run();
 }
 
 #[test]
@@ -1345,30 +2050,46 @@ fn a_read_only_state_file_is_not_replaced() {
     let out = dir.join("end.toml");
     std::fs::write(&out, "turn = 1\n").expect("write");
     std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o444)).expect("chmod");
-    fails_with(
-        &[
-            "run",
-            "examples/kriegspiel_siege.toml",
-            "--brief",
-            "--write-state",
-            out.to_str().expect("utf-8 path"),
-        ],
-        "it is read-only",
+    let scenario = format!(
+        "{}/examples/kriegspiel_siege.toml",
+        env!("CARGO_MANIFEST_DIR")
     );
+    Test::new(&["run", &scenario, "--brief", "--write-state", "end.toml"])
+        .current_dir(&dir)
+        .status(1)
+        .stderr(
+            "
+            umpire::io::write
+
+              × cannot write end.toml: it is read-only
+              help: make it writable, or name another file
+        ",
+        )
+        .run();
     assert_eq!(std::fs::read_to_string(&out).expect("read"), "turn = 1\n");
 }
 
 #[test]
 fn odds_past_a_limit_are_an_error_not_an_outcome() {
     // 3d6 + 1d6 rolls four dice; with at most three, no case can be worked out.
-    fails_with(
-        &["prob", "kriegspiel", "3d6 + 1d6", "--max-dice", "3"],
-        "more than 3 dice",
-    );
+    let refused = |args: &[&str], most: u32| {
+        Test::new(args)
+            .status(1)
+            .stderr(&format!("
+                umpire::prob::limit
+
+                  × the odds cannot be worked out: in at least one case, the adjudication rolls more than {most} dice
+                  │ in all
+                  help: raise the limit (see `umpire help prob`: --max-steps, --max-depth, --max-dice), or ask
+                        something smaller
+            "))
+            .run();
+    };
+    refused(&["prob", "kriegspiel", "3d6 + 1d6", "--max-dice", "3"], 3);
     let o = umpire(&["prob", "kriegspiel", "3d6 + 1d6", "--max-dice", "4"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     // In a sweep too: `dice(3, 6)` rolls three dice, past a limit of two.
-    fails_with(
+    refused(
         &[
             "prob",
             "kriegspiel",
@@ -1378,7 +2099,7 @@ fn odds_past_a_limit_are_an_error_not_an_outcome() {
             "--max-dice",
             "2",
         ],
-        "more than 2 dice",
+        2,
     );
 }
 
@@ -1413,11 +2134,8 @@ fn a_logged_run_whose_adjudications_hit_a_limit_replays_with_their_dice_and_limi
     );
     assert!(text.contains("\"steps\":1"), "{text}");
     // Replayed without the flag: the logged limit holds again.
-    let o = umpire(&["replay", l]);
-    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
-    assert!(
-        stdout(&o).contains("all 4 result(s) reproduced"),
-        "{}",
-        stdout(&o)
-    );
+    Test::new(&["replay", "low.log"])
+        .current_dir(&dir)
+        .stdout("low.log: all 4 result(s) reproduced\n")
+        .run();
 }

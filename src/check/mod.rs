@@ -88,10 +88,13 @@ pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
     }
     let mut errors = std::mem::take(&mut c.errors);
     if c.more_errors > 0 {
-        errors.push(Diag::error(
-            "umpire::check::more_errors",
-            format!("... and {} more errors", c.more_errors),
-        ));
+        errors.push(
+            Diag::error(
+                "umpire::check::more_errors",
+                format!("... and {} more errors", c.more_errors),
+            )
+            .counting(c.more_errors),
+        );
     }
     if c.more_warnings > 0 {
         errors.push(

@@ -1,0 +1,255 @@
+//! The command-line face: argument parsing (clap), rendering, exit codes. No
+//! adjudication logic lives here: one file per subcommand, each turning its flags into
+//! library calls and the results into output.
+//!
+//! Exit codes: 0 done (a refusal or a "not given" result is a result); 1 an error in a
+//! ruleset, expression or scenario, or a failed expectation; 2 a usage error.
+
+use crate::diagnostic::{Diag, Diags};
+use crate::{bundled, Ruleset};
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::process::ExitCode;
+
+// Kept here until the REPL imports them from `crate::term`, their home.
+pub(crate) use crate::term::{write_err, write_out};
+
+macro_rules! out {
+    ($($t:tt)*) => { $crate::term::write_out(&format!($($t)*)) };
+}
+
+macro_rules! outln {
+    ($($t:tt)*) => {{ $crate::term::write_out(&format!($($t)*)); $crate::term::write_out("\n"); }};
+}
+
+macro_rules! err {
+    ($($t:tt)*) => { $crate::term::write_err(&format!($($t)*)) };
+}
+
+macro_rules! errln {
+    ($($t:tt)*) => {{ $crate::term::write_err(&format!($($t)*)); $crate::term::write_err("\n"); }};
+}
+
+mod check;
+mod dice;
+mod diff;
+mod eval;
+mod prob;
+mod repl;
+mod replay;
+mod run;
+mod show;
+mod test;
+
+/// umpire: adjudicate wargame rules written as text rulesets, with the reasons shown.
+#[derive(Parser, Debug)]
+#[command(name = "umpire", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// The configurable limits (`umpire::limits`), for every command.
+#[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Limits")]
+struct LimitArgs {
+    /// Most evaluation steps in one adjudication [default: 1000000].
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_steps: Option<u64>,
+    /// Most rules, tables and modifier lists in use inside each other [default: 100].
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    max_depth: Option<u32>,
+    /// Most dice rolled in all in one adjudication [default: 100000].
+    #[arg(long, global = true, value_name = "N")]
+    max_dice: Option<u64>,
+    /// Most dice in one roll (`1000d6`, `dice(1000, 6)`) [default: 1000].
+    #[arg(long, global = true, value_name = "N")]
+    max_dice_per_roll: Option<u32>,
+    /// Most sides a die may have [default: 1000].
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    max_sides: Option<u32>,
+    /// Largest ruleset (bundled ones too), state, scenario or game-log file read, in bytes
+    /// [default: 4194304, 4 MiB].
+    #[arg(long, global = true, value_name = "BYTES")]
+    max_file_size: Option<u64>,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> crate::limits::Limits {
+        let d = crate::limits::Limits::default();
+        crate::limits::Limits {
+            steps: self.max_steps.unwrap_or(d.steps),
+            depth: self.max_depth.unwrap_or(d.depth),
+            dice: self.max_dice.unwrap_or(d.dice),
+            dice_per_roll: self.max_dice_per_roll.unwrap_or(d.dice_per_roll),
+            sides: self.max_sides.unwrap_or(d.sides),
+            file_bytes: self.max_file_size.unwrap_or(d.file_bytes),
+        }
+    }
+}
+
+/// Output format.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Format {
+    /// Text for people.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Adjudicate one expression against a ruleset.
+    Eval(eval::Args),
+    /// Parse and check rulesets; print every problem.
+    Check(check::Args),
+    /// Run the `example` blocks of rulesets.
+    Test(test::Args),
+    /// Print a bundled ruleset's source, to copy and edit as a house rule.
+    Show(show::Args),
+    /// The odds of an adjudication: every outcome with its exact chance (or, when there
+    /// are too many cases, an estimate from seeded samples).
+    Prob(prob::Args),
+    /// What a house rule or an edition changes: the text (tables cell by cell,
+    /// modifiers, constants, rules, examples) and, with a scenario, each adjudication's
+    /// odds under both side by side.
+    Diff(diff::Args),
+    /// Adjudicate at the table, one line at a time: `:help` lists the commands. With no
+    /// ruleset, `:use NAME` picks a bundled one. Reads a script when stdin is not a
+    /// terminal (exit 1 if any input failed).
+    Repl(repl::Args),
+    /// Run a scenario file: a ruleset and a list of adjudications.
+    Run(run::Args),
+    /// Replay a game log (`umpire run --log`, the REPL's `:log`): every result
+    /// adjudicated again with the logged dice and under the logged limits (the limit
+    /// flags do not change them; `--max-file-size` limits the log read); says where and
+    /// why any differs (exit 1).
+    Replay(replay::Args),
+}
+
+impl Command {
+    /// Whether errors are wanted as JSON on stdout too (`--format json` of eval and prob).
+    fn json_errors(&self) -> bool {
+        match self {
+            Command::Eval(a) => a.format == Format::Json,
+            Command::Prob(a) => a.format == Format::Json,
+            _ => false,
+        }
+    }
+}
+
+/// Renders a diagnostic as miette does, without colour when stderr is not a terminal.
+pub fn render(d: &dyn miette::Diagnostic) -> String {
+    crate::diagnostic::render(d, crate::diagnostic::stderr_colour())
+}
+
+fn report(ds: &Diags) {
+    for d in &ds.0 {
+        err!("{}", render(d));
+    }
+}
+
+/// Runs the CLI on `std::env::args`.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // Usage errors to stderr (exit 2); `--help` and `--version` to stdout.
+            if e.use_stderr() {
+                write_err(&e.render().to_string());
+            } else {
+                write_out(&e.render().to_string());
+            }
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    crate::limits::set(cli.limits.limits());
+    // EXPR may begin with `-` (`-3 + 1`), but `--bogus` is a mistyped option.
+    if let Command::Eval(eval::Args { expr, .. }) = &cli.command {
+        if expr.starts_with("--") && expr[2..].starts_with(|c: char| c.is_ascii_alphabetic()) {
+            errln!("error: unknown option `{expr}` (an expression does not start with `--`)\n\nFor more information, try '--help'.");
+            return ExitCode::from(2);
+        }
+    }
+    let json_errors = cli.command.json_errors();
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(ds) => {
+            if json_errors {
+                // A JSON reader gets the error as JSON too; people read stderr.
+                let errors: Vec<serde_json::Value> =
+                    ds.0.iter()
+                        .map(|d| serde_json::json!({ "code": d.code, "message": d.message }))
+                        .collect();
+                outln!("{}", serde_json::json!({ "error": errors }));
+            }
+            report(&ds);
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Runs one subcommand: its exit code, or the errors that stopped it (exit 1).
+fn run(cmd: Command) -> Result<ExitCode, Diags> {
+    match cmd {
+        Command::Eval(a) => eval::run(a),
+        Command::Check(a) => Ok(check::run(a)),
+        Command::Test(a) => Ok(test::run(a)),
+        Command::Show(a) => show::run(a),
+        Command::Prob(a) => prob::run(a),
+        Command::Diff(a) => diff::run(a),
+        Command::Repl(a) => Ok(repl::run(a)),
+        Command::Run(a) => run::run(a),
+        Command::Replay(a) => replay::run(a),
+    }
+}
+
+/// A ruleset by name or path (its warnings shown), with a state file loaded if given.
+fn load_with_state(
+    ruleset: &str,
+    state: Option<&str>,
+    interpret: &[String],
+) -> Result<Ruleset, Diags> {
+    note_bundled_over_file(ruleset);
+    let mut rules = Ruleset::load(ruleset)?;
+    for choice in interpret {
+        let Some((name, reading)) = choice.split_once('=') else {
+            return Err(Diag::error(
+                "umpire::cli::interpret",
+                format!("--interpret {choice}: write NAME=READING"),
+            )
+            .into());
+        };
+        rules.interpret(name.trim(), reading.trim())?;
+    }
+    for w in &rules.program.warnings {
+        err!("{}", render(w));
+    }
+    if let Some(path) = state {
+        rules.load_state(path)?;
+    }
+    Ok(rules)
+}
+
+/// A bundled name is taken before a file of the same name: say so when both exist.
+fn note_bundled_over_file(name: &str) {
+    if bundled::source(name).is_none() {
+        return;
+    }
+    for file in [name.to_string(), format!("{name}.rules")] {
+        if std::path::Path::new(&file).is_file() {
+            errln!("note: `{name}` is the bundled ruleset; for your file write ./{file}");
+        }
+    }
+}
+
+/// An exit code: 1 when something failed, else 0.
+fn failed_if(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

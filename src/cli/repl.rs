@@ -1,0 +1,25 @@
+//! `umpire repl [RULESET]`: adjudicate at the table, one line at a time (the REPL face
+//! itself is `crate::repl`).
+
+use std::process::ExitCode;
+
+// No doc comment: the subcommand's help is the one written on `Command::Repl`.
+#[derive(clap::Args, Debug)]
+pub(super) struct Args {
+    /// A bundled ruleset name or a path to a .rules file.
+    ruleset: Option<String>,
+    /// A game state file (TOML or JSON) to start from.
+    #[arg(long)]
+    state: Option<String>,
+    /// Roll seeded dice from this seed (the same seed replays the same rolls).
+    #[arg(long, conflicts_with = "table_dice")]
+    seed: Option<u64>,
+    /// Start with the players rolling: each die is asked for (`:dice table`).
+    #[arg(long)]
+    table_dice: bool,
+}
+
+/// Runs `umpire repl`.
+pub(super) fn run(args: Args) -> ExitCode {
+    crate::repl::main(args.ruleset, args.state, args.seed, args.table_dice)
+}
