@@ -466,19 +466,19 @@ impl Checker<'_> {
     /// an `_` row is the rulebook's "otherwise", not an overlap.)
     /// Returns whether a hole was found (the table's rolls are then not judged again).
     fn number_rows(&mut self, info: &TableInfo, rows: &[RowInfo]) -> bool {
-        let Some(k) = reach::number_key(info) else {
+        let Some(k) = coverage::number_key(info) else {
             return false;
         };
         let mut holed = false;
         let mut reported = std::collections::HashSet::new();
-        for col in reach::columns(self.prog, info, rows, k) {
+        for col in coverage::columns(self.prog, info, rows, k) {
             // Overlaps: the rows of this column that give numbers (a row `_` is the
             // rulebook's "otherwise", taking what the rows above it leave), swept in
             // order of their lowest number.
             let mut spans: Vec<(i128, i128, usize)> = col
                 .rows
                 .iter()
-                .filter_map(|&r| reach::intervals(&rows[r].patterns[k]).map(|iv| (r, iv)))
+                .filter_map(|&r| coverage::intervals(&rows[r].patterns[k]).map(|iv| (r, iv)))
                 .flat_map(|(r, iv)| iv.into_iter().map(move |(lo, hi)| (lo, hi, r)))
                 .collect();
             spans.sort();
@@ -496,7 +496,7 @@ impl Checker<'_> {
                                         "rows `{}` and `{}` overlap on {}",
                                         rows[ra].text,
                                         rows[rb].text,
-                                        reach::shown(shared)
+                                        coverage::shown(shared)
                                     ),
                                     rows[rb].span,
                                     "overlaps an earlier row",
@@ -515,19 +515,19 @@ impl Checker<'_> {
             // (`roll: 1..10` must find a row for each of 1 to 10).
             let key = &info.params[k];
             let bounds = match key.range {
-                Some(r) => (i128::from(r.lo), r.hi.map_or(reach::HI, i128::from)),
+                Some(r) => (i128::from(r.lo), r.hi.map_or(coverage::HI, i128::from)),
                 None => match (col.covered.first(), col.covered.last()) {
                     (Some(first), Some(last)) => (first.0, last.1),
                     _ => continue,
                 },
             };
-            let holes = reach::uncovered(bounds, &col.covered);
+            let holes = coverage::uncovered(bounds, &col.covered);
             if let Some(&(lo, hi)) = holes.first() {
                 holed = true;
                 // Point at the row just before the hole (or just after, at the start).
                 let covers = |n: i128| {
                     col.rows.iter().copied().find(|&r| {
-                        reach::intervals(&rows[r].patterns[k])
+                        coverage::intervals(&rows[r].patterns[k])
                             .is_some_and(|iv| iv.iter().any(|&(a, b)| a <= n && n <= b))
                     })
                 };
@@ -543,7 +543,7 @@ impl Checker<'_> {
                             "`{}` takes {r}, and no row of `{}` covers {}{}",
                             key.name,
                             info.name,
-                            reach::shown_all(&holes),
+                            coverage::shown_all(&holes),
                             col.name
                         ),
                         format!("the rows leave a number out {place}"),
@@ -552,7 +552,7 @@ impl Checker<'_> {
                         format!(
                             "no row of `{}` covers {}{}",
                             info.name,
-                            reach::shown_all(&holes),
+                            coverage::shown_all(&holes),
                             col.name
                         ),
                         format!("the rows leave a hole {place}"),

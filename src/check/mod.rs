@@ -12,11 +12,10 @@ use num_traits::CheckedMul;
 use std::rc::Rc;
 
 mod calls;
-mod dead;
+mod coverage;
 mod declare;
 mod definitions;
 mod expr;
-mod reach;
 mod types;
 
 #[derive(Clone, Copy, PartialEq)]

@@ -16,7 +16,7 @@ impl Checker<'_> {
     /// enum that only ever comes out of tables and rules (an outcome) and has a value no
     /// cell gives is warned about: a rulebook outcome was left out, or misspelled twice.
     /// Examples do not count: a check of a value nothing produces fails anyway.
-    pub(super) fn unused_enum_values(&mut self) {
+    pub(in crate::check) fn unused_enum_values(&mut self) {
         let prog: &Program = self.prog;
         let mut typed: HashSet<usize> = HashSet::new();
         let params = prog
