@@ -16,6 +16,7 @@ mod coverage;
 mod declare;
 mod definitions;
 mod expr;
+mod tables;
 mod types;
 
 #[derive(Clone, Copy, PartialEq)]

@@ -26,7 +26,7 @@ mod report;
 mod sites;
 
 pub(super) use interval::HI;
-pub(super) use report::{columns, intervals, number_key, shown, shown_all, uncovered};
+pub(super) use report::{columns, intervals, number_key, shown, shown_all, uncovered, Column};
 
 impl Checker<'_> {
     /// Every roll a call site can make must find a row in its column (an error at every
