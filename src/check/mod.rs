@@ -11,6 +11,7 @@ use crate::value::{Length, Rational, Value};
 use num_traits::CheckedMul;
 use std::rc::Rc;
 
+mod blocks;
 mod calls;
 mod coverage;
 mod declare;
