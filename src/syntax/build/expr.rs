@@ -342,74 +342,14 @@ impl Builder {
         let span = self.span(&p);
         let rule = p.as_rule();
         let kind = match rule {
-            Rule::paren => {
-                let mut inner = p.into_inner();
-                let Some(a) = inner.next() else {
-                    unreachable!("empty paren")
-                };
-                match inner.next() {
-                    None => {
-                        let mut e = self.build_expr(a)?;
-                        // Carets cover the brackets; a dice term keeps its own text
-                        // (`2d6`, not `(2d6)`) for the record of rolls.
-                        if !matches!(e.kind, ExprKind::Dice { .. }) {
-                            e.span = span;
-                        }
-                        return Ok(e);
-                    }
-                    Some(b) => {
-                        ExprKind::Pair(Box::new(self.build_expr(a)?), Box::new(self.build_expr(b)?))
-                    }
-                }
-            }
+            Rule::paren => return self.build_paren(p, span),
             Rule::record_lit => {
                 let Some(f) = p.into_inner().next() else {
                     unreachable!("record")
                 };
                 return self.build_record(f, span);
             }
-            Rule::length_lit => {
-                let mut it = p.into_inner();
-                let (Some(n), Some(m)) = (it.next(), it.next()) else {
-                    unreachable!("length")
-                };
-                let unit = if m.as_rule() == Rule::foot_mark {
-                    LengthUnit::Feet
-                } else {
-                    LengthUnit::Inches
-                };
-                match (it.next(), unit) {
-                    // `12' 6"`: the inches are carried as a fraction of a foot.
-                    (Some(inches), LengthUnit::Feet) => {
-                        let inches_n = self.number(&inches, "\"")?;
-                        if inches_n >= Rational::from_integer(12) {
-                            return Err(Diag::at(
-                                "umpire::parse::feet_inches",
-                                "the inches of a feet-and-inches length are less than 12",
-                                span,
-                                "12\" or more is a foot",
-                            )
-                            .help(
-                                "carry the whole feet into the feet, e.g. `2' 1\"` for `1' 13\"`",
-                            ));
-                        }
-                        let extra = inches_n / Rational::from_integer(12);
-                        let feet = self.number(&n, "'")?.checked_add(&extra).ok_or_else(|| {
-                            Diag::at(
-                                "umpire::parse::number",
-                                "this length is too large to hold exactly",
-                                span,
-                                "too large",
-                            )
-                        })?;
-                        ExprKind::Length(feet, LengthUnit::Feet)
-                    }
-                    _ => ExprKind::Length(
-                        self.number(&n, if unit == LengthUnit::Feet { "'" } else { "\"" })?,
-                        unit,
-                    ),
-                }
-            }
+            Rule::length_lit => self.build_length(p, span)?,
             Rule::time_lit => {
                 let Some(n) = p.into_inner().next() else {
                     unreachable!("time")
@@ -439,71 +379,10 @@ impl Builder {
             Rule::bool_lit => ExprKind::Bool(p.as_str() == "true"),
             Rule::string => ExprKind::Text(self.string(p).node),
             Rule::ident => ExprKind::Name(p.as_str().to_string()),
-            Rule::call => {
-                let mut it = p.into_inner();
-                let Some(n) = it.next().and_then(|head| head.into_inner().next()) else {
-                    unreachable!("call")
-                };
-                let name = self.name(n);
-                let mut args = Vec::new();
-                for a in it {
-                    let parts: Vec<Pair<Rule>> = a.into_inner().collect();
-                    let mut parts = parts.into_iter();
-                    let (aname, value) = match (parts.next(), parts.next()) {
-                        (Some(n), Some(v)) => (Some(self.name(n)), v),
-                        (Some(v), None) => (None, v),
-                        _ => unreachable!("arg"),
-                    };
-                    args.push(Arg {
-                        name: aname,
-                        value: self.build_expr(value)?,
-                    });
-                }
-                ExprKind::Call(name, args)
-            }
-            Rule::if_expr => {
-                let mut arms = Vec::new();
-                let mut otherwise = None;
-                let mut it = p.into_inner();
-                if let (Some(c), Some(b)) = (it.next(), it.next()) {
-                    arms.push((self.build_expr(c)?, self.build_block(b)?));
-                }
-                for q in it {
-                    match q.as_rule() {
-                        Rule::else_if => {
-                            let mut qi = q.into_inner();
-                            if let (Some(c), Some(b)) = (qi.next(), qi.next()) {
-                                arms.push((self.build_expr(c)?, self.build_block(b)?));
-                            }
-                        }
-                        Rule::else_block => {
-                            if let Some(b) = q.into_inner().next() {
-                                otherwise = Some(self.build_block(b)?);
-                            }
-                        }
-                        r => unreachable!("{r:?} in build_if"),
-                    }
-                }
-                ExprKind::If(arms, otherwise)
-            }
-            Rule::match_expr => {
-                let mut it = p.into_inner();
-                let Some(s) = it.next() else {
-                    unreachable!("match")
-                };
-                let scrutinee = self.build_expr(s)?;
-                let rows = it.map(|r| self.build_row(r)).collect::<R<Vec<_>>>()?;
-                ExprKind::Match(Box::new(scrutinee), rows)
-            }
-            Rule::reading_expr => {
-                let mut it = p.into_inner().filter(|q| q.as_rule() != Rule::reading_kw);
-                let Some(n) = it.next() else {
-                    unreachable!("reading")
-                };
-                let name = self.name(n);
-                let rows = it.map(|r| self.build_row(r)).collect::<R<Vec<_>>>()?;
-                ExprKind::Reading(name, rows)
-            }
+            Rule::call => self.build_call(p)?,
+            Rule::if_expr => self.build_if(p)?,
+            Rule::match_expr => self.build_match(p)?,
+            Rule::reading_expr => self.build_reading(p)?,
             Rule::refuse_expr => {
                 let mut it = p.into_inner();
                 let reason = it.next().map(|s| self.string(s).node).unwrap_or_default();
@@ -519,5 +398,144 @@ impl Builder {
             r => unreachable!("{r:?} in build_primary"),
         };
         Ok(Expr { kind, span })
+    }
+
+    /// `(a)` (the carets cover the brackets) or the pair `(a, b)`.
+    fn build_paren(&self, p: Pair<Rule>, span: Span) -> R<Expr> {
+        let mut inner = p.into_inner();
+        let Some(a) = inner.next() else {
+            unreachable!("empty paren")
+        };
+        match inner.next() {
+            None => {
+                let mut e = self.build_expr(a)?;
+                // Carets cover the brackets; a dice term keeps its own text
+                // (`2d6`, not `(2d6)`) for the record of rolls.
+                if !matches!(e.kind, ExprKind::Dice { .. }) {
+                    e.span = span;
+                }
+                Ok(e)
+            }
+            Some(b) => {
+                let kind =
+                    ExprKind::Pair(Box::new(self.build_expr(a)?), Box::new(self.build_expr(b)?));
+                Ok(Expr { kind, span })
+            }
+        }
+    }
+
+    /// `3"`, `2'`, `12' 6"` (the inches carried as a fraction of a foot).
+    fn build_length(&self, p: Pair<Rule>, span: Span) -> R<ExprKind> {
+        let mut it = p.into_inner();
+        let (Some(n), Some(m)) = (it.next(), it.next()) else {
+            unreachable!("length")
+        };
+        let unit = if m.as_rule() == Rule::foot_mark {
+            LengthUnit::Feet
+        } else {
+            LengthUnit::Inches
+        };
+        Ok(match (it.next(), unit) {
+            // `12' 6"`: the inches are carried as a fraction of a foot.
+            (Some(inches), LengthUnit::Feet) => {
+                let inches_n = self.number(&inches, "\"")?;
+                if inches_n >= Rational::from_integer(12) {
+                    return Err(Diag::at(
+                        "umpire::parse::feet_inches",
+                        "the inches of a feet-and-inches length are less than 12",
+                        span,
+                        "12\" or more is a foot",
+                    )
+                    .help("carry the whole feet into the feet, e.g. `2' 1\"` for `1' 13\"`"));
+                }
+                let extra = inches_n / Rational::from_integer(12);
+                let feet = self.number(&n, "'")?.checked_add(&extra).ok_or_else(|| {
+                    Diag::at(
+                        "umpire::parse::number",
+                        "this length is too large to hold exactly",
+                        span,
+                        "too large",
+                    )
+                })?;
+                ExprKind::Length(feet, LengthUnit::Feet)
+            }
+            _ => ExprKind::Length(
+                self.number(&n, if unit == LengthUnit::Feet { "'" } else { "\"" })?,
+                unit,
+            ),
+        })
+    }
+
+    /// `name(arg, name: arg, ...)`.
+    fn build_call(&self, p: Pair<Rule>) -> R<ExprKind> {
+        let mut it = p.into_inner();
+        let Some(n) = it.next().and_then(|head| head.into_inner().next()) else {
+            unreachable!("call")
+        };
+        let name = self.name(n);
+        let mut args = Vec::new();
+        for a in it {
+            let parts: Vec<Pair<Rule>> = a.into_inner().collect();
+            let mut parts = parts.into_iter();
+            let (aname, value) = match (parts.next(), parts.next()) {
+                (Some(n), Some(v)) => (Some(self.name(n)), v),
+                (Some(v), None) => (None, v),
+                _ => unreachable!("arg"),
+            };
+            args.push(Arg {
+                name: aname,
+                value: self.build_expr(value)?,
+            });
+        }
+        Ok(ExprKind::Call(name, args))
+    }
+
+    /// `if c { a } else if d { b } else { c }`.
+    fn build_if(&self, p: Pair<Rule>) -> R<ExprKind> {
+        let mut arms = Vec::new();
+        let mut otherwise = None;
+        let mut it = p.into_inner();
+        if let (Some(c), Some(b)) = (it.next(), it.next()) {
+            arms.push((self.build_expr(c)?, self.build_block(b)?));
+        }
+        for q in it {
+            match q.as_rule() {
+                Rule::else_if => {
+                    let mut qi = q.into_inner();
+                    if let (Some(c), Some(b)) = (qi.next(), qi.next()) {
+                        arms.push((self.build_expr(c)?, self.build_block(b)?));
+                    }
+                }
+                Rule::else_block => {
+                    if let Some(b) = q.into_inner().next() {
+                        otherwise = Some(self.build_block(b)?);
+                    }
+                }
+                r => unreachable!("{r:?} in build_if"),
+            }
+        }
+        Ok(ExprKind::If(arms, otherwise))
+    }
+
+    /// `match x { rows }`.
+    fn build_match(&self, p: Pair<Rule>) -> R<ExprKind> {
+        let mut it = p.into_inner();
+        let Some(s) = it.next() else {
+            unreachable!("match")
+        };
+        let scrutinee = self.build_expr(s)?;
+        let rows = it.map(|r| self.build_row(r)).collect::<R<Vec<_>>>()?;
+        Ok(ExprKind::Match(Box::new(scrutinee), rows))
+    }
+
+    /// `reading NAME { rows }`.
+    fn build_reading(&self, p: Pair<Rule>) -> R<ExprKind> {
+        let mut it = p.into_inner().filter(|q| q.as_rule() != Rule::reading_kw);
+        let Some(n) = it.next() else {
+            unreachable!("reading")
+        };
+        let name = self.name(n);
+        let rows = it.map(|r| self.build_row(r)).collect::<R<Vec<_>>>()?;
+        Ok(ExprKind::Reading(name, rows))
     }
 }
