@@ -51,54 +51,9 @@ impl Checker<'_> {
     /// A cycle of calls among rules and tables is an error unless one of its rules is
     /// marked `recursive` (then the run-time depth limit stops a runaway).
     fn call_cycles(&mut self) {
-        // Nodes: rules, then tables, modifier lists and constants; an edge for every
-        // call or constant used in a body, a cell, a modifier or a parameter default.
         let p = &*self.prog;
-        let (nr, nt, nm, nc) = (
-            p.rules.len(),
-            p.tables.len(),
-            p.modifiers.len(),
-            p.consts.len(),
-        );
-        let node = |c: Node| match c {
-            Node::Call(Callee::Rule(i)) => Some(i as usize),
-            Node::Call(Callee::Table(i)) => Some(nr + i as usize),
-            Node::Call(Callee::Modifiers(i)) => Some(nr + nt + i as usize),
-            Node::Const(i) => Some(nr + nt + nm + i as usize),
-            Node::Call(Callee::Builtin(_)) => None,
-        };
-        let mut edges: Vec<Vec<usize>> = vec![Vec::new(); nr + nt + nm + nc];
-        let defaults = |params: &[ParamInfo]| -> Vec<Expr> {
-            params.iter().filter_map(|x| x.default.clone()).collect()
-        };
-        for (i, r) in p.rules.iter().enumerate() {
-            let mut exprs = defaults(&r.params);
-            exprs.push(r.body.clone());
-            for e in &exprs {
-                uses_in(e, &mut |c| edges[i].extend(node(c)));
-            }
-        }
-        for (i, t) in p.tables.iter().enumerate() {
-            let mut exprs = defaults(&t.params);
-            exprs.extend(t.rows.iter().map(|row| row.cell.clone()));
-            for e in &exprs {
-                uses_in(e, &mut |c| edges[nr + i].extend(node(c)));
-            }
-        }
-        for (i, m) in p.modifiers.iter().enumerate() {
-            let mut exprs = defaults(&m.params);
-            for md in &m.modifiers {
-                exprs.push(md.amount.clone());
-                exprs.extend(md.per.clone());
-                exprs.extend(md.condition.clone());
-            }
-            for e in &exprs {
-                uses_in(e, &mut |c| edges[nr + nt + i].extend(node(c)));
-            }
-        }
-        for (i, c) in p.consts.iter().enumerate() {
-            uses_in(&c.value, &mut |x| edges[nr + nt + nm + i].extend(node(x)));
-        }
+        let (nr, nt, nm) = (p.rules.len(), p.tables.len(), p.modifiers.len());
+        let edges = call_graph(p);
         let recursive: Vec<bool> = self.pend.rules.iter().map(|(d, _)| d.recursive).collect();
         let name = |n: usize| -> (String, Span) {
             let p = &*self.prog;
@@ -122,26 +77,9 @@ impl Checker<'_> {
             if reported[start] {
                 continue;
             }
-            let mut seen = vec![false; edges.len()];
-            let mut stack: Vec<usize> = edges[start].clone();
-            let mut cyclic = false;
-            while let Some(n) = stack.pop() {
-                if n == start {
-                    cyclic = true;
-                    break;
-                }
-                if !seen[n] {
-                    seen[n] = true;
-                    stack.extend(edges[n].iter().copied());
-                }
-            }
-            if !cyclic {
+            let Some(members) = cycle_through(&edges, start) else {
                 continue;
-            }
-            // The members of the cycle: those that reach `start` and that `start` reaches.
-            let members: Vec<usize> = (0..edges.len())
-                .filter(|&m| m == start || seen[m] && reaches(&edges, m, start))
-                .collect();
+            };
             for &m in &members {
                 reported[m] = true;
             }
@@ -557,6 +495,85 @@ impl Checker<'_> {
     }
 
     // ------------------------------------------------------------------ types
+}
+
+/// The graph of calls: nodes are rules, then tables, modifier lists and constants; an
+/// edge for every call or constant used in a body, a cell, a modifier or a parameter
+/// default.
+fn call_graph(p: &Program) -> Vec<Vec<usize>> {
+    // Nodes: rules, then tables, modifier lists and constants; an edge for every
+    // call or constant used in a body, a cell, a modifier or a parameter default.
+    let (nr, nt, nm, nc) = (
+        p.rules.len(),
+        p.tables.len(),
+        p.modifiers.len(),
+        p.consts.len(),
+    );
+    let node = |c: Node| match c {
+        Node::Call(Callee::Rule(i)) => Some(i as usize),
+        Node::Call(Callee::Table(i)) => Some(nr + i as usize),
+        Node::Call(Callee::Modifiers(i)) => Some(nr + nt + i as usize),
+        Node::Const(i) => Some(nr + nt + nm + i as usize),
+        Node::Call(Callee::Builtin(_)) => None,
+    };
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); nr + nt + nm + nc];
+    let defaults = |params: &[ParamInfo]| -> Vec<Expr> {
+        params.iter().filter_map(|x| x.default.clone()).collect()
+    };
+    for (i, r) in p.rules.iter().enumerate() {
+        let mut exprs = defaults(&r.params);
+        exprs.push(r.body.clone());
+        for e in &exprs {
+            uses_in(e, &mut |c| edges[i].extend(node(c)));
+        }
+    }
+    for (i, t) in p.tables.iter().enumerate() {
+        let mut exprs = defaults(&t.params);
+        exprs.extend(t.rows.iter().map(|row| row.cell.clone()));
+        for e in &exprs {
+            uses_in(e, &mut |c| edges[nr + i].extend(node(c)));
+        }
+    }
+    for (i, m) in p.modifiers.iter().enumerate() {
+        let mut exprs = defaults(&m.params);
+        for md in &m.modifiers {
+            exprs.push(md.amount.clone());
+            exprs.extend(md.per.clone());
+            exprs.extend(md.condition.clone());
+        }
+        for e in &exprs {
+            uses_in(e, &mut |c| edges[nr + nt + i].extend(node(c)));
+        }
+    }
+    for (i, c) in p.consts.iter().enumerate() {
+        uses_in(&c.value, &mut |x| edges[nr + nt + nm + i].extend(node(x)));
+    }
+    edges
+}
+
+/// The members of the cycle through `start`, if there is one: those that reach `start`
+/// and that `start` reaches (a depth-first walk).
+fn cycle_through(edges: &[Vec<usize>], start: usize) -> Option<Vec<usize>> {
+    let mut seen = vec![false; edges.len()];
+    let mut stack: Vec<usize> = edges[start].clone();
+    let mut cyclic = false;
+    while let Some(n) = stack.pop() {
+        if n == start {
+            cyclic = true;
+            break;
+        }
+        if !seen[n] {
+            seen[n] = true;
+            stack.extend(edges[n].iter().copied());
+        }
+    }
+    if !cyclic {
+        return None;
+    }
+    let members: Vec<usize> = (0..edges.len())
+        .filter(|&m| m == start || seen[m] && reaches(edges, m, start))
+        .collect();
+    Some(members)
 }
 
 /// Does `from` reach `to` in the call graph?
