@@ -290,6 +290,13 @@ impl Checker<'_> {
             }
             None => {}
         }
+        self.bare_value(n, span, scope)
+    }
+
+    /// A name that is no local, constant, callable, state field or type: an enum value
+    /// (of one enum only), or unknown.
+    fn bare_value(&mut self, n: &str, span: Span, scope: &Scope) -> (Expr, Ty) {
+        let mk = |kind| Expr { kind, span };
         match self.prog.enum_values.get(n).map(|v| v.as_slice()) {
             Some([(e, i)]) => (mk(ExprKind::Value(Value::Enum(*e, *i))), Ty::Enum(*e)),
             Some(many) => {
@@ -335,6 +342,32 @@ impl Checker<'_> {
         }
     }
 
+    /// `Grade.line`: a value of enum `e`, named with its enum.
+    fn qualified_value(&mut self, e: u16, field: &ast::Name, span: Span) -> (Expr, Ty) {
+        let en = &self.prog.enums[usize::from(e)];
+        match en.values.iter().position(|v| *v.name == *field.node) {
+            Some(i) => (
+                Expr {
+                    kind: ExprKind::Value(Value::Enum(e, u16::try_from(i).unwrap_or(u16::MAX))),
+                    span,
+                },
+                Ty::Enum(e),
+            ),
+            None => {
+                let names: Vec<String> = en.values.iter().map(|v| v.name.to_string()).collect();
+                let d = Diag::at(
+                    "umpire::check::unknown_value",
+                    format!("`{}` is not a value of {}", field.node, en.name),
+                    field.span,
+                    "no such value",
+                )
+                .suggest(&field.node, names.iter().map(|s| s.as_str()));
+                self.err(d);
+                (dummy(span), Ty::Any)
+            }
+        }
+    }
+
     pub(super) fn field(
         &mut self,
         base: &ast::Expr,
@@ -346,32 +379,7 @@ impl Checker<'_> {
         if let ast::ExprKind::Name(n) = &base.kind {
             if scope.lookup(n).is_none() {
                 if let Some(Global::EnumType(e)) = self.prog.globals.get(n).cloned() {
-                    let en = &self.prog.enums[usize::from(e)];
-                    return match en.values.iter().position(|v| *v.name == *field.node) {
-                        Some(i) => (
-                            Expr {
-                                kind: ExprKind::Value(Value::Enum(
-                                    e,
-                                    u16::try_from(i).unwrap_or(u16::MAX),
-                                )),
-                                span,
-                            },
-                            Ty::Enum(e),
-                        ),
-                        None => {
-                            let names: Vec<String> =
-                                en.values.iter().map(|v| v.name.to_string()).collect();
-                            let d = Diag::at(
-                                "umpire::check::unknown_value",
-                                format!("`{}` is not a value of {}", field.node, en.name),
-                                field.span,
-                                "no such value",
-                            )
-                            .suggest(&field.node, names.iter().map(|s| s.as_str()));
-                            self.err(d);
-                            (dummy(span), Ty::Any)
-                        }
-                    };
+                    return self.qualified_value(e, field, span);
                 }
             }
         }
