@@ -19,50 +19,7 @@ impl Builder {
             Rule::table_def => self.build_table(span, inner),
             Rule::modifiers_def => self.build_modifiers(span, inner),
             Rule::example_def => self.build_example(span, inner),
-            Rule::interpretation_def => {
-                let mut inner = inner;
-                let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
-                let text = self.string(inner.next().ok_or_else(|| incomplete(span))?);
-                let mut cite = None;
-                let mut readings = Vec::new();
-                let mut default = None;
-                for q in inner {
-                    match q.as_rule() {
-                        Rule::cite => cite = self.cite(Some(q)),
-                        Rule::reading_decl => {
-                            let mut it = q.into_inner();
-                            let (Some(n), Some(t)) = (it.next(), it.next()) else {
-                                continue;
-                            };
-                            let rname = self.name(n);
-                            if it.next().is_some() {
-                                if default.is_some() {
-                                    return Err(Diag::at(
-                                        "umpire::parse::default",
-                                        "an interpretation has one default reading",
-                                        rname.span,
-                                        "a second default",
-                                    ));
-                                }
-                                default = Some(rname.clone());
-                            }
-                            readings.push(EnumValueDef {
-                                name: rname,
-                                display: Some(self.string(t).node),
-                                sentence: None,
-                            });
-                        }
-                        r => unreachable!("{r:?} in interpretation"),
-                    }
-                }
-                Ok(Item::Interpretation(InterpretationDef {
-                    name,
-                    text,
-                    cite,
-                    readings,
-                    default,
-                }))
-            }
+            Rule::interpretation_def => self.build_interpretation(span, inner),
             Rule::extends_decl | Rule::override_def | Rule::table_patch | Rule::modifiers_patch => {
                 self.build_house(span, rule, inner)
             }
@@ -76,91 +33,83 @@ impl Builder {
         mut inner: Peekable<Pairs<'_, Rule>>,
     ) -> R<Item> {
         let mut next = || inner.next().ok_or_else(|| incomplete(span));
-        Ok({
-            let title = self.string(next()?);
-            let cite = self.cite(next().ok());
-            Item::Ruleset { title, cite }
-        })
+        let title = self.string(next()?);
+        let cite = self.cite(next().ok());
+        Ok(Item::Ruleset { title, cite })
     }
 
     pub(super) fn build_die(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
         let mut next = || inner.next().ok_or_else(|| incomplete(span));
-        Ok({
-            let d = next()?;
-            let (count, sides) = self.dice_parts(&d)?;
-            if count != 1 {
-                return Err(Diag::at(
-                    "umpire::parse::die",
-                    "`die` names one die, like `die d6`",
-                    self.span(&d),
-                    "one die",
-                ));
-            }
-            Item::Die {
-                sides: Spanned::new(sides, self.span(&d)),
-            }
+        let d = next()?;
+        let (count, sides) = self.dice_parts(&d)?;
+        if count != 1 {
+            return Err(Diag::at(
+                "umpire::parse::die",
+                "`die` names one die, like `die d6`",
+                self.span(&d),
+                "one die",
+            ));
+        }
+        Ok(Item::Die {
+            sides: Spanned::new(sides, self.span(&d)),
         })
     }
 
     pub(super) fn build_const(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
-        let mut next = || inner.next().ok_or_else(|| incomplete(span));
-        Ok({
-            let name = self.name(next()?);
-            let mut ty = None;
-            let mut value = None;
-            let mut cite = None;
-            for q in inner {
-                match q.as_rule() {
-                    Rule::type_expr => ty = Some(self.build_type(q)?),
-                    Rule::expr => value = Some(self.build_expr(q)?),
-                    Rule::cite => cite = self.cite(Some(q)),
-                    r => unreachable!("{r:?} in build_const"),
-                }
+        let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
+        let mut ty = None;
+        let mut value = None;
+        let c = self.clauses(inner, |q| {
+            match q.as_rule() {
+                Rule::type_expr => ty = Some(self.build_type(q)?),
+                Rule::expr => value = Some(self.build_expr(q)?),
+                r => unreachable!("{r:?} in build_const"),
             }
-            let value = value.ok_or_else(|| {
-                Diag::at(
-                    "umpire::parse::syntax",
-                    "constant without a value",
-                    span,
-                    "here",
-                )
-            })?;
-            Item::Const(ConstDef {
-                name,
-                ty,
-                value,
-                cite,
-            })
-        })
+            Ok(())
+        })?;
+        let value = value.ok_or_else(|| {
+            Diag::at(
+                "umpire::parse::syntax",
+                "constant without a value",
+                span,
+                "here",
+            )
+        })?;
+        Ok(Item::Const(ConstDef {
+            name,
+            ty,
+            value,
+            cite: c.cite,
+        }))
     }
 
     pub(super) fn build_enum(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
-        let mut next = || inner.next().ok_or_else(|| incomplete(span));
-        Ok({
-            let name = self.name(next()?);
-            let mut cite = None;
-            let mut values = Vec::new();
-            for q in inner {
-                match q.as_rule() {
-                    Rule::cite => cite = self.cite(Some(q)),
-                    Rule::enum_value => {
-                        let mut vi = q.into_inner();
-                        let vname = vi.next().map(|n| self.name(n));
-                        let display = vi.next().map(|s| self.string(s).node);
-                        let sentence = vi.next().map(|s| self.string(s).node);
-                        if let Some(vname) = vname {
-                            values.push(EnumValueDef {
-                                name: vname,
-                                display,
-                                sentence,
-                            });
-                        }
+        let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
+        let mut values = Vec::new();
+        let c = self.clauses(inner, |q| {
+            match q.as_rule() {
+                Rule::enum_value => {
+                    let mut vi = q.into_inner();
+                    let vname = vi.next().map(|n| self.name(n));
+                    let display = vi.next().map(|s| self.string(s).node);
+                    let sentence = vi.next().map(|s| self.string(s).node);
+                    if let Some(vname) = vname {
+                        values.push(EnumValueDef {
+                            name: vname,
+                            display,
+                            sentence,
+                        });
                     }
-                    r => unreachable!("{r:?} in build_enum"),
                 }
+                r => unreachable!("{r:?} in build_enum"),
             }
-            Item::Enum(EnumDef { name, cite, values })
-        })
+            Ok(())
+        })?;
+        Ok(Item::Enum(EnumDef {
+            name,
+            cite: c.cite,
+            values,
+        }))
     }
 
     pub(super) fn build_record_def(
@@ -190,15 +139,13 @@ impl Builder {
         name: Name,
         inner: Peekable<Pairs<'_, Rule>>,
     ) -> R<RecordDef> {
-        let mut cite = None;
         let mut fields = Vec::new();
-        for q in inner {
+        let c = self.clauses(inner, |q| {
             match q.as_rule() {
-                Rule::cite => cite = self.cite(Some(q)),
                 Rule::field_decl => {
                     let mut fi = q.into_inner();
                     let (Some(fname), Some(fty)) = (fi.next(), fi.next()) else {
-                        continue;
+                        return Ok(());
                     };
                     let default = fi.next().map(|e| self.build_expr(e)).transpose()?;
                     fields.push(FieldDecl {
@@ -209,111 +156,99 @@ impl Builder {
                 }
                 r => unreachable!("{r:?} in build_fields"),
             }
-        }
-        Ok(RecordDef { name, cite, fields })
+            Ok(())
+        })?;
+        Ok(RecordDef {
+            name,
+            cite: c.cite,
+            fields,
+        })
     }
 
     pub(super) fn build_rule(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
         let mut next = || inner.next().ok_or_else(|| incomplete(span));
-        Ok({
-            let name = self.name(next()?);
-            let (params, extra) = self.build_params(next()?)?;
-            no_keys(&extra, "a rule")?;
-            let mut returns = None;
-            let mut cite = None;
-            let mut body = None;
-            let mut recursive = false;
-            for q in inner {
-                match q.as_rule() {
-                    Rule::recursive_kw => recursive = true,
-                    Rule::returns => {
-                        returns = q
-                            .into_inner()
-                            .next()
-                            .map(|t| self.build_type(t))
-                            .transpose()?
-                    }
-                    Rule::cite => cite = self.cite(Some(q)),
-                    Rule::block => body = Some(self.build_block(q)?),
-                    r => unreachable!("{r:?} in build_rule"),
-                }
+        let name = self.name(next()?);
+        let (params, extra) = self.build_params(next()?)?;
+        no_keys(&extra, "a rule")?;
+        let mut body = None;
+        let mut recursive = false;
+        let c = self.clauses(inner, |q| {
+            match q.as_rule() {
+                Rule::recursive_kw => recursive = true,
+                Rule::block => body = Some(self.build_block(q)?),
+                r => unreachable!("{r:?} in build_rule"),
             }
-            let body = body.ok_or_else(|| {
-                Diag::at("umpire::parse::syntax", "rule without a body", span, "here")
-            })?;
-            Item::Rule(RuleDef {
-                name,
-                params,
-                returns,
-                cite,
-                body,
-                recursive,
-            })
-        })
+            Ok(())
+        })?;
+        let body = body.ok_or_else(|| {
+            Diag::at("umpire::parse::syntax", "rule without a body", span, "here")
+        })?;
+        Ok(Item::Rule(RuleDef {
+            name,
+            params,
+            returns: c.returns,
+            cite: c.cite,
+            body,
+            recursive,
+        }))
     }
 
     pub(super) fn build_table(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
         let mut next = || inner.next().ok_or_else(|| incomplete(span));
-        Ok({
-            let name = self.name(next()?);
-            let (keys, extra) = self.build_params(next()?)?;
-            let mut returns = None;
-            let mut cite = None;
-            let mut rows = Vec::new();
-            for q in inner {
-                match q.as_rule() {
-                    Rule::returns => {
-                        returns = q
-                            .into_inner()
-                            .next()
-                            .map(|t| self.build_type(t))
-                            .transpose()?
-                    }
-                    Rule::cite => cite = self.cite(Some(q)),
-                    Rule::row => rows.push(self.build_row(q)?),
-                    Rule::column_block => {
-                        let mut ci = q.into_inner();
-                        let (Some(key), Some(pat)) = (ci.next(), ci.next()) else {
-                            continue;
-                        };
-                        let key = self.name(key);
-                        let pat = self.build_pattern(pat)?;
-                        let Some(pos) = keys.iter().position(|k| k.name.node == key.node) else {
-                            return Err(Diag::at(
-                                "umpire::parse::column",
-                                format!("`{}` is not a key of this table", key.node),
-                                key.span,
-                                "not a key",
-                            )
-                            .suggest(&key.node, keys.iter().map(|k| k.name.node.as_str())));
-                        };
-                        for r in ci {
-                            let mut row = self.build_row(r)?;
-                            // A lone `otherwise` in a column stands for every other key.
-                            if keys.len() > 2
-                                && row.patterns.len() == 1
-                                && matches!(row.patterns[0], Pattern::Any(_))
-                            {
-                                row.patterns = vec![row.patterns[0].clone(); keys.len() - 1];
-                            }
-                            row.patterns
-                                .insert(pos.min(row.patterns.len()), pat.clone());
-                            row.column = Some(pat.span());
-                            rows.push(row);
-                        }
-                    }
-                    r => unreachable!("{r:?} in build_table"),
-                }
+        let name = self.name(next()?);
+        let (keys, extra) = self.build_params(next()?)?;
+        let mut rows = Vec::new();
+        let c = self.clauses(inner, |q| {
+            match q.as_rule() {
+                Rule::row => rows.push(self.build_row(q)?),
+                Rule::column_block => rows.extend(self.build_column(q, &keys)?),
+                r => unreachable!("{r:?} in build_table"),
             }
-            Item::Table(TableDef {
-                name,
-                keys,
-                extra,
-                returns,
-                cite,
-                rows,
-            })
-        })
+            Ok(())
+        })?;
+        Ok(Item::Table(TableDef {
+            name,
+            keys,
+            extra,
+            returns: c.returns,
+            cite: c.cite,
+            rows,
+        }))
+    }
+
+    /// `column KEY PATTERN { rows }`: rows that give `KEY` as `PATTERN`.
+    fn build_column(&self, q: Pair<Rule>, keys: &[Param]) -> R<Vec<Row>> {
+        let mut ci = q.into_inner();
+        let (Some(key), Some(pat)) = (ci.next(), ci.next()) else {
+            return Ok(Vec::new());
+        };
+        let key = self.name(key);
+        let pat = self.build_pattern(pat)?;
+        let Some(pos) = keys.iter().position(|k| k.name.node == key.node) else {
+            return Err(Diag::at(
+                "umpire::parse::column",
+                format!("`{}` is not a key of this table", key.node),
+                key.span,
+                "not a key",
+            )
+            .suggest(&key.node, keys.iter().map(|k| k.name.node.as_str())));
+        };
+        let mut rows = Vec::new();
+        for r in ci {
+            let mut row = self.build_row(r)?;
+            // A lone `otherwise` in a column stands for every other key.
+            if keys.len() > 2
+                && row.patterns.len() == 1
+                && matches!(row.patterns[0], Pattern::Any(_))
+            {
+                row.patterns = vec![row.patterns[0].clone(); keys.len() - 1];
+            }
+            row.patterns
+                .insert(pos.min(row.patterns.len()), pat.clone());
+            row.column = Some(pat.span());
+            rows.push(row);
+        }
+        Ok(rows)
     }
 
     /// `"Label" amount (per EXPR)? (if COND)?`
@@ -362,24 +297,25 @@ impl Builder {
             }
             Rule::table_patch => {
                 let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
-                let mut cite = None;
                 let mut rows = Vec::new();
-                for q in inner {
+                let c = self.clauses(inner, |q| {
                     match q.as_rule() {
-                        Rule::cite => cite = self.cite(Some(q)),
                         Rule::row => rows.push(self.build_row(q)?),
                         r => unreachable!("{r:?} in table_patch"),
                     }
-                }
-                Ok(Item::TablePatch { name, cite, rows })
+                    Ok(())
+                })?;
+                Ok(Item::TablePatch {
+                    name,
+                    cite: c.cite,
+                    rows,
+                })
             }
             Rule::modifiers_patch => {
                 let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
-                let mut cite = None;
                 let mut changes = Vec::new();
-                for q in inner {
+                let c = self.clauses(inner, |q| {
                     match q.as_rule() {
-                        Rule::cite => cite = self.cite(Some(q)),
                         Rule::modifier => changes.extend(
                             self.build_modifier(q)?
                                 .map(|m| ModifierChange::Set(Box::new(m))),
@@ -391,10 +327,11 @@ impl Builder {
                         }
                         r => unreachable!("{r:?} in modifiers_patch"),
                     }
-                }
+                    Ok(())
+                })?;
                 Ok(Item::ModifiersPatch {
                     name,
-                    cite,
+                    cite: c.cite,
                     changes,
                 })
             }
@@ -408,26 +345,23 @@ impl Builder {
         mut inner: Peekable<Pairs<'_, Rule>>,
     ) -> R<Item> {
         let mut next = || inner.next().ok_or_else(|| incomplete(span));
-        Ok({
-            let name = self.name(next()?);
-            let (params, extra) = self.build_params(next()?)?;
-            no_keys(&extra, "a modifier list")?;
-            let mut cite = None;
-            let mut modifiers = Vec::new();
-            for q in inner {
-                match q.as_rule() {
-                    Rule::cite => cite = self.cite(Some(q)),
-                    Rule::modifier => modifiers.extend(self.build_modifier(q)?),
-                    r => unreachable!("{r:?} in build_modifiers"),
-                }
+        let name = self.name(next()?);
+        let (params, extra) = self.build_params(next()?)?;
+        no_keys(&extra, "a modifier list")?;
+        let mut modifiers = Vec::new();
+        let c = self.clauses(inner, |q| {
+            match q.as_rule() {
+                Rule::modifier => modifiers.extend(self.build_modifier(q)?),
+                r => unreachable!("{r:?} in build_modifiers"),
             }
-            Item::Modifiers(ModifiersDef {
-                name,
-                params,
-                cite,
-                modifiers,
-            })
-        })
+            Ok(())
+        })?;
+        Ok(Item::Modifiers(ModifiersDef {
+            name,
+            params,
+            cite: c.cite,
+            modifiers,
+        }))
     }
 
     pub(super) fn build_example(
@@ -436,54 +370,52 @@ impl Builder {
         mut inner: Peekable<Pairs<'_, Rule>>,
     ) -> R<Item> {
         let mut next = || inner.next().ok_or_else(|| incomplete(span));
-        Ok({
-            let name = self.string(next()?);
-            let mut ex = ExampleDef {
-                name,
-                rolls: Vec::new(),
-                seed: None,
-                checks: Vec::new(),
-                readings: Vec::new(),
-            };
-            for q in inner {
-                match q.as_rule() {
-                    Rule::given_rolls => {
-                        for r in q.into_inner() {
-                            ex.rolls.push(Spanned::new(self.int(&r)?, self.span(&r)));
-                        }
+        let name = self.string(next()?);
+        let mut ex = ExampleDef {
+            name,
+            rolls: Vec::new(),
+            seed: None,
+            checks: Vec::new(),
+            readings: Vec::new(),
+        };
+        for q in inner {
+            match q.as_rule() {
+                Rule::given_rolls => {
+                    for r in q.into_inner() {
+                        ex.rolls.push(Spanned::new(self.int(&r)?, self.span(&r)));
                     }
-                    Rule::seed_stmt => {
-                        if ex.seed.is_some() {
-                            return Err(Diag::at(
-                                "umpire::parse::example_dice",
-                                "a second `seed` in one example",
-                                self.span(&q),
-                                "seed given again",
-                            ));
-                        }
-                        if let Some(n) = q.into_inner().next() {
-                            ex.seed = Some(n.as_str().parse::<u64>().map_err(|_| {
-                                Diag::at(
-                                    "umpire::parse::number",
-                                    "a seed is a whole number from 0 to 18446744073709551615",
-                                    self.span(&n),
-                                    "not a seed",
-                                )
-                            })?);
-                        }
-                    }
-                    Rule::check => ex.checks.push(self.build_check(q)?),
-                    Rule::interpret_stmt => {
-                        let mut it = q.into_inner();
-                        if let (Some(a), Some(b)) = (it.next(), it.next()) {
-                            ex.readings.push((self.name(a), self.name(b)));
-                        }
-                    }
-                    r => unreachable!("{r:?} in build_example"),
                 }
+                Rule::seed_stmt => {
+                    if ex.seed.is_some() {
+                        return Err(Diag::at(
+                            "umpire::parse::example_dice",
+                            "a second `seed` in one example",
+                            self.span(&q),
+                            "seed given again",
+                        ));
+                    }
+                    if let Some(n) = q.into_inner().next() {
+                        ex.seed = Some(n.as_str().parse::<u64>().map_err(|_| {
+                            Diag::at(
+                                "umpire::parse::number",
+                                "a seed is a whole number from 0 to 18446744073709551615",
+                                self.span(&n),
+                                "not a seed",
+                            )
+                        })?);
+                    }
+                }
+                Rule::check => ex.checks.push(self.build_check(q)?),
+                Rule::interpret_stmt => {
+                    let mut it = q.into_inner();
+                    if let (Some(a), Some(b)) = (it.next(), it.next()) {
+                        ex.readings.push((self.name(a), self.name(b)));
+                    }
+                }
+                r => unreachable!("{r:?} in build_example"),
             }
-            Item::Example(ex)
-        })
+        }
+        Ok(Item::Example(ex))
     }
 
     pub(crate) fn build_check(&self, p: Pair<Rule>) -> R<Check> {
@@ -505,4 +437,85 @@ impl Builder {
         }
         Ok(Check { expr, expect, span })
     }
+
+    /// `interpretation NAME "what is ambiguous" { reading NAME "words" default, ... }`
+    pub(super) fn build_interpretation(
+        &self,
+        span: Span,
+        mut inner: Peekable<Pairs<'_, Rule>>,
+    ) -> R<Item> {
+        let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
+        let text = self.string(inner.next().ok_or_else(|| incomplete(span))?);
+        let mut readings = Vec::new();
+        let mut default = None;
+        let c = self.clauses(inner, |q| {
+            match q.as_rule() {
+                Rule::reading_decl => {
+                    let mut it = q.into_inner();
+                    let (Some(n), Some(t)) = (it.next(), it.next()) else {
+                        return Ok(());
+                    };
+                    let rname = self.name(n);
+                    if it.next().is_some() {
+                        if default.is_some() {
+                            return Err(Diag::at(
+                                "umpire::parse::default",
+                                "an interpretation has one default reading",
+                                rname.span,
+                                "a second default",
+                            ));
+                        }
+                        default = Some(rname.clone());
+                    }
+                    readings.push(EnumValueDef {
+                        name: rname,
+                        display: Some(self.string(t).node),
+                        sentence: None,
+                    });
+                }
+                r => unreachable!("{r:?} in interpretation"),
+            }
+            Ok(())
+        })?;
+        Ok(Item::Interpretation(InterpretationDef {
+            name,
+            text,
+            cite: c.cite,
+            readings,
+            default,
+        }))
+    }
+
+    /// The clauses after a definition's head: `cite` and `returns` are taken here, and
+    /// every other clause is handed to `other`.
+    fn clauses<'i>(
+        &self,
+        inner: impl Iterator<Item = Pair<'i, Rule>>,
+        mut other: impl FnMut(Pair<'i, Rule>) -> R<()>,
+    ) -> R<Clauses> {
+        let mut c = Clauses::default();
+        for q in inner {
+            match q.as_rule() {
+                Rule::cite => c.cite = self.cite(Some(q)),
+                Rule::returns => {
+                    c.returns = q
+                        .into_inner()
+                        .next()
+                        .map(|t| self.build_type(t))
+                        .transpose()?
+                }
+                _ => other(q)?,
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// What every kind of definition may say after its head.
+#[derive(Default)]
+struct Clauses {
+    /// `cite "..."`: the rulebook section.
+    cite: Option<Spanned<String>>,
+    /// `-> Type`.
+    returns: Option<TypeExpr>,
 }
