@@ -467,3 +467,68 @@ fn unreachable_rows(
         diags.push(d);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_of_patterns() {
+        assert_eq!(intervals(&Pat::Any), None);
+        let p = Pat::Alts(vec![
+            Alt::Range(1, 3),
+            Alt::AtLeast(10),
+            Alt::AtMost(-1),
+            Alt::Bool(true),
+        ]);
+        // `1-3 | 10+ | -1-` ; a `true` alternative covers no number.
+        assert_eq!(intervals(&p), Some(vec![(1, 3), (10, HI), (LO, -1)]));
+    }
+
+    #[test]
+    fn merge_joins_overlapping_and_touching_stretches() {
+        // 1-3 and 4-6 touch; 5-8 overlaps them; 10 stands apart.
+        assert_eq!(
+            merge(vec![(10, 10), (4, 6), (1, 3), (5, 8)]),
+            vec![(1, 8), (10, 10)]
+        );
+        // The stretch up to HI does not overflow when joined.
+        assert_eq!(merge(vec![(0, HI), (HI, HI)]), vec![(0, HI)]);
+        assert_eq!(merge(Vec::new()), Vec::new());
+    }
+
+    #[test]
+    fn uncovered_finds_the_holes() {
+        // 1..10 with 2-3 and 6-7 covered leaves 1, 4-5 and 8-10.
+        assert_eq!(
+            uncovered((1, 10), &[(2, 3), (6, 7)]),
+            vec![(1, 1), (4, 5), (8, 10)]
+        );
+        assert_eq!(uncovered((1, 10), &[(LO, HI)]), Vec::new());
+        assert_eq!(uncovered((1, 10), &[]), vec![(1, 10)]);
+        // Stretches outside the bounds are passed over.
+        assert_eq!(uncovered((5, 6), &[(1, 2), (9, 12)]), vec![(5, 6)]);
+    }
+
+    #[test]
+    fn shown_as_a_rulebook_says_it() {
+        assert_eq!(shown((7, 7)), "7");
+        assert_eq!(shown((7, 9)), "7-9");
+        assert_eq!(shown((-8, 18)), "-8..18");
+        assert_eq!(shown((10, HI)), "10 or more");
+        assert_eq!(shown((LO, 0)), "0 or less");
+        assert_eq!(shown((LO, HI)), "every number");
+        assert_eq!(shown_all(&[(3, 3)]), "3");
+        assert_eq!(shown_all(&[(3, 3), (11, HI)]), "3 and 11 or more");
+        assert_eq!(
+            shown_all(&[(3, 3), (5, 6), (11, HI)]),
+            "3, 5-6 and 11 or more"
+        );
+    }
+
+    #[test]
+    fn whole_bounds_keep_to_what_a_key_can_be() {
+        assert_eq!(whole_bounds(Reach::ALL), Some((LO, HI)));
+        assert_eq!(whole_bounds(Reach::None), None);
+    }
+}
