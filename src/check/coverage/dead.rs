@@ -1,6 +1,6 @@
 //! Dead code the checker warns about once every definition is checked: enum values
 //! nothing can produce or read. (Unused `let`s and parameters are found while checking
-//! each body; see `definitions.rs`.)
+//! each body; see `definitions.rs` and `blocks.rs`.)
 
 use super::Checker;
 use crate::diagnostic::Diag;
