@@ -7,8 +7,8 @@
 //! The analysis works on the checked program (after every definition is checked) and
 //! over-approximates: a range it gives holds every value the expression can take.
 //!
-//! These passes run on the IR once every definition is checked — a second pass over a
-//! different input, not part of the AST → IR translation:
+//! Its passes read the IR, not the AST: they come after the AST → IR translation, not
+//! as part of it.
 //!
 //! - `interval`: ranges of numbers and their arithmetic;
 //! - `facts`: what each expression can be (`Reacher`);
