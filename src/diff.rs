@@ -261,6 +261,60 @@ pub fn structural(old: &Program, new: &Program) -> Vec<Change> {
     let mut out = Vec::new();
     tables(old, new, &mut out);
     modifiers(old, new, &mut out);
+    consts(old, new, &mut out);
+    let rules = |p: &Program| {
+        p.rules
+            .iter()
+            .map(|r| {
+                let params: Vec<String> = r.params.iter().map(|x| x.name.to_string()).collect();
+                (
+                    r.name.to_string(),
+                    format!("{} {}", params.join(","), text(p, r.body.span)),
+                )
+            })
+            .collect()
+    };
+    wholes("rule", rules(old), rules(new), &mut out);
+    let enums = |p: &Program| {
+        p.enums
+            .iter()
+            .map(|e| {
+                let vs: Vec<&str> = e.values.iter().map(|v| &*v.name).collect();
+                (e.name.clone(), vs.join(","))
+            })
+            .collect()
+    };
+    wholes("enum", enums(old), enums(new), &mut out);
+    records(old, new, &mut out);
+    // Interpretations: their readings (their enums, above) and which is the default.
+    let interps = |p: &Program| {
+        p.interpretations
+            .iter()
+            .map(|i| {
+                let default = i
+                    .default
+                    .and_then(|d| p.enum_value(i.readings, d))
+                    .map_or("none".to_string(), |v| v.name.to_string());
+                (i.name.to_string(), format!("{} default {default}", i.text))
+            })
+            .collect()
+    };
+    wholes("interpretation", interps(old), interps(new), &mut out);
+    let examples = |p: &Program| {
+        p.examples
+            .iter()
+            .map(|e| {
+                let checks: Vec<String> = e.checks.iter().map(|c| text(p, c.span)).collect();
+                (format!("\"{}\"", e.name), checks.join("; "))
+            })
+            .collect()
+    };
+    wholes("example", examples(old), examples(new), &mut out);
+    out
+}
+
+/// Constants: a value changed (old → new), and constants added or removed.
+fn consts(old: &Program, new: &Program, out: &mut Vec<Change>) {
     let consts = |p: &Program| {
         p.consts
             .iter()
@@ -286,30 +340,11 @@ pub fn structural(old: &Program, new: &Program) -> Vec<Change> {
             .cloned()
             .collect()
     };
-    wholes("const", drop_same(&co, &cn), drop_same(&cn, &co), &mut out);
-    let rules = |p: &Program| {
-        p.rules
-            .iter()
-            .map(|r| {
-                let params: Vec<String> = r.params.iter().map(|x| x.name.to_string()).collect();
-                (
-                    r.name.to_string(),
-                    format!("{} {}", params.join(","), text(p, r.body.span)),
-                )
-            })
-            .collect()
-    };
-    wholes("rule", rules(old), rules(new), &mut out);
-    let enums = |p: &Program| {
-        p.enums
-            .iter()
-            .map(|e| {
-                let vs: Vec<&str> = e.values.iter().map(|v| &*v.name).collect();
-                (e.name.clone(), vs.join(","))
-            })
-            .collect()
-    };
-    wholes("enum", enums(old), enums(new), &mut out);
+    wholes("const", drop_same(&co, &cn), drop_same(&cn, &co), out);
+}
+
+/// Records: fields added (named), and records added, removed or changed.
+fn records(old: &Program, new: &Program, out: &mut Vec<Change>) {
     let records = |p: &Program| {
         p.records
             .iter()
@@ -343,31 +378,6 @@ pub fn structural(old: &Program, new: &Program) -> Vec<Change> {
         // (A record whose only change is added fields is already said.)
         !(c.detail == "changed" && out_has_added_fields(old, new, &c.what))
     }));
-    // Interpretations: their readings (their enums, above) and which is the default.
-    let interps = |p: &Program| {
-        p.interpretations
-            .iter()
-            .map(|i| {
-                let default = i
-                    .default
-                    .and_then(|d| p.enum_value(i.readings, d))
-                    .map_or("none".to_string(), |v| v.name.to_string());
-                (i.name.to_string(), format!("{} default {default}", i.text))
-            })
-            .collect()
-    };
-    wholes("interpretation", interps(old), interps(new), &mut out);
-    let examples = |p: &Program| {
-        p.examples
-            .iter()
-            .map(|e| {
-                let checks: Vec<String> = e.checks.iter().map(|c| text(p, c.span)).collect();
-                (format!("\"{}\"", e.name), checks.join("; "))
-            })
-            .collect()
-    };
-    wholes("example", examples(old), examples(new), &mut out);
-    out
 }
 
 /// Whether the only change to a record is fields added at its end.

@@ -85,11 +85,20 @@ pub fn parse_tree(
             program,
         ));
     }
+    let (label, text) = read_base(&base_name, name).map_err(|d| fail(d, program))?;
+    let base_file = program.sources.add(SourceFile::new(label.clone(), text));
+    let base = parse_tree(program, base_file, &label, depth + 1)?;
+    merge(program, base, house, name)
+}
+
+/// The text of the ruleset `base_name` that the file `name` extends, and the name it is
+/// shown by: a bundled ruleset, or a file beside the extending one.
+fn read_base(base_name: &Spanned<String>, name: &str) -> Result<(String, String), Diag> {
     // The base: a bundled name, or a path beside the extending file.
     let base_text_name = &base_name.node;
-    let (label, text) = match crate::bundled::source(base_text_name) {
+    match crate::bundled::source(base_text_name) {
         Some(t) if !base_text_name.contains(['/', '\\', '.']) => {
-            (format!("bundled:{base_text_name}"), t.to_string())
+            Ok((format!("bundled:{base_text_name}"), t.to_string()))
         }
         _ => {
             let dir = std::path::Path::new(name.strip_prefix("bundled:").unwrap_or(name))
@@ -101,7 +110,7 @@ pub fn parse_tree(
             };
             let shown = path.to_string_lossy().into_owned();
             match crate::read_file(&shown) {
-                Ok(t) => (shown, t),
+                Ok(t) => Ok((shown, t)),
                 Err(ds) => {
                     let d = Diag::at(
                         "umpire::extend::base",
@@ -114,14 +123,11 @@ pub fn parse_tree(
                         ds.0.first().map_or(String::new(), |d| d.message.clone()),
                         crate::bundled::names().join(", ")
                     ));
-                    return Err(fail(d, program));
+                    Err(d)
                 }
             }
         }
-    };
-    let base_file = program.sources.add(SourceFile::new(label.clone(), text));
-    let base = parse_tree(program, base_file, &label, depth + 1)?;
-    merge(program, base, house, name)
+    }
 }
 
 /// A definition's kind and name, for matching an override with what it replaces.
@@ -182,33 +188,36 @@ fn merge(
     house: ast::File,
     house_name: &str,
 ) -> Result<ast::File, Diags> {
-    let mut items = base.items;
-    let mut errors: Vec<Diag> = Vec::new();
-    let mut overridden: Vec<(&'static str, String, Span)> = Vec::new();
-    let names_of = |items: &[Item], kind: &str| -> Vec<String> {
-        items
-            .iter()
-            .filter_map(named)
-            .filter(|(k, _, _)| *k == kind)
-            .map(|(_, n, _)| n.to_string())
-            .collect()
-    };
-    let missing = |kind: &str, name: &str, span: Span, items: &[Item]| {
-        let names = names_of(items, kind);
-        let mut d = Diag::at(
-            "umpire::extend::unknown",
-            format!("the base ruleset has no {kind} `{name}` to override"),
-            span,
-            "not in the base",
-        );
-        if let Some(best) = closest(name, names.iter().map(String::as_str)) {
-            d = d.help(format!("did you mean `{best}`?"));
-        } else if !names.is_empty() {
-            d = d.help(format!("its {kind}s: {}", names.join(", ")));
-        }
-        d
+    let mut m = Merge {
+        program,
+        house_name,
+        items: base.items,
+        errors: Vec::new(),
+        overridden: Vec::new(),
     };
     for item in house.items {
+        m.item(item);
+    }
+    if m.errors.is_empty() {
+        Ok(ast::File { items: m.items })
+    } else {
+        Err(Diags(m.errors).with_sources(&program.sources))
+    }
+}
+
+/// A merge under way: the base's items, with the house file's laid over them one by one.
+struct Merge<'a> {
+    program: &'a Program,
+    house_name: &'a str,
+    items: Vec<Item>,
+    errors: Vec<Diag>,
+    /// What the house file overrode whole so far: kind, name, where.
+    overridden: Vec<(&'static str, String, Span)>,
+}
+
+impl Merge<'_> {
+    /// Lays one item of the house file over the base.
+    fn item(&mut self, item: Item) {
         // `override table NAME { rows }` is a patch, not a whole table.
         let item = match item {
             Item::Override(inner, _)
@@ -225,192 +234,242 @@ fn merge(
             Item::Extends(_) => {}
             // The house file's title and die, where it gives them, are the ruleset's.
             Item::Ruleset { .. } | Item::Die { .. } => {
-                let same = items
+                let same = self
+                    .items
                     .iter()
                     .position(|i| std::mem::discriminant(i) == std::mem::discriminant(&item));
                 match same {
-                    Some(i) => items[i] = item,
-                    None => items.push(item),
+                    Some(i) => self.items[i] = item,
+                    None => self.items.push(item),
                 }
             }
-            Item::Override(inner, span) => {
-                let Some((kind, name, name_span)) = named(&inner) else {
-                    errors.push(Diag::at(
-                        "umpire::extend::override",
-                        "only a rule, table, modifier list, constant, enum, record or example can be overridden",
-                        span,
-                        "not overridable",
-                    ));
-                    continue;
-                };
-                let name = name.to_string();
-                if let Some((_, _, first)) =
-                    overridden.iter().find(|(k, n, _)| *k == kind && *n == name)
-                {
-                    errors.push(
-                        Diag::at(
-                            "umpire::extend::twice",
-                            format!("{kind} `{name}` is overridden twice in this file"),
-                            name_span,
-                            "again",
-                        )
-                        .label(*first, "first here"),
-                    );
-                    continue;
-                }
-                overridden.push((kind, name.clone(), name_span));
-                match items
-                    .iter()
-                    .position(|i| named(i).is_some_and(|(k, n, _)| k == kind && n == name))
-                {
-                    Some(i) => items[i] = mark(*inner, house_name, span),
-                    None => errors.push(missing(kind, &name, name_span, &items)),
-                }
-            }
-            Item::TablePatch { name, cite, rows } => {
-                let Some(Item::Table(t)) = items
-                    .iter_mut()
-                    .find(|i| matches!(i, Item::Table(t) if t.name.node == name.node))
-                else {
-                    errors.push(missing("table", &name.node, name.span, &items));
-                    continue;
-                };
-                // The house rows come first, in their order (the first row that matches
-                // decides, as in any table); a base row with the same keys is dropped.
-                let mut seen: Vec<(Vec<String>, Span)> = Vec::new();
-                let mut front = 0;
-                for mut row in rows {
-                    row.cite = Some(cite.clone().unwrap_or_else(|| {
-                        Spanned::new(format!("house rule, {house_name}"), name.span)
-                    }));
-                    let keys: Vec<String> = row
-                        .patterns
-                        .iter()
-                        .map(|p| pattern_text(program, p))
-                        .collect();
-                    if let Some((_, first)) = seen.iter().find(|(k, _)| *k == keys) {
-                        errors.push(
-                            Diag::at(
-                                "umpire::extend::twice",
-                                "this house rule gives a row for the same keys twice",
-                                row.span,
-                                "again",
-                            )
-                            .label(*first, "first here"),
-                        );
-                        continue;
-                    }
-                    seen.push((keys.clone(), row.span));
-                    t.rows.retain(|r| {
-                        r.patterns
-                            .iter()
-                            .map(|p| pattern_text(program, p))
-                            .collect::<Vec<_>>()
-                            != keys
-                    });
-                    t.rows.insert(front, row);
-                    front += 1;
-                }
-            }
+            Item::Override(inner, span) => self.override_whole(*inner, span),
+            Item::TablePatch { name, cite, rows } => self.patch_table(&name, cite, rows),
             // (A modifier a house rule adds or changes says so by its label.)
             Item::ModifiersPatch {
                 name,
                 cite: _,
                 changes,
-            } => {
-                let Some(Item::Modifiers(m)) = items
-                    .iter_mut()
-                    .find(|i| matches!(i, Item::Modifiers(m) if m.name.node == name.node))
-                else {
-                    errors.push(missing("modifiers", &name.node, name.span, &items));
-                    continue;
-                };
-                let mut labels_seen: Vec<(String, Span)> = Vec::new();
-                for change in changes {
-                    let label = match &change {
-                        ModifierChange::Set(md) => &md.label,
-                        ModifierChange::Remove(l) => l,
-                    };
-                    if let Some((_, first)) = labels_seen.iter().find(|(l, _)| *l == label.node) {
-                        errors.push(
-                            Diag::at(
-                                "umpire::extend::twice",
-                                format!(
-                                    "this house rule changes the modifier \"{}\" twice",
-                                    label.node
-                                ),
-                                label.span,
-                                "again",
-                            )
-                            .label(*first, "first here"),
-                        );
-                        continue;
-                    }
-                    labels_seen.push((label.node.clone(), label.span));
-                    match change {
-                        ModifierChange::Set(md) => {
-                            match m
-                                .modifiers
-                                .iter()
-                                .position(|x| x.label.node == md.label.node)
-                            {
-                                Some(i) => m.modifiers[i] = *md,
-                                None => m.modifiers.push(*md),
-                            }
-                        }
-                        ModifierChange::Remove(label) => {
-                            match m.modifiers.iter().position(|x| x.label.node == label.node) {
-                                Some(i) => {
-                                    m.modifiers.remove(i);
-                                }
-                                None => {
-                                    let labels: Vec<&str> =
-                                        m.modifiers.iter().map(|x| x.label.node.as_str()).collect();
-                                    let mut d = Diag::at(
-                                        "umpire::extend::unknown",
-                                        format!(
-                                            "`{}` has no modifier \"{}\" to remove",
-                                            m.name.node, label.node
-                                        ),
-                                        label.span,
-                                        "not in the list",
-                                    );
-                                    if let Some(best) = closest(&label.node, labels.iter().copied())
-                                    {
-                                        d = d.help(format!("did you mean \"{best}\"?"));
-                                    }
-                                    errors.push(d);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            other => {
-                if let Some((kind, name, span)) = named(&other) {
-                    let taken = items.iter().filter_map(named).find(|(k, n, _)| {
-                        *n == name && (*k == kind || (kind != "example" && *k != "example"))
-                    });
-                    if let Some((k, _, _)) = taken {
-                        errors.push(
-                            Diag::at(
-                                "umpire::extend::shadow",
-                                format!("the base ruleset already has a {k} `{name}`"),
-                                span,
-                                "already in the base",
-                            )
-                            .help(format!("to replace it, write `override {k} ...`; to add a new one, give it another name")),
-                        );
-                        continue;
-                    }
-                }
-                items.push(other);
+            } => self.patch_modifiers(&name, changes),
+            other => self.add(other),
+        }
+    }
+
+    /// `override KIND NAME ...`: the base's definition of that kind and name replaced.
+    fn override_whole(&mut self, inner: Item, span: Span) {
+        let Some((kind, name, name_span)) = named(&inner) else {
+            self.errors.push(Diag::at(
+                "umpire::extend::override",
+                "only a rule, table, modifier list, constant, enum, record or example can be overridden",
+                span,
+                "not overridable",
+            ));
+            return;
+        };
+        let name = name.to_string();
+        if let Some((_, _, first)) = self
+            .overridden
+            .iter()
+            .find(|(k, n, _)| *k == kind && *n == name)
+        {
+            self.errors.push(
+                Diag::at(
+                    "umpire::extend::twice",
+                    format!("{kind} `{name}` is overridden twice in this file"),
+                    name_span,
+                    "again",
+                )
+                .label(*first, "first here"),
+            );
+            return;
+        }
+        self.overridden.push((kind, name.clone(), name_span));
+        match self
+            .items
+            .iter()
+            .position(|i| named(i).is_some_and(|(k, n, _)| k == kind && n == name))
+        {
+            Some(i) => self.items[i] = mark(inner, self.house_name, span),
+            None => {
+                let d = self.missing(kind, &name, name_span);
+                self.errors.push(d);
             }
         }
     }
-    if errors.is_empty() {
-        Ok(ast::File { items })
-    } else {
-        Err(Diags(errors).with_sources(&program.sources))
+
+    /// `override table NAME { rows }`: the house rows come first, in their order (the
+    /// first row that matches decides, as in any table); a base row with the same keys
+    /// is dropped.
+    fn patch_table(
+        &mut self,
+        name: &ast::Name,
+        cite: Option<Spanned<String>>,
+        rows: Vec<ast::Row>,
+    ) {
+        let program = self.program;
+        let Some(Item::Table(t)) = self
+            .items
+            .iter_mut()
+            .find(|i| matches!(i, Item::Table(t) if t.name.node == name.node))
+        else {
+            let d = self.missing("table", &name.node, name.span);
+            self.errors.push(d);
+            return;
+        };
+        let mut seen: Vec<(Vec<String>, Span)> = Vec::new();
+        let mut front = 0;
+        for mut row in rows {
+            row.cite = Some(cite.clone().unwrap_or_else(|| {
+                Spanned::new(format!("house rule, {}", self.house_name), name.span)
+            }));
+            let keys: Vec<String> = row
+                .patterns
+                .iter()
+                .map(|p| pattern_text(program, p))
+                .collect();
+            if let Some((_, first)) = seen.iter().find(|(k, _)| *k == keys) {
+                self.errors.push(
+                    Diag::at(
+                        "umpire::extend::twice",
+                        "this house rule gives a row for the same keys twice",
+                        row.span,
+                        "again",
+                    )
+                    .label(*first, "first here"),
+                );
+                continue;
+            }
+            seen.push((keys.clone(), row.span));
+            t.rows.retain(|r| {
+                r.patterns
+                    .iter()
+                    .map(|p| pattern_text(program, p))
+                    .collect::<Vec<_>>()
+                    != keys
+            });
+            t.rows.insert(front, row);
+            front += 1;
+        }
     }
+
+    /// `override modifiers NAME { ... }`: modifiers changed, added or removed by label.
+    fn patch_modifiers(&mut self, name: &ast::Name, changes: Vec<ModifierChange>) {
+        let Some(Item::Modifiers(m)) = self
+            .items
+            .iter_mut()
+            .find(|i| matches!(i, Item::Modifiers(m) if m.name.node == name.node))
+        else {
+            let d = self.missing("modifiers", &name.node, name.span);
+            self.errors.push(d);
+            return;
+        };
+        let mut labels_seen: Vec<(String, Span)> = Vec::new();
+        for change in changes {
+            let label = match &change {
+                ModifierChange::Set(md) => &md.label,
+                ModifierChange::Remove(l) => l,
+            };
+            if let Some((_, first)) = labels_seen.iter().find(|(l, _)| *l == label.node) {
+                self.errors.push(
+                    Diag::at(
+                        "umpire::extend::twice",
+                        format!(
+                            "this house rule changes the modifier \"{}\" twice",
+                            label.node
+                        ),
+                        label.span,
+                        "again",
+                    )
+                    .label(*first, "first here"),
+                );
+                continue;
+            }
+            labels_seen.push((label.node.clone(), label.span));
+            if let Err(d) = change_modifier(m, change) {
+                self.errors.push(d);
+            }
+        }
+    }
+
+    /// A new definition: its name must not be the base's.
+    fn add(&mut self, item: Item) {
+        if let Some((kind, name, span)) = named(&item) {
+            let taken = self.items.iter().filter_map(named).find(|(k, n, _)| {
+                *n == name && (*k == kind || (kind != "example" && *k != "example"))
+            });
+            if let Some((k, _, _)) = taken {
+                self.errors.push(
+                    Diag::at(
+                        "umpire::extend::shadow",
+                        format!("the base ruleset already has a {k} `{name}`"),
+                        span,
+                        "already in the base",
+                    )
+                    .help(format!("to replace it, write `override {k} ...`; to add a new one, give it another name")),
+                );
+                return;
+            }
+        }
+        self.items.push(item);
+    }
+
+    /// The error for overriding a `kind` named `name` the base does not have.
+    fn missing(&self, kind: &str, name: &str, span: Span) -> Diag {
+        let names: Vec<String> = self
+            .items
+            .iter()
+            .filter_map(named)
+            .filter(|(k, _, _)| *k == kind)
+            .map(|(_, n, _)| n.to_string())
+            .collect();
+        let mut d = Diag::at(
+            "umpire::extend::unknown",
+            format!("the base ruleset has no {kind} `{name}` to override"),
+            span,
+            "not in the base",
+        );
+        if let Some(best) = closest(name, names.iter().map(String::as_str)) {
+            d = d.help(format!("did you mean `{best}`?"));
+        } else if !names.is_empty() {
+            d = d.help(format!("its {kind}s: {}", names.join(", ")));
+        }
+        d
+    }
+}
+
+/// One change of a modifier list: a modifier set (replaced, or added at the end) or
+/// removed by its label.
+fn change_modifier(m: &mut ast::ModifiersDef, change: ModifierChange) -> Result<(), Diag> {
+    match change {
+        ModifierChange::Set(md) => {
+            match m
+                .modifiers
+                .iter()
+                .position(|x| x.label.node == md.label.node)
+            {
+                Some(i) => m.modifiers[i] = *md,
+                None => m.modifiers.push(*md),
+            }
+        }
+        ModifierChange::Remove(label) => {
+            let Some(i) = m.modifiers.iter().position(|x| x.label.node == label.node) else {
+                let labels: Vec<&str> = m.modifiers.iter().map(|x| x.label.node.as_str()).collect();
+                let mut d = Diag::at(
+                    "umpire::extend::unknown",
+                    format!(
+                        "`{}` has no modifier \"{}\" to remove",
+                        m.name.node, label.node
+                    ),
+                    label.span,
+                    "not in the list",
+                );
+                if let Some(best) = closest(&label.node, labels.iter().copied()) {
+                    d = d.help(format!("did you mean \"{best}\"?"));
+                }
+                return Err(d);
+            };
+            m.modifiers.remove(i);
+        }
+    }
+    Ok(())
 }

@@ -202,7 +202,41 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
     let attach = |d: Diag| Diags(vec![d.with_sources(&scratch)]);
     let parsed: ScenarioFile =
         toml::from_str(&src.text).map_err(|e| attach(toml_error(&src, sfile, &e)))?;
+    let name = parsed.ruleset.get_ref().clone();
+    let (mut ruleset, target) = load(path, &parsed, sfile, &scratch)?;
+    let start_state = ruleset.state.clone();
+    // The scenario itself joins the ruleset's sources, so spans in it render.
+    let sfile = ruleset.program.sources.add(src.clone());
+    let scenario = Scenario {
+        path,
+        src: &src,
+        file: sfile,
+        trace,
+    };
+    let done = parsed
+        .adjudications
+        .iter()
+        .map(|entry| scenario.entry(&mut ruleset, entry))
+        .collect();
+    Ok(Report {
+        title: parsed.title,
+        ruleset,
+        ruleset_name: name,
+        ruleset_path: target,
+        start_state,
+        done,
+    })
+}
 
+/// The scenario's ruleset, with its readings chosen and its state loaded, and the path
+/// (or bundled name) it was loaded from. Its errors point at the scenario's lines too
+/// (`sfile` in `scratch`).
+fn load(
+    path: &str,
+    parsed: &ScenarioFile,
+    sfile: crate::span::FileId,
+    scratch: &crate::span::SourceMap,
+) -> Result<(Ruleset, String), Diags> {
     let name = parsed.ruleset.get_ref().clone();
     let base = Path::new(path).parent().unwrap_or(Path::new(""));
     // A bundled name, else a path relative to the scenario file.
@@ -222,7 +256,7 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
                 Span::new(sfile, r.start, r.end),
                 "this ruleset",
             )
-            .with_sources(&scratch),
+            .with_sources(scratch),
         );
         Diags(v)
     })?;
@@ -245,61 +279,100 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
                     Span::new(sfile, r.start, r.end),
                     "this state file",
                 )
-                .with_sources(&scratch),
+                .with_sources(scratch),
             );
             Diags(v)
         })?;
     }
-    let start_state = ruleset.state.clone();
-    // The scenario itself joins the ruleset's sources, so spans in it render.
-    let sfile = ruleset.program.sources.add(src.clone());
-    let mut done = Vec::new();
-    for entry in &parsed.adjudications {
-        let piece = |s: &toml::Spanned<String>, what: &str| -> SourceFile {
-            let r = s.span();
-            match content_range(&src.text, r.start, r.end) {
-                Some((a, b)) => src.masked(a, b),
-                None => SourceFile::new(
-                    format!("{path}: {} {what}", entry.name),
-                    s.get_ref().as_str(),
-                ),
-            }
-        };
+    Ok((ruleset, target))
+}
+
+/// A scenario file being run: where it is, its text, and how.
+struct Scenario<'a> {
+    path: &'a str,
+    src: &'a SourceFile,
+    /// The scenario among the ruleset's sources.
+    file: crate::span::FileId,
+    trace: bool,
+}
+
+impl Scenario<'_> {
+    /// The text of one value of an entry (`what`: `expr`, `expect`) as a source of its
+    /// own, at its place in the scenario where it can be found.
+    fn piece(&self, entry: &Entry, s: &toml::Spanned<String>, what: &str) -> SourceFile {
+        let r = s.span();
+        match content_range(&self.src.text, r.start, r.end) {
+            Some((a, b)) => self.src.masked(a, b),
+            None => SourceFile::new(
+                format!("{}: {} {what}", self.path, entry.name),
+                s.get_ref().as_str(),
+            ),
+        }
+    }
+
+    /// Runs one adjudication of the scenario; its effects, when it applies them, change
+    /// the state for the ones after it.
+    fn entry(&self, ruleset: &mut Ruleset, entry: &Entry) -> Done {
         let expr_text = entry
             .expr
             .get_ref()
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
+        let done = |result, expected, expectation, applied, dice| Done {
+            name: entry.name.clone(),
+            expr: expr_text.clone(),
+            result,
+            expected,
+            expectation,
+            applied,
+            dice,
+        };
         if let (Some(rolls), Some(_)) = (&entry.rolls, entry.seed) {
             let r = rolls.span();
             let d = Diag::at(
                 "umpire::scenario::dice",
                 format!("\"{}\" gives both `rolls` and `seed`", entry.name),
-                Span::new(sfile, r.start, r.end),
+                Span::new(self.file, r.start, r.end),
                 "which dice?",
             )
             .help("use `rolls` for dice the players rolled, or `seed` for seeded dice, not both");
-            done.push(Done {
-                name: entry.name.clone(),
-                expr: expr_text,
-                result: Err(d.with_sources(&ruleset.program.sources)),
-                expected: None,
-                expectation: None,
-                applied: false,
-                dice: None,
-            });
-            continue;
+            let result = Err(d.with_sources(&ruleset.program.sources));
+            return done(result, None, None, false, None);
         }
-        let mut expr_ty = None;
         // Given rolls, else the entry's seed, else a fresh seed that is reported.
         let seed = entry.seed.unwrap_or_else(crate::dice::fresh_seed);
         let dice = Some(match &entry.rolls {
             Some(r) => DoneDice::Given(r.get_ref().clone()),
             None => DoneDice::Seed(seed),
         });
+        let (result, expr_ty) = self.adjudicate(ruleset, entry, seed);
+        let (expected, expectation) = match (&entry.expect, &result) {
+            (Some(exp), Ok(a)) => {
+                let piece = self.piece(entry, exp, "expect");
+                match expectation(ruleset, &piece, exp.get_ref(), expr_ty.as_ref()) {
+                    Ok(want) => met(ruleset, &want, a),
+                    Err(d) => return done(Err(d), Some(false), None, false, dice),
+                }
+            }
+            (Some(_), Err(_)) => (Some(false), None),
+            _ => (None, None),
+        };
+        let (result, applied) = apply(ruleset, entry.apply, result);
+        done(result, expected, expectation, applied, dice)
+    }
+
+    /// The entry's expression adjudicated with its dice (given rolls, else `seed`), and
+    /// its type when it compiled.
+    fn adjudicate(
+        &self,
+        ruleset: &mut Ruleset,
+        entry: &Entry,
+        seed: u64,
+    ) -> (Result<Adjudication, Diag>, Option<Ty>) {
+        let mut expr_ty = None;
         let result = ruleset
-            .compile_source(piece(&entry.expr, "expr"))
+            .compile_source(self.piece(entry, &entry.expr, "expr"))
             .map_err(first)
             .and_then(|q| {
                 expr_ty = Some(q.ty.clone());
@@ -313,7 +386,8 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
                 );
                 let dice: &mut dyn DiceSource = match &entry.rolls {
                     Some(rolls) => {
-                        given.span = Some(Span::new(sfile, rolls.span().start, rolls.span().end));
+                        given.span =
+                            Some(Span::new(self.file, rolls.span().start, rolls.span().end));
                         &mut given
                     }
                     None => &mut seeded,
@@ -322,7 +396,7 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
                     &q,
                     dice,
                     Options {
-                        trace,
+                        trace: self.trace,
                         ..Options::default()
                     },
                 )?;
@@ -331,83 +405,48 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
                 }
                 Ok(a)
             });
-        let (expected, expectation) = match (&entry.expect, &result) {
-            (Some(exp), Ok(a)) => {
-                match expectation(
-                    &mut ruleset,
-                    &piece(exp, "expect"),
-                    exp.get_ref(),
-                    expr_ty.as_ref(),
-                ) {
-                    Ok(want) => {
-                        let ok = match (&want, &a.outcome) {
-                            (Outcome::Value(w), Outcome::Value(v)) => w.same(v),
-                            (Outcome::Refused { .. }, Outcome::Refused { .. }) => true,
-                            (Outcome::NotGiven { .. }, Outcome::NotGiven { .. }) => true,
-                            _ => false,
-                        };
-                        {
-                            let text = match &want {
-                                Outcome::Refused { .. } => "a refusal".to_string(),
-                                Outcome::NotGiven { .. } => {
-                                    "\"not given in the source\"".to_string()
-                                }
-                                Outcome::Value(_) => headline(&ruleset.program, &want),
-                            };
-                            (Some(ok), Some(text))
-                        }
-                    }
-                    Err(d) => {
-                        done.push(Done {
-                            name: entry.name.clone(),
-                            expr: expr_text,
-                            result: Err(d),
-                            expected: Some(false),
-                            expectation: None,
-                            applied: false,
-                            dice: dice.clone(),
-                        });
-                        continue;
-                    }
-                }
-            }
-            (Some(_), Err(_)) => (Some(false), None),
-            _ => (None, None),
-        };
-        // Effects change the state for the adjudications after this one.
-        let mut result = result;
-        let mut applied = false;
-        if let (true, Ok(a)) = (entry.apply, &result) {
-            match (&ruleset.state, a.effects.is_empty()) {
-                (_, true) => {}
-                (Some(state), false) => match crate::state::apply(state, &a.effects) {
-                    Ok(next) => {
-                        ruleset.state = Some(next);
-                        applied = true;
-                    }
-                    Err(d) => result = Err(d),
-                },
-                (None, false) => {}
-            }
-        }
-        done.push(Done {
-            name: entry.name.clone(),
-            expr: expr_text,
-            result,
-            expected,
-            expectation,
-            applied,
-            dice,
-        });
+        (result, expr_ty)
     }
-    Ok(Report {
-        title: parsed.title,
-        ruleset,
-        ruleset_name: name,
-        ruleset_path: target,
-        start_state,
-        done,
-    })
+}
+
+/// Whether adjudication `a` gives the outcome wanted, and the wanted outcome as text.
+fn met(ruleset: &Ruleset, want: &Outcome, a: &Adjudication) -> (Option<bool>, Option<String>) {
+    let ok = match (want, &a.outcome) {
+        (Outcome::Value(w), Outcome::Value(v)) => w.same(v),
+        (Outcome::Refused { .. }, Outcome::Refused { .. }) => true,
+        (Outcome::NotGiven { .. }, Outcome::NotGiven { .. }) => true,
+        _ => false,
+    };
+    let text = match want {
+        Outcome::Refused { .. } => "a refusal".to_string(),
+        Outcome::NotGiven { .. } => "\"not given in the source\"".to_string(),
+        Outcome::Value(_) => headline(&ruleset.program, want),
+    };
+    (Some(ok), Some(text))
+}
+
+/// With `apply`, an adjudication's effects change the state for the adjudications after
+/// it: the result (an error if they cannot be applied) and whether they were.
+fn apply(
+    ruleset: &mut Ruleset,
+    apply: bool,
+    mut result: Result<Adjudication, Diag>,
+) -> (Result<Adjudication, Diag>, bool) {
+    let mut applied = false;
+    if let (true, Ok(a)) = (apply, &result) {
+        match (&ruleset.state, a.effects.is_empty()) {
+            (_, true) => {}
+            (Some(state), false) => match crate::state::apply(state, &a.effects) {
+                Ok(next) => {
+                    ruleset.state = Some(next);
+                    applied = true;
+                }
+                Err(d) => result = Err(d),
+            },
+            (None, false) => {}
+        }
+    }
+    (result, applied)
 }
 
 fn first(ds: Diags) -> Diag {

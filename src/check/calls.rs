@@ -124,19 +124,8 @@ impl Checker<'_> {
                     match params.iter().position(|p| *p.name == *n.node) {
                         Some(i) => i,
                         None => {
-                            let names: Vec<&str> = params.iter().map(|p| &*p.name).collect();
                             // The parameter this was meant for is not reported missing too.
-                            if let Some(best) = closest(&n.node, names.iter().copied()) {
-                                meant.extend(params.iter().position(|p| *p.name == *best));
-                            }
-                            let d = Diag::at(
-                                "umpire::check::argument",
-                                format!("{what} `{fname}` has no parameter `{}`", n.node),
-                                n.span,
-                                "unknown parameter",
-                            )
-                            .suggest(&n.node, names);
-                            self.err(d);
+                            meant.extend(self.unknown_param(what, fname, params, n));
                             self.expr(&a.value, scope, None);
                             continue;
                         }
@@ -176,27 +165,7 @@ impl Checker<'_> {
             .map(|(_, (p, _))| &*p.name)
             .collect();
         if !missing.is_empty() {
-            let list: Vec<String> = params
-                .iter()
-                .filter(|p| p.default.is_none())
-                .map(|p| format!("{}: ...", p.name))
-                .collect();
-            self.err(
-                Diag::at(
-                    "umpire::check::argument",
-                    format!(
-                        "{what} `{fname}` is missing {}",
-                        missing
-                            .iter()
-                            .map(|m| format!("`{m}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    span,
-                    "missing arguments",
-                )
-                .help(format!("call it as {fname}({})", list.join(", "))),
-            );
+            self.missing_args(what, fname, params, &missing, span);
         }
         slots
             .into_iter()
@@ -204,6 +173,63 @@ impl Checker<'_> {
             .collect()
     }
 
+    /// The error for an argument named `n` that is no parameter of `fname`; the parameter
+    /// it was probably meant for, if one is close.
+    fn unknown_param(
+        &mut self,
+        what: &str,
+        fname: &str,
+        params: &[ParamInfo],
+        n: &ast::Name,
+    ) -> Option<usize> {
+        let names: Vec<&str> = params.iter().map(|p| &*p.name).collect();
+        let meant = closest(&n.node, names.iter().copied())
+            .and_then(|best| params.iter().position(|p| *p.name == *best));
+        let d = Diag::at(
+            "umpire::check::argument",
+            format!("{what} `{fname}` has no parameter `{}`", n.node),
+            n.span,
+            "unknown parameter",
+        )
+        .suggest(&n.node, names);
+        self.err(d);
+        meant
+    }
+
+    /// The error for a call of `fname` without the arguments `missing`.
+    fn missing_args(
+        &mut self,
+        what: &str,
+        fname: &str,
+        params: &[ParamInfo],
+        missing: &[&str],
+        span: Span,
+    ) {
+        let list: Vec<String> = params
+            .iter()
+            .filter(|p| p.default.is_none())
+            .map(|p| format!("{}: ...", p.name))
+            .collect();
+        self.err(
+            Diag::at(
+                "umpire::check::argument",
+                format!(
+                    "{what} `{fname}` is missing {}",
+                    missing
+                        .iter()
+                        .map(|m| format!("`{m}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                span,
+                "missing arguments",
+            )
+            .help(format!("call it as {fname}({})", list.join(", "))),
+        );
+    }
+
+    /// A call of a builtin (`floor`, `min`, `dice`, ...): its arguments, unnamed and as many
+    /// as it takes.
     pub(super) fn builtin(
         &mut self,
         b: Builtin,
@@ -247,7 +273,21 @@ impl Checker<'_> {
             ));
             return (dummy(span), Ty::Any);
         }
-        let ty = match b {
+        let ty = self.builtin_ty(b, &checked);
+        let args = checked.into_iter().map(|(e, _, _)| e).collect();
+        (
+            Expr {
+                kind: ExprKind::Call(Callee::Builtin(b), args),
+                span,
+            },
+            ty,
+        )
+    }
+
+    /// The type a builtin gives, its arguments `checked` (each with its type and where
+    /// it is) being of the number it takes.
+    fn builtin_ty(&mut self, b: Builtin, checked: &[(Expr, Ty, Span)]) -> Ty {
+        match b {
             Builtin::Floor | Builtin::Ceil | Builtin::Round | Builtin::Trunc => {
                 self.expect_ty(&checked[0].1, &Ty::Num, checked[0].2);
                 Ty::Int
@@ -270,7 +310,7 @@ impl Checker<'_> {
             }
             Builtin::Min | Builtin::Max => {
                 let mut t = Ty::Never;
-                for (_, at, s) in &checked {
+                for (_, at, s) in checked {
                     if !matches!(
                         at,
                         Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Any | Ty::Never
@@ -303,14 +343,6 @@ impl Checker<'_> {
                 self.expect_ty(&checked[1].1, &Ty::Int, checked[1].2);
                 Ty::Int
             }
-        };
-        let args = checked.into_iter().map(|(e, _, _)| e).collect();
-        (
-            Expr {
-                kind: ExprKind::Call(Callee::Builtin(b), args),
-                span,
-            },
-            ty,
-        )
+        }
     }
 }

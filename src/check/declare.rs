@@ -74,8 +74,30 @@ impl Checker<'_> {
         Some(id)
     }
 
+    /// Declares every definition of `file`, so that bodies can be checked in any order:
+    /// types first (enums, then records, whose fields may name enums and records), then
+    /// everything callable, with parameter types known.
     pub(super) fn declare(&mut self, file: &ast::File) {
-        // Types first: enums, then records (whose fields may name enums and records).
+        self.declare_enums(file);
+        self.declare_records(file);
+        // Record fields (now that every record name is known). A field may have the type
+        // of a record declared later: shapes are worked out inner records first.
+        self.records_containing_themselves(file);
+        let order = record_order(file);
+        self.record_shapes(&order);
+        // The state's fields are names every expression can use.
+        if let Some(ast::Item::State(st)) =
+            file.items.iter().find(|i| matches!(i, ast::Item::State(_)))
+        {
+            for (i, f) in st.fields.iter().enumerate() {
+                self.define(&f.name, Global::StateField(idx(i)));
+            }
+        }
+        self.declare_callables(file);
+    }
+
+    /// The ruleset's title and die, its enums and its interpretations (an enum each).
+    fn declare_enums(&mut self, file: &ast::File) {
         for item in &file.items {
             match item {
                 ast::Item::Ruleset { title, cite } => {
@@ -143,6 +165,10 @@ impl Checker<'_> {
                 _ => {}
             }
         }
+    }
+
+    /// Every record type and the state, by name (their fields come later).
+    fn declare_records(&mut self, file: &ast::File) {
         for item in &file.items {
             if let ast::Item::Record(r) | ast::Item::State(r) = item {
                 let id = idx(self.prog.records.len());
@@ -173,20 +199,11 @@ impl Checker<'_> {
                 });
             }
         }
-        // Record fields (now that every record name is known). A field may have the type
-        // of a record declared later: shapes are worked out inner records first.
-        self.records_containing_themselves(file);
-        let order = record_order(file);
-        self.record_shapes(&order);
-        // The state's fields are names every expression can use.
-        if let Some(ast::Item::State(st)) =
-            file.items.iter().find(|i| matches!(i, ast::Item::State(_)))
-        {
-            for (i, f) in st.fields.iter().enumerate() {
-                self.define(&f.name, Global::StateField(idx(i)));
-            }
-        }
-        // Then everything callable, with parameter types known.
+    }
+
+    /// Constants, rules, tables and modifier lists, with parameter types known; each is
+    /// queued for its body to be checked.
+    fn declare_callables(&mut self, file: &ast::File) {
         for item in &file.items {
             match item {
                 ast::Item::Const(c) => {

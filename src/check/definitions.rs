@@ -1,4 +1,4 @@
-//! Bodies of definitions: constants, rules, tables, modifier lists, examples; result types on demand.
+//! Bodies of definitions: constants, rules, modifier lists, examples (tables: `tables.rs`); result types on demand.
 
 use super::*;
 
@@ -51,54 +51,9 @@ impl Checker<'_> {
     /// A cycle of calls among rules and tables is an error unless one of its rules is
     /// marked `recursive` (then the run-time depth limit stops a runaway).
     fn call_cycles(&mut self) {
-        // Nodes: rules, then tables, modifier lists and constants; an edge for every
-        // call or constant used in a body, a cell, a modifier or a parameter default.
         let p = &*self.prog;
-        let (nr, nt, nm, nc) = (
-            p.rules.len(),
-            p.tables.len(),
-            p.modifiers.len(),
-            p.consts.len(),
-        );
-        let node = |c: Node| match c {
-            Node::Call(Callee::Rule(i)) => Some(i as usize),
-            Node::Call(Callee::Table(i)) => Some(nr + i as usize),
-            Node::Call(Callee::Modifiers(i)) => Some(nr + nt + i as usize),
-            Node::Const(i) => Some(nr + nt + nm + i as usize),
-            Node::Call(Callee::Builtin(_)) => None,
-        };
-        let mut edges: Vec<Vec<usize>> = vec![Vec::new(); nr + nt + nm + nc];
-        let defaults = |params: &[ParamInfo]| -> Vec<Expr> {
-            params.iter().filter_map(|x| x.default.clone()).collect()
-        };
-        for (i, r) in p.rules.iter().enumerate() {
-            let mut exprs = defaults(&r.params);
-            exprs.push(r.body.clone());
-            for e in &exprs {
-                uses_in(e, &mut |c| edges[i].extend(node(c)));
-            }
-        }
-        for (i, t) in p.tables.iter().enumerate() {
-            let mut exprs = defaults(&t.params);
-            exprs.extend(t.rows.iter().map(|row| row.cell.clone()));
-            for e in &exprs {
-                uses_in(e, &mut |c| edges[nr + i].extend(node(c)));
-            }
-        }
-        for (i, m) in p.modifiers.iter().enumerate() {
-            let mut exprs = defaults(&m.params);
-            for md in &m.modifiers {
-                exprs.push(md.amount.clone());
-                exprs.extend(md.per.clone());
-                exprs.extend(md.condition.clone());
-            }
-            for e in &exprs {
-                uses_in(e, &mut |c| edges[nr + nt + i].extend(node(c)));
-            }
-        }
-        for (i, c) in p.consts.iter().enumerate() {
-            uses_in(&c.value, &mut |x| edges[nr + nt + nm + i].extend(node(x)));
-        }
+        let (nr, nt, nm) = (p.rules.len(), p.tables.len(), p.modifiers.len());
+        let edges = call_graph(p);
         let recursive: Vec<bool> = self.pend.rules.iter().map(|(d, _)| d.recursive).collect();
         let name = |n: usize| -> (String, Span) {
             let p = &*self.prog;
@@ -122,26 +77,9 @@ impl Checker<'_> {
             if reported[start] {
                 continue;
             }
-            let mut seen = vec![false; edges.len()];
-            let mut stack: Vec<usize> = edges[start].clone();
-            let mut cyclic = false;
-            while let Some(n) = stack.pop() {
-                if n == start {
-                    cyclic = true;
-                    break;
-                }
-                if !seen[n] {
-                    seen[n] = true;
-                    stack.extend(edges[n].iter().copied());
-                }
-            }
-            if !cyclic {
+            let Some(members) = cycle_through(&edges, start) else {
                 continue;
-            }
-            // The members of the cycle: those that reach `start` and that `start` reaches.
-            let members: Vec<usize> = (0..edges.len())
-                .filter(|&m| m == start || seen[m] && reaches(&edges, m, start))
-                .collect();
+            };
             for &m in &members {
                 reported[m] = true;
             }
@@ -378,335 +316,6 @@ impl Checker<'_> {
         self.pend.rules[i].1 = State::Done;
     }
 
-    pub(super) fn check_table(&mut self, i: usize) {
-        let Some((def, State::Todo)) = self.pend.tables.get(i).cloned() else {
-            return;
-        };
-        self.pend.tables[i].1 = State::Busy;
-        let info = self.prog.tables[i].clone();
-        let mut scope = Scope::default();
-        for p in &info.params {
-            scope.bind(&p.name, p.ty.clone());
-        }
-        let declared = info.ret.clone();
-        let mut joined = if declared == Ty::Any {
-            Ty::Never
-        } else {
-            declared.clone()
-        };
-        let mut rows = Vec::new();
-        let mark = self.errors.len();
-        self.with_cite(info.cite.clone(), |c| {
-            for row in &def.rows {
-                // `otherwise => ...` alone stands for every key.
-                let expanded;
-                let row = if info.keys > 1 && row.patterns.len() == 1 && matches!(row.patterns[0], ast::Pattern::Any(_)) {
-                    expanded = ast::Row { patterns: vec![row.patterns[0].clone(); info.keys], ..row.clone() };
-                    &expanded
-                } else {
-                    row
-                };
-                if info.keys == 0 {
-                    c.err(Diag::at("umpire::check::row_keys", "a table with no keys has nothing to look up", row.span, "no key to match")
-                        .help("give the table a key parameter, or write a `rule` or `const` instead"));
-                    continue;
-                }
-                if row.patterns.len() != info.keys {
-                    // Inside `column KEY = ...` the row gives the other keys.
-                    let (given, wanted, place) = match row.column {
-                        Some(_) => (row.patterns.len() - 1, info.keys - 1, "a row inside a `column` block gives the other keys: "),
-                        None => (row.patterns.len(), info.keys, ""),
-                    };
-                    c.err(Diag::at("umpire::check::row_keys", format!("{place}this row gives {given} key(s), and {wanted} are wanted"), row.span, "wrong number of keys")
-                        .help("separate the keys of a row with `|`; alternatives within a key with `,`"));
-                    continue;
-                }
-                let patterns: Vec<Pat> = row.patterns.iter().zip(&info.params).map(|(p, param)| c.pattern(p, &param.ty)).collect();
-                let expected = if declared == Ty::Any { None } else { Some(&declared) };
-                let (cell, ty) = c.expr(&row.cell, &mut scope, expected);
-                let cell = c.ranged(cell, declared_range(def.returns.as_ref()), format!("a cell of `{}`", def.name.node));
-                if declared == Ty::Any {
-                    joined = c.join(&joined, &ty, row.cell.span);
-                } else {
-                    c.expect_ty(&ty, &declared, row.cell.span);
-                }
-                let mut text = c.prog.sources.snippet(row.span).split_whitespace().collect::<Vec<_>>().join(" ");
-                if let Some(col) = row.column {
-                    text = format!("{text}` of column `{}", c.prog.sources.snippet(col).trim());
-                }
-                let cite = row.cite.as_ref().map(|c| rc(&c.node));
-                rows.push(RowInfo { patterns, cell, text: rc(&text), span: row.span, cite });
-            }
-        });
-        // (Not after an error in the rows: a misspelled key would be reported twice.)
-        if self.errors.len() != mark {
-            self.broken_tables.insert(i);
-        } else {
-            if self.number_rows(&info, &rows) {
-                self.broken_tables.insert(i);
-            }
-            self.enum_coverage(
-                &format!("table `{}` has no row", info.name),
-                &info.params[..info.keys],
-                rows.iter().map(|r| r.patterns.as_slice()),
-                def.name.span,
-            );
-        }
-        let t = &mut self.prog.tables[i];
-        t.rows = rows;
-        t.slots = scope.slots;
-        t.ret = joined;
-        self.pend.tables[i].1 = State::Done;
-    }
-
-    /// Rows keyed by a whole number (a die roll) that give the other keys the same way —
-    /// one column of the Manoeuvre Table — must not overlap ("never last row wins"), and
-    /// must leave no hole between the numbers they cover. (Rows giving the other keys
-    /// more generally, `_`, count for every column they apply to; a specific row before
-    /// an `_` row is the rulebook's "otherwise", not an overlap.)
-    /// Returns whether a hole was found (the table's rolls are then not judged again).
-    fn number_rows(&mut self, info: &TableInfo, rows: &[RowInfo]) -> bool {
-        let Some(k) = reach::number_key(info) else {
-            return false;
-        };
-        let mut holed = false;
-        let mut reported = std::collections::HashSet::new();
-        for col in reach::columns(self.prog, info, rows, k) {
-            // Overlaps: the rows of this column that give numbers (a row `_` is the
-            // rulebook's "otherwise", taking what the rows above it leave), swept in
-            // order of their lowest number.
-            let mut spans: Vec<(i128, i128, usize)> = col
-                .rows
-                .iter()
-                .filter_map(|&r| reach::intervals(&rows[r].patterns[k]).map(|iv| (r, iv)))
-                .flat_map(|(r, iv)| iv.into_iter().map(move |(lo, hi)| (lo, hi, r)))
-                .collect();
-            spans.sort();
-            let mut widest: Option<(i128, usize)> = None;
-            for &(lo, hi, r) in &spans {
-                if let Some((top, earlier)) = widest {
-                    if lo <= top && earlier != r {
-                        let (ra, rb) = (earlier.min(r), earlier.max(r));
-                        if reported.insert((ra, rb)) && reported.len() <= 20 {
-                            let shared = (lo, top.min(hi));
-                            self.err(
-                                Diag::at(
-                                    "umpire::check::overlap",
-                                    format!(
-                                        "rows `{}` and `{}` overlap on {}",
-                                        rows[ra].text,
-                                        rows[rb].text,
-                                        reach::shown(shared)
-                                    ),
-                                    rows[rb].span,
-                                    "overlaps an earlier row",
-                                )
-                                .label(rows[ra].span, "this row")
-                                .help("each number belongs to one row: change one of them"),
-                            );
-                        }
-                    }
-                }
-                if widest.is_none_or(|(top, _)| hi > top) {
-                    widest = Some((hi, r));
-                }
-            }
-            // Holes between the numbers covered, or in the range the key is declared with
-            // (`roll: 1..10` must find a row for each of 1 to 10).
-            let key = &info.params[k];
-            let bounds = match key.range {
-                Some(r) => (i128::from(r.lo), r.hi.map_or(reach::HI, i128::from)),
-                None => match (col.covered.first(), col.covered.last()) {
-                    (Some(first), Some(last)) => (first.0, last.1),
-                    _ => continue,
-                },
-            };
-            let holes = reach::uncovered(bounds, &col.covered);
-            if let Some(&(lo, hi)) = holes.first() {
-                holed = true;
-                // Point at the row just before the hole (or just after, at the start).
-                let covers = |n: i128| {
-                    col.rows.iter().copied().find(|&r| {
-                        reach::intervals(&rows[r].patterns[k])
-                            .is_some_and(|iv| iv.iter().any(|&(a, b)| a <= n && n <= b))
-                    })
-                };
-                let (at, place) = match (covers(lo - 1), covers(hi + 1)) {
-                    (Some(r), _) => (Some(r), "after this row"),
-                    (None, Some(r)) => (Some(r), "before this row"),
-                    (None, None) => (col.rows.first().copied(), "here"),
-                };
-                let span = at.map_or(info.span, |r| rows[r].span);
-                let (message, label) = match key.range {
-                    Some(r) => (
-                        format!(
-                            "`{}` takes {r}, and no row of `{}` covers {}{}",
-                            key.name,
-                            info.name,
-                            reach::shown_all(&holes),
-                            col.name
-                        ),
-                        format!("the rows leave a number out {place}"),
-                    ),
-                    None => (
-                        format!(
-                            "no row of `{}` covers {}{}",
-                            info.name,
-                            reach::shown_all(&holes),
-                            col.name
-                        ),
-                        format!("the rows leave a hole {place}"),
-                    ),
-                };
-                let mut d = Diag::at("umpire::check::gap", message, span, label)
-                    .help("add a row for it, or widen a neighbouring row");
-                if key.range.is_some() {
-                    d = d.label(key.span, "declared here");
-                }
-                self.err(d);
-            }
-        }
-        holed
-    }
-
-    /// A table keyed by named values (enums, true/false) must have a row for every
-    /// combination of keys, or an `otherwise`: one without is an error when the ruleset
-    /// loads, not a surprise mid-battle. (Number keys are checked elsewhere.)
-    pub(super) fn enum_coverage<'r>(
-        &mut self,
-        what: &str,
-        keys: &[ParamInfo],
-        rows: impl Iterator<Item = &'r [Pat]> + Clone,
-        span: Span,
-    ) {
-        // Keys of named values are enumerated; a number key (a die roll) is left to
-        // `number_rows`, so a row counts for a combination whatever its number.
-        let mut values: Vec<Vec<Value>> = Vec::new();
-        let mut named: Vec<usize> = Vec::new();
-        for (ki, k) in keys.iter().enumerate() {
-            if let Some(vs) = crate::program::listed_values(self.prog, &k.ty) {
-                named.push(ki);
-                values.push(vs.into_iter().map(|(v, _)| v).collect());
-            }
-        }
-        let keys: Vec<&ParamInfo> = named.iter().map(|&i| &keys[i]).collect();
-        let total = values
-            .iter()
-            .try_fold(1usize, |n, v| n.checked_mul(v.len()))
-            .unwrap_or(usize::MAX);
-        if values.is_empty() || total == 0 {
-            return;
-        }
-        // Each row marks the combinations it matches (the last key fastest); work past a
-        // bound (a generated table of a hundred thousand rows) leaves the table unjudged.
-        const MAX_COMBINATIONS: usize = 100_000;
-        const MAX_WORK: usize = 10_000_000;
-        let unchecked = |c: &mut Self| {
-            c.err(
-                Diag::at(
-                    "umpire::check::coverage_unchecked",
-                    format!(
-                        "not checked that every combination of keys has a row: there are {total}"
-                    ),
-                    span,
-                    "not checked",
-                )
-                .warning(),
-            )
-        };
-        if total > MAX_COMBINATIONS {
-            unchecked(self);
-            return;
-        }
-        let mut covered = vec![false; total];
-        let mut left = total;
-        let mut work = 0usize;
-        for pats in rows.clone() {
-            if left == 0 {
-                break;
-            }
-            // The value indices this row matches, key by key.
-            let matched: Vec<Vec<usize>> = named
-                .iter()
-                .zip(&values)
-                .map(|(&i, vs)| {
-                    (0..vs.len())
-                        .filter(|&j| pats.get(i).is_some_and(|p| p.matches(&vs[j])))
-                        .collect()
-                })
-                .collect();
-            let n: usize = matched.iter().map(Vec::len).product();
-            work += n + matched.iter().map(Vec::len).sum::<usize>();
-            if work > MAX_WORK {
-                unchecked(self);
-                return;
-            }
-            let mut pick = vec![0usize; matched.len()];
-            for _ in 0..n {
-                let at = pick
-                    .iter()
-                    .zip(&matched)
-                    .zip(&values)
-                    .fold(0usize, |acc, ((&p, m), vs)| acc * vs.len() + m[p]);
-                if !covered[at] {
-                    covered[at] = true;
-                    left -= 1;
-                }
-                for d in (0..pick.len()).rev() {
-                    pick[d] += 1;
-                    if pick[d] < matched[d].len() {
-                        break;
-                    }
-                    pick[d] = 0;
-                }
-            }
-        }
-        let count = left;
-        let mut missing: Vec<Vec<&Value>> = Vec::new();
-        for (at, _) in covered.iter().enumerate().filter(|(_, c)| !**c).take(5) {
-            let mut rest = at;
-            let mut combo: Vec<&Value> = Vec::with_capacity(values.len());
-            for vs in values.iter().rev() {
-                combo.push(&vs[rest % vs.len()]);
-                rest /= vs.len();
-            }
-            combo.reverse();
-            missing.push(combo);
-        }
-        if count == 0 {
-            return;
-        }
-        let shown: Vec<String> = missing
-            .iter()
-            .map(|combo| {
-                keys.iter()
-                    .zip(combo)
-                    .map(|(k, v)| {
-                        let shown = match v {
-                            Value::Enum(e, i) => self
-                                .prog
-                                .enum_value(*e, *i)
-                                .map_or("?".to_string(), |x| x.name.to_string()),
-                            Value::Bool(b) => b.to_string(),
-                            _ => "?".to_string(),
-                        };
-                        format!("{}: {shown}", k.name)
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            })
-            .collect();
-        let more = if count > shown.len() {
-            format!(" (and {} more)", count - shown.len())
-        } else {
-            String::new()
-        };
-        self.err(
-            Diag::at("umpire::check::coverage", format!("{what} for {}{more}", shown.join("; ")), span, "not every value is covered")
-                .help("add one for each, or a last `otherwise => ...` (a refusal, or `not given \"...\"` for what the source leaves out)"),
-        );
-    }
-
     pub(super) fn check_modifiers(&mut self, i: usize) {
         let Some((def, State::Todo)) = self.pend.modifiers.get(i).cloned() else {
             return;
@@ -886,6 +495,85 @@ impl Checker<'_> {
     }
 
     // ------------------------------------------------------------------ types
+}
+
+/// The graph of calls: nodes are rules, then tables, modifier lists and constants; an
+/// edge for every call or constant used in a body, a cell, a modifier or a parameter
+/// default.
+fn call_graph(p: &Program) -> Vec<Vec<usize>> {
+    // Nodes: rules, then tables, modifier lists and constants; an edge for every
+    // call or constant used in a body, a cell, a modifier or a parameter default.
+    let (nr, nt, nm, nc) = (
+        p.rules.len(),
+        p.tables.len(),
+        p.modifiers.len(),
+        p.consts.len(),
+    );
+    let node = |c: Node| match c {
+        Node::Call(Callee::Rule(i)) => Some(i as usize),
+        Node::Call(Callee::Table(i)) => Some(nr + i as usize),
+        Node::Call(Callee::Modifiers(i)) => Some(nr + nt + i as usize),
+        Node::Const(i) => Some(nr + nt + nm + i as usize),
+        Node::Call(Callee::Builtin(_)) => None,
+    };
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); nr + nt + nm + nc];
+    let defaults = |params: &[ParamInfo]| -> Vec<Expr> {
+        params.iter().filter_map(|x| x.default.clone()).collect()
+    };
+    for (i, r) in p.rules.iter().enumerate() {
+        let mut exprs = defaults(&r.params);
+        exprs.push(r.body.clone());
+        for e in &exprs {
+            uses_in(e, &mut |c| edges[i].extend(node(c)));
+        }
+    }
+    for (i, t) in p.tables.iter().enumerate() {
+        let mut exprs = defaults(&t.params);
+        exprs.extend(t.rows.iter().map(|row| row.cell.clone()));
+        for e in &exprs {
+            uses_in(e, &mut |c| edges[nr + i].extend(node(c)));
+        }
+    }
+    for (i, m) in p.modifiers.iter().enumerate() {
+        let mut exprs = defaults(&m.params);
+        for md in &m.modifiers {
+            exprs.push(md.amount.clone());
+            exprs.extend(md.per.clone());
+            exprs.extend(md.condition.clone());
+        }
+        for e in &exprs {
+            uses_in(e, &mut |c| edges[nr + nt + i].extend(node(c)));
+        }
+    }
+    for (i, c) in p.consts.iter().enumerate() {
+        uses_in(&c.value, &mut |x| edges[nr + nt + nm + i].extend(node(x)));
+    }
+    edges
+}
+
+/// The members of the cycle through `start`, if there is one: those that reach `start`
+/// and that `start` reaches (a depth-first walk).
+fn cycle_through(edges: &[Vec<usize>], start: usize) -> Option<Vec<usize>> {
+    let mut seen = vec![false; edges.len()];
+    let mut stack: Vec<usize> = edges[start].clone();
+    let mut cyclic = false;
+    while let Some(n) = stack.pop() {
+        if n == start {
+            cyclic = true;
+            break;
+        }
+        if !seen[n] {
+            seen[n] = true;
+            stack.extend(edges[n].iter().copied());
+        }
+    }
+    if !cyclic {
+        return None;
+    }
+    let members: Vec<usize> = (0..edges.len())
+        .filter(|&m| m == start || seen[m] && reaches(edges, m, start))
+        .collect();
+    Some(members)
 }
 
 /// Does `from` reach `to` in the call graph?

@@ -11,12 +11,13 @@ use crate::value::{Length, Rational, Value};
 use num_traits::CheckedMul;
 use std::rc::Rc;
 
+mod blocks;
 mod calls;
-mod dead;
+mod coverage;
 mod declare;
 mod definitions;
 mod expr;
-mod reach;
+mod tables;
 mod types;
 
 #[derive(Clone, Copy, PartialEq)]

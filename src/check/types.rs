@@ -204,38 +204,9 @@ impl Checker<'_> {
         span: Span,
     ) -> Ty {
         use Ty::*;
-        let dim = |t: &Ty| -> Option<u8> {
-            match t {
-                Int | Num => Some(0),
-                Length => Some(1),
-                Time => Some(2),
-                _ => None,
-            }
-        };
         if matches!(a, Any | Never) || matches!(b, Any | Never) {
-            return match op {
-                BinOp::Eq
-                | BinOp::Ne
-                | BinOp::Lt
-                | BinOp::Le
-                | BinOp::Gt
-                | BinOp::Ge
-                | BinOp::And
-                | BinOp::Or => Bool,
-                // Not known (after an error): not known either, so one mistake is
-                // reported once, not again where its result is used.
-                _ if matches!(a, Any) || matches!(b, Any) => Any,
-                _ => {
-                    let other = if matches!(a, Never) { b } else { a };
-                    if matches!(other, Never) {
-                        Any
-                    } else {
-                        other.clone()
-                    }
-                }
-            };
+            return unknown_operand_ty(op, a, b);
         }
-        let describe = |c: &Self, t: &Ty| t.describe(c.prog);
         match op {
             BinOp::And | BinOp::Or => {
                 self.expect_ty(a, &Bool, aspan);
@@ -245,7 +216,7 @@ impl Checker<'_> {
             BinOp::Eq | BinOp::Ne => {
                 let ok = compatible(a, b) || compatible(b, a);
                 if !ok {
-                    let (da, db) = (describe(self, a), describe(self, b));
+                    let (da, db) = (a.describe(self.prog), b.describe(self.prog));
                     self.err(
                         Diag::at(
                             "umpire::check::type",
@@ -260,59 +231,94 @@ impl Checker<'_> {
                 Bool
             }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                if dim(a).is_none() || dim(a) != dim(b) {
-                    let (da, db) = (describe(self, a), describe(self, b));
-                    let mut d = Diag::at(
-                        "umpire::check::type",
-                        format!("cannot compare {da} with {db}"),
-                        span,
-                        "different kinds of value",
-                    )
-                    .label(aspan, da.clone())
-                    .label(bspan, db);
-                    if dim(a) == Some(1) || dim(b) == Some(1) {
-                        d = d.help("a length compares only with a length: write the number with its unit, like `6\"`");
-                    }
-                    self.err(d);
-                }
-                Bool
+                self.order_ty(a, b, aspan, bspan, span)
             }
-            BinOp::Add | BinOp::Sub => match (dim(a), dim(b)) {
-                (Some(x), Some(y)) if x == y => {
-                    if x == 0 {
-                        if *a == Int && *b == Int {
-                            Int
-                        } else {
-                            Num
-                        }
+            BinOp::Add | BinOp::Sub => self.sum_ty(op, a, b, aspan, bspan, span),
+            BinOp::Mul | BinOp::Div => self.product_ty(op, a, b, aspan, bspan, span),
+            BinOp::Rem => {
+                self.expect_ty(a, &Int, aspan);
+                self.expect_ty(b, &Int, bspan);
+                Int
+            }
+        }
+    }
+
+    /// `<`, `<=`, `>`, `>=`: numbers, lengths or times, each with its own kind.
+    fn order_ty(&mut self, a: &Ty, b: &Ty, aspan: Span, bspan: Span, span: Span) -> Ty {
+        let describe = |c: &Self, t: &Ty| t.describe(c.prog);
+        if dim(a).is_none() || dim(a) != dim(b) {
+            let (da, db) = (describe(self, a), describe(self, b));
+            let mut d = Diag::at(
+                "umpire::check::type",
+                format!("cannot compare {da} with {db}"),
+                span,
+                "different kinds of value",
+            )
+            .label(aspan, da.clone())
+            .label(bspan, db);
+            if dim(a) == Some(1) || dim(b) == Some(1) {
+                d = d.help("a length compares only with a length: write the number with its unit, like `6\"`");
+            }
+            self.err(d);
+        }
+        Ty::Bool
+    }
+
+    /// `+` and `-`: of one unit.
+    fn sum_ty(&mut self, op: BinOp, a: &Ty, b: &Ty, aspan: Span, bspan: Span, span: Span) -> Ty {
+        use Ty::*;
+        let describe = |c: &Self, t: &Ty| t.describe(c.prog);
+        match (dim(a), dim(b)) {
+            (Some(x), Some(y)) if x == y => {
+                if x == 0 {
+                    if *a == Int && *b == Int {
+                        Int
                     } else {
-                        a.clone()
+                        Num
                     }
+                } else {
+                    a.clone()
                 }
-                _ => {
-                    let (da, db) = (describe(self, a), describe(self, b));
-                    let verb = if op == BinOp::Add { "add" } else { "subtract" };
-                    let mut d = Diag::at(
-                        "umpire::check::units",
-                        format!(
-                            "cannot {verb} {db} {} {da}",
-                            if op == BinOp::Add { "to" } else { "from" }
-                        ),
-                        span,
-                        "mixed units",
-                    )
-                    .label(aspan, da)
-                    .label(bspan, db);
-                    if matches!((dim(a), dim(b)), (Some(1), Some(0)) | (Some(0), Some(1))) {
-                        d = d.help("a length plus a plain number has no meaning: make the number a length with inches(...), e.g. `4\" + inches(d6)`");
-                    } else if matches!((dim(a), dim(b)), (Some(2), Some(0)) | (Some(0), Some(2))) {
-                        d = d.help("make the number a time with moves(...)");
-                    }
-                    self.err(d);
-                    Any
+            }
+            _ => {
+                let (da, db) = (describe(self, a), describe(self, b));
+                let verb = if op == BinOp::Add { "add" } else { "subtract" };
+                let mut d = Diag::at(
+                    "umpire::check::units",
+                    format!(
+                        "cannot {verb} {db} {} {da}",
+                        if op == BinOp::Add { "to" } else { "from" }
+                    ),
+                    span,
+                    "mixed units",
+                )
+                .label(aspan, da)
+                .label(bspan, db);
+                if matches!((dim(a), dim(b)), (Some(1), Some(0)) | (Some(0), Some(1))) {
+                    d = d.help("a length plus a plain number has no meaning: make the number a length with inches(...), e.g. `4\" + inches(d6)`");
+                } else if matches!((dim(a), dim(b)), (Some(2), Some(0)) | (Some(0), Some(2))) {
+                    d = d.help("make the number a time with moves(...)");
                 }
-            },
-            BinOp::Mul => match (dim(a), dim(b)) {
+                self.err(d);
+                Any
+            }
+        }
+    }
+
+    /// `x` and `/`: a unit by a plain number (or, dividing, by the same unit).
+    fn product_ty(
+        &mut self,
+        op: BinOp,
+        a: &Ty,
+        b: &Ty,
+        aspan: Span,
+        bspan: Span,
+        span: Span,
+    ) -> Ty {
+        use Ty::*;
+        let describe = |c: &Self, t: &Ty| t.describe(c.prog);
+        if op == BinOp::Mul {
+            return match (dim(a), dim(b)) {
                 (Some(0), Some(0)) => {
                     if *a == Int && *b == Int {
                         Int
@@ -337,30 +343,63 @@ impl Checker<'_> {
                     );
                     Any
                 }
-            },
-            BinOp::Div => match (dim(a), dim(b)) {
-                (Some(0), Some(0)) => Num,
-                (Some(x), Some(y)) if x == y => Num,
-                (Some(_), Some(0)) => a.clone(),
-                _ => {
-                    let (da, db) = (describe(self, a), describe(self, b));
-                    self.err(
-                        Diag::at(
-                            "umpire::check::units",
-                            format!("cannot divide {da} by {db}"),
-                            span,
-                            "no such unit",
-                        )
-                        .label(aspan, da)
-                        .label(bspan, db),
-                    );
-                    Any
-                }
-            },
-            BinOp::Rem => {
-                self.expect_ty(a, &Int, aspan);
-                self.expect_ty(b, &Int, bspan);
-                Int
+            };
+        }
+        match (dim(a), dim(b)) {
+            (Some(0), Some(0)) => Num,
+            (Some(x), Some(y)) if x == y => Num,
+            (Some(_), Some(0)) => a.clone(),
+            _ => {
+                let (da, db) = (describe(self, a), describe(self, b));
+                self.err(
+                    Diag::at(
+                        "umpire::check::units",
+                        format!("cannot divide {da} by {db}"),
+                        span,
+                        "no such unit",
+                    )
+                    .label(aspan, da)
+                    .label(bspan, db),
+                );
+                Any
+            }
+        }
+    }
+}
+
+/// The kind of a number: plain (0), a length (1) or a time (2).
+fn dim(t: &Ty) -> Option<u8> {
+    match t {
+        Ty::Int | Ty::Num => Some(0),
+        Ty::Length => Some(1),
+        Ty::Time => Some(2),
+        _ => None,
+    }
+}
+
+/// An operator on a value not known (after an error) or that never comes (a refusal):
+/// comparisons are still truth values; anything else is not known either, so one
+/// mistake is reported once, not again where its result is used.
+fn unknown_operand_ty(op: BinOp, a: &Ty, b: &Ty) -> Ty {
+    use Ty::*;
+    match op {
+        BinOp::Eq
+        | BinOp::Ne
+        | BinOp::Lt
+        | BinOp::Le
+        | BinOp::Gt
+        | BinOp::Ge
+        | BinOp::And
+        | BinOp::Or => Bool,
+        // Not known (after an error): not known either, so one mistake is
+        // reported once, not again where its result is used.
+        _ if matches!(a, Any) || matches!(b, Any) => Any,
+        _ => {
+            let other = if matches!(a, Never) { b } else { a };
+            if matches!(other, Never) {
+                Any
+            } else {
+                other.clone()
             }
         }
     }

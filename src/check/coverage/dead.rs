@@ -1,6 +1,6 @@
 //! Dead code the checker warns about once every definition is checked: enum values
 //! nothing can produce or read. (Unused `let`s and parameters are found while checking
-//! each body; see `definitions.rs`.)
+//! each body; see `definitions.rs` and `blocks.rs`.)
 
 use super::Checker;
 use crate::diagnostic::Diag;
@@ -16,76 +16,10 @@ impl Checker<'_> {
     /// enum that only ever comes out of tables and rules (an outcome) and has a value no
     /// cell gives is warned about: a rulebook outcome was left out, or misspelled twice.
     /// Examples do not count: a check of a value nothing produces fails anyway.
-    pub(super) fn unused_enum_values(&mut self) {
+    pub(in crate::check) fn unused_enum_values(&mut self) {
         let prog: &Program = self.prog;
-        let mut typed: HashSet<usize> = HashSet::new();
-        let params = prog
-            .rules
-            .iter()
-            .flat_map(|r| &r.params)
-            .chain(prog.tables.iter().flat_map(|t| &t.params))
-            .chain(prog.modifiers.iter().flat_map(|m| &m.params));
-        for p in params {
-            enums_in(&p.ty, &mut typed);
-        }
-        for r in &prog.records {
-            for (_, t) in &r.shape.fields {
-                enums_in(t, &mut typed);
-            }
-        }
-        let mut seen: HashSet<(usize, u16)> = HashSet::new();
-        let mut look = |e: &Expr| {
-            e.walk(&mut |x| match &x.kind {
-                ExprKind::Value(v) => values_in(v, &mut seen),
-                ExprKind::Match(_, arms) => {
-                    for (p, _, _) in arms {
-                        pattern_values(p, &mut seen);
-                    }
-                }
-                _ => {}
-            })
-        };
-        for r in &prog.rules {
-            look(&r.body);
-            r.params
-                .iter()
-                .filter_map(|p| p.default.as_ref())
-                .for_each(&mut look);
-        }
-        for t in &prog.tables {
-            for row in &t.rows {
-                look(&row.cell);
-            }
-            t.params
-                .iter()
-                .filter_map(|p| p.default.as_ref())
-                .for_each(&mut look);
-        }
-        for m in &prog.modifiers {
-            for md in &m.modifiers {
-                [Some(&md.amount), md.per.as_ref(), md.condition.as_ref()]
-                    .into_iter()
-                    .flatten()
-                    .for_each(&mut look);
-            }
-            m.params
-                .iter()
-                .filter_map(|p| p.default.as_ref())
-                .for_each(&mut look);
-        }
-        for c in &prog.consts {
-            look(&c.value);
-        }
-        for r in &prog.records {
-            r.defaults.iter().flatten().for_each(&mut look);
-        }
-        for t in &prog.tables {
-            for row in &t.rows {
-                for p in &row.patterns {
-                    pattern_values(p, &mut seen);
-                }
-            }
-        }
+        let typed = typed_enums(prog);
+        let seen = values_used(prog);
         let mut found = Vec::new();
         for (id, e) in prog.enums.iter().enumerate() {
             if typed.contains(&id) {
@@ -176,4 +110,83 @@ fn pattern_values(p: &Pat, out: &mut HashSet<(usize, u16)>) {
             }
         }
     }
+}
+
+/// The enums that type a field or a parameter.
+fn typed_enums(prog: &Program) -> HashSet<usize> {
+    let mut typed: HashSet<usize> = HashSet::new();
+    let params = prog
+        .rules
+        .iter()
+        .flat_map(|r| &r.params)
+        .chain(prog.tables.iter().flat_map(|t| &t.params))
+        .chain(prog.modifiers.iter().flat_map(|m| &m.params));
+    for p in params {
+        enums_in(&p.ty, &mut typed);
+    }
+    for r in &prog.records {
+        for (_, t) in &r.shape.fields {
+            enums_in(t, &mut typed);
+        }
+    }
+    typed
+}
+
+/// The enum values something produces or reads: a value written out, a `match` arm or
+/// a row's pattern.
+fn values_used(prog: &Program) -> HashSet<(usize, u16)> {
+    let mut seen: HashSet<(usize, u16)> = HashSet::new();
+    let mut look = |e: &Expr| {
+        e.walk(&mut |x| match &x.kind {
+            ExprKind::Value(v) => values_in(v, &mut seen),
+            ExprKind::Match(_, arms) => {
+                for (p, _, _) in arms {
+                    pattern_values(p, &mut seen);
+                }
+            }
+            _ => {}
+        })
+    };
+    for r in &prog.rules {
+        look(&r.body);
+        r.params
+            .iter()
+            .filter_map(|p| p.default.as_ref())
+            .for_each(&mut look);
+    }
+    for t in &prog.tables {
+        for row in &t.rows {
+            look(&row.cell);
+        }
+        t.params
+            .iter()
+            .filter_map(|p| p.default.as_ref())
+            .for_each(&mut look);
+    }
+    for m in &prog.modifiers {
+        for md in &m.modifiers {
+            [Some(&md.amount), md.per.as_ref(), md.condition.as_ref()]
+                .into_iter()
+                .flatten()
+                .for_each(&mut look);
+        }
+        m.params
+            .iter()
+            .filter_map(|p| p.default.as_ref())
+            .for_each(&mut look);
+    }
+    for c in &prog.consts {
+        look(&c.value);
+    }
+    for r in &prog.records {
+        r.defaults.iter().flatten().for_each(&mut look);
+    }
+    for t in &prog.tables {
+        for row in &t.rows {
+            for p in &row.patterns {
+                pattern_values(p, &mut seen);
+            }
+        }
+    }
+    seen
 }

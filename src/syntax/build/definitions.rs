@@ -1,0 +1,521 @@
+//! Definitions: `rule`, `table`, `modifiers`, `const`, `enum`, `record`, `state`,
+//! `example`, house-rule overrides.
+
+use super::*;
+
+impl Builder {
+    pub(crate) fn build_definition(&self, p: Pair<Rule>) -> R<Item> {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let inner = p.into_inner().peekable();
+        match rule {
+            Rule::ruleset_decl => self.build_ruleset(span, inner),
+            Rule::die_decl => self.build_die(span, inner),
+            Rule::const_def => self.build_const(span, inner),
+            Rule::enum_def => self.build_enum(span, inner),
+            Rule::record_def => self.build_record_def(span, inner),
+            Rule::state_def => self.build_state(span, inner),
+            Rule::rule_def => self.build_rule(span, inner),
+            Rule::table_def => self.build_table(span, inner),
+            Rule::modifiers_def => self.build_modifiers(span, inner),
+            Rule::example_def => self.build_example(span, inner),
+            Rule::interpretation_def => self.build_interpretation(span, inner),
+            Rule::extends_decl | Rule::override_def | Rule::table_patch | Rule::modifiers_patch => {
+                self.build_house(span, rule, inner)
+            }
+            r => unreachable!("{r:?} in build_definition"),
+        }
+    }
+
+    pub(super) fn build_ruleset(
+        &self,
+        span: Span,
+        mut inner: Peekable<Pairs<'_, Rule>>,
+    ) -> R<Item> {
+        let mut next = || inner.next().ok_or_else(|| incomplete(span));
+        let title = self.string(next()?);
+        let cite = self.cite(next().ok());
+        Ok(Item::Ruleset { title, cite })
+    }
+
+    pub(super) fn build_die(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let mut next = || inner.next().ok_or_else(|| incomplete(span));
+        let d = next()?;
+        let (count, sides) = self.dice_parts(&d)?;
+        if count != 1 {
+            return Err(Diag::at(
+                "umpire::parse::die",
+                "`die` names one die, like `die d6`",
+                self.span(&d),
+                "one die",
+            ));
+        }
+        Ok(Item::Die {
+            sides: Spanned::new(sides, self.span(&d)),
+        })
+    }
+
+    pub(super) fn build_const(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
+        let mut ty = None;
+        let mut value = None;
+        let c = self.clauses(inner, |q| {
+            match q.as_rule() {
+                Rule::type_expr => ty = Some(self.build_type(q)?),
+                Rule::expr => value = Some(self.build_expr(q)?),
+                r => unreachable!("{r:?} in build_const"),
+            }
+            Ok(())
+        })?;
+        let value = value.ok_or_else(|| {
+            Diag::at(
+                "umpire::parse::syntax",
+                "constant without a value",
+                span,
+                "here",
+            )
+        })?;
+        Ok(Item::Const(ConstDef {
+            name,
+            ty,
+            value,
+            cite: c.cite,
+        }))
+    }
+
+    pub(super) fn build_enum(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
+        let mut values = Vec::new();
+        let c = self.clauses(inner, |q| {
+            match q.as_rule() {
+                Rule::enum_value => {
+                    let mut vi = q.into_inner();
+                    let vname = vi.next().map(|n| self.name(n));
+                    let display = vi.next().map(|s| self.string(s).node);
+                    let sentence = vi.next().map(|s| self.string(s).node);
+                    if let Some(vname) = vname {
+                        values.push(EnumValueDef {
+                            name: vname,
+                            display,
+                            sentence,
+                        });
+                    }
+                }
+                r => unreachable!("{r:?} in build_enum"),
+            }
+            Ok(())
+        })?;
+        Ok(Item::Enum(EnumDef {
+            name,
+            cite: c.cite,
+            values,
+        }))
+    }
+
+    pub(super) fn build_record_def(
+        &self,
+        span: Span,
+        mut inner: Peekable<Pairs<'_, Rule>>,
+    ) -> R<Item> {
+        let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
+        Ok(Item::Record(self.build_fields(name, inner)?))
+    }
+
+    /// `state { ... }`: a record named `state`, spanned at the keyword.
+    pub(super) fn build_state(&self, span: Span, inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let at = Span {
+            end: span.start + 5,
+            ..span
+        };
+        Ok(Item::State(self.build_fields(
+            Spanned::new("state".to_string(), at),
+            inner,
+        )?))
+    }
+
+    /// The citation and fields of a record or state declaration.
+    pub(super) fn build_fields(
+        &self,
+        name: Name,
+        inner: Peekable<Pairs<'_, Rule>>,
+    ) -> R<RecordDef> {
+        let mut fields = Vec::new();
+        let c = self.clauses(inner, |q| {
+            match q.as_rule() {
+                Rule::field_decl => {
+                    let mut fi = q.into_inner();
+                    let (Some(fname), Some(fty)) = (fi.next(), fi.next()) else {
+                        return Ok(());
+                    };
+                    let default = fi.next().map(|e| self.build_expr(e)).transpose()?;
+                    fields.push(FieldDecl {
+                        name: self.name(fname),
+                        ty: self.build_type(fty)?,
+                        default,
+                    });
+                }
+                r => unreachable!("{r:?} in build_fields"),
+            }
+            Ok(())
+        })?;
+        Ok(RecordDef {
+            name,
+            cite: c.cite,
+            fields,
+        })
+    }
+
+    pub(super) fn build_rule(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let mut next = || inner.next().ok_or_else(|| incomplete(span));
+        let name = self.name(next()?);
+        let (params, extra) = self.build_params(next()?)?;
+        no_keys(&extra, "a rule")?;
+        let mut body = None;
+        let mut recursive = false;
+        let c = self.clauses(inner, |q| {
+            match q.as_rule() {
+                Rule::recursive_kw => recursive = true,
+                Rule::block => body = Some(self.build_block(q)?),
+                r => unreachable!("{r:?} in build_rule"),
+            }
+            Ok(())
+        })?;
+        let body = body.ok_or_else(|| {
+            Diag::at("umpire::parse::syntax", "rule without a body", span, "here")
+        })?;
+        Ok(Item::Rule(RuleDef {
+            name,
+            params,
+            returns: c.returns,
+            cite: c.cite,
+            body,
+            recursive,
+        }))
+    }
+
+    pub(super) fn build_table(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
+        let mut next = || inner.next().ok_or_else(|| incomplete(span));
+        let name = self.name(next()?);
+        let (keys, extra) = self.build_params(next()?)?;
+        let mut rows = Vec::new();
+        let c = self.clauses(inner, |q| {
+            match q.as_rule() {
+                Rule::row => rows.push(self.build_row(q)?),
+                Rule::column_block => rows.extend(self.build_column(q, &keys)?),
+                r => unreachable!("{r:?} in build_table"),
+            }
+            Ok(())
+        })?;
+        Ok(Item::Table(TableDef {
+            name,
+            keys,
+            extra,
+            returns: c.returns,
+            cite: c.cite,
+            rows,
+        }))
+    }
+
+    /// `column KEY PATTERN { rows }`: rows that give `KEY` as `PATTERN`.
+    fn build_column(&self, q: Pair<Rule>, keys: &[Param]) -> R<Vec<Row>> {
+        let mut ci = q.into_inner();
+        let (Some(key), Some(pat)) = (ci.next(), ci.next()) else {
+            return Ok(Vec::new());
+        };
+        let key = self.name(key);
+        let pat = self.build_pattern(pat)?;
+        let Some(pos) = keys.iter().position(|k| k.name.node == key.node) else {
+            return Err(Diag::at(
+                "umpire::parse::column",
+                format!("`{}` is not a key of this table", key.node),
+                key.span,
+                "not a key",
+            )
+            .suggest(&key.node, keys.iter().map(|k| k.name.node.as_str())));
+        };
+        let mut rows = Vec::new();
+        for r in ci {
+            let mut row = self.build_row(r)?;
+            // A lone `otherwise` in a column stands for every other key.
+            if keys.len() > 2
+                && row.patterns.len() == 1
+                && matches!(row.patterns[0], Pattern::Any(_))
+            {
+                row.patterns = vec![row.patterns[0].clone(); keys.len() - 1];
+            }
+            row.patterns
+                .insert(pos.min(row.patterns.len()), pat.clone());
+            row.column = Some(pat.span());
+            rows.push(row);
+        }
+        Ok(rows)
+    }
+
+    /// `"Label" amount (per EXPR)? (if COND)?`
+    pub(super) fn build_modifier(&self, q: Pair<Rule>) -> R<Option<Modifier>> {
+        let mut mi = q.into_inner();
+        let (Some(label), Some(amount)) = (mi.next(), mi.next()) else {
+            return Ok(None);
+        };
+        let mut m = Modifier {
+            label: self.string(label),
+            amount: self.build_expr(amount)?,
+            per: None,
+            condition: None,
+        };
+        for c in mi {
+            let rule = c.as_rule();
+            let e = c
+                .into_inner()
+                .next()
+                .map(|e| self.build_expr(e))
+                .transpose()?;
+            match rule {
+                Rule::per_clause => m.per = e,
+                Rule::if_clause => m.condition = e,
+                r => unreachable!("{r:?} in build_modifier"),
+            }
+        }
+        Ok(Some(m))
+    }
+
+    /// `override ...`, `extends "..."`, and the patches of a house rule.
+    pub(super) fn build_house(
+        &self,
+        span: Span,
+        rule: Rule,
+        mut inner: Peekable<Pairs<'_, Rule>>,
+    ) -> R<Item> {
+        match rule {
+            Rule::extends_decl => {
+                let s = inner.next().ok_or_else(|| incomplete(span))?;
+                Ok(Item::Extends(self.string(s)))
+            }
+            Rule::override_def => {
+                let def = inner.next().ok_or_else(|| incomplete(span))?;
+                Ok(Item::Override(Box::new(self.build_definition(def)?), span))
+            }
+            Rule::table_patch => {
+                let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
+                let mut rows = Vec::new();
+                let c = self.clauses(inner, |q| {
+                    match q.as_rule() {
+                        Rule::row => rows.push(self.build_row(q)?),
+                        r => unreachable!("{r:?} in table_patch"),
+                    }
+                    Ok(())
+                })?;
+                Ok(Item::TablePatch {
+                    name,
+                    cite: c.cite,
+                    rows,
+                })
+            }
+            Rule::modifiers_patch => {
+                let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
+                let mut changes = Vec::new();
+                let c = self.clauses(inner, |q| {
+                    match q.as_rule() {
+                        Rule::modifier => changes.extend(
+                            self.build_modifier(q)?
+                                .map(|m| ModifierChange::Set(Box::new(m))),
+                        ),
+                        Rule::remove_modifier => {
+                            if let Some(l) = q.into_inner().next() {
+                                changes.push(ModifierChange::Remove(self.string(l)));
+                            }
+                        }
+                        r => unreachable!("{r:?} in modifiers_patch"),
+                    }
+                    Ok(())
+                })?;
+                Ok(Item::ModifiersPatch {
+                    name,
+                    cite: c.cite,
+                    changes,
+                })
+            }
+            r => unreachable!("{r:?} in build_house"),
+        }
+    }
+
+    pub(super) fn build_modifiers(
+        &self,
+        span: Span,
+        mut inner: Peekable<Pairs<'_, Rule>>,
+    ) -> R<Item> {
+        let mut next = || inner.next().ok_or_else(|| incomplete(span));
+        let name = self.name(next()?);
+        let (params, extra) = self.build_params(next()?)?;
+        no_keys(&extra, "a modifier list")?;
+        let mut modifiers = Vec::new();
+        let c = self.clauses(inner, |q| {
+            match q.as_rule() {
+                Rule::modifier => modifiers.extend(self.build_modifier(q)?),
+                r => unreachable!("{r:?} in build_modifiers"),
+            }
+            Ok(())
+        })?;
+        Ok(Item::Modifiers(ModifiersDef {
+            name,
+            params,
+            cite: c.cite,
+            modifiers,
+        }))
+    }
+
+    pub(super) fn build_example(
+        &self,
+        span: Span,
+        mut inner: Peekable<Pairs<'_, Rule>>,
+    ) -> R<Item> {
+        let mut next = || inner.next().ok_or_else(|| incomplete(span));
+        let name = self.string(next()?);
+        let mut ex = ExampleDef {
+            name,
+            rolls: Vec::new(),
+            seed: None,
+            checks: Vec::new(),
+            readings: Vec::new(),
+        };
+        for q in inner {
+            match q.as_rule() {
+                Rule::given_rolls => {
+                    for r in q.into_inner() {
+                        ex.rolls.push(Spanned::new(self.int(&r)?, self.span(&r)));
+                    }
+                }
+                Rule::seed_stmt => {
+                    if ex.seed.is_some() {
+                        return Err(Diag::at(
+                            "umpire::parse::example_dice",
+                            "a second `seed` in one example",
+                            self.span(&q),
+                            "seed given again",
+                        ));
+                    }
+                    if let Some(n) = q.into_inner().next() {
+                        ex.seed = Some(n.as_str().parse::<u64>().map_err(|_| {
+                            Diag::at(
+                                "umpire::parse::number",
+                                "a seed is a whole number from 0 to 18446744073709551615",
+                                self.span(&n),
+                                "not a seed",
+                            )
+                        })?);
+                    }
+                }
+                Rule::check => ex.checks.push(self.build_check(q)?),
+                Rule::interpret_stmt => {
+                    let mut it = q.into_inner();
+                    if let (Some(a), Some(b)) = (it.next(), it.next()) {
+                        ex.readings.push((self.name(a), self.name(b)));
+                    }
+                }
+                r => unreachable!("{r:?} in build_example"),
+            }
+        }
+        Ok(Item::Example(ex))
+    }
+
+    pub(crate) fn build_check(&self, p: Pair<Rule>) -> R<Check> {
+        let mut span = self.span(&p);
+        let mut inner = p.into_inner();
+        let e = inner
+            .next()
+            .ok_or_else(|| Diag::at("umpire::parse::syntax", "empty check", span, "here"))?;
+        let expr = self.build_expr(e)?;
+        let expect = inner.next().map(|t| {
+            span = expr.span.to(self.span(&t));
+            match t.into_inner().next().map(|k| k.as_rule()) {
+                Some(Rule::refused_kw) => Expectation::Refused,
+                _ => Expectation::NotGiven,
+            }
+        });
+        if expect.is_none() {
+            span = expr.span;
+        }
+        Ok(Check { expr, expect, span })
+    }
+
+    /// `interpretation NAME "what is ambiguous" { reading NAME "words" default, ... }`
+    pub(super) fn build_interpretation(
+        &self,
+        span: Span,
+        mut inner: Peekable<Pairs<'_, Rule>>,
+    ) -> R<Item> {
+        let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
+        let text = self.string(inner.next().ok_or_else(|| incomplete(span))?);
+        let mut readings = Vec::new();
+        let mut default = None;
+        let c = self.clauses(inner, |q| {
+            match q.as_rule() {
+                Rule::reading_decl => {
+                    let mut it = q.into_inner();
+                    let (Some(n), Some(t)) = (it.next(), it.next()) else {
+                        return Ok(());
+                    };
+                    let rname = self.name(n);
+                    if it.next().is_some() {
+                        if default.is_some() {
+                            return Err(Diag::at(
+                                "umpire::parse::default",
+                                "an interpretation has one default reading",
+                                rname.span,
+                                "a second default",
+                            ));
+                        }
+                        default = Some(rname.clone());
+                    }
+                    readings.push(EnumValueDef {
+                        name: rname,
+                        display: Some(self.string(t).node),
+                        sentence: None,
+                    });
+                }
+                r => unreachable!("{r:?} in interpretation"),
+            }
+            Ok(())
+        })?;
+        Ok(Item::Interpretation(InterpretationDef {
+            name,
+            text,
+            cite: c.cite,
+            readings,
+            default,
+        }))
+    }
+
+    /// The clauses after a definition's head: `cite` and `returns` are taken here, and
+    /// every other clause is handed to `other`.
+    fn clauses<'i>(
+        &self,
+        inner: impl Iterator<Item = Pair<'i, Rule>>,
+        mut other: impl FnMut(Pair<'i, Rule>) -> R<()>,
+    ) -> R<Clauses> {
+        let mut c = Clauses::default();
+        for q in inner {
+            match q.as_rule() {
+                Rule::cite => c.cite = self.cite(Some(q)),
+                Rule::returns => {
+                    c.returns = q
+                        .into_inner()
+                        .next()
+                        .map(|t| self.build_type(t))
+                        .transpose()?
+                }
+                _ => other(q)?,
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// What every kind of definition may say after its head.
+#[derive(Default)]
+struct Clauses {
+    /// `cite "..."`: the rulebook section.
+    cite: Option<Spanned<String>>,
+    /// `-> Type`.
+    returns: Option<TypeExpr>,
+}
