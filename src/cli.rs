@@ -4,10 +4,10 @@
 //! Exit codes: 0 done (a refusal or a "not given" result is a result); 1 an error in a
 //! ruleset, expression or scenario, or a failed expectation; 2 a usage error.
 
-use crate::adjudication::{adjudication_json, effects_text, explain, headline, report_text};
 use crate::diagnostic::{Diag, Diags, FileReport};
 use crate::dice::{DiceSource, Given, Seeded};
 use crate::eval::Options;
+use crate::render::{adjudication_json, effects_text, explain, headline, report_text};
 use crate::{bundled, scenario, Ruleset};
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -783,7 +783,7 @@ fn eval_each(
                         outln!("  {line}");
                     }
                     if let Some(t) = &a.trace {
-                        for line in explain(t).lines() {
+                        for line in explain(&rules.program, t).lines() {
                             outln!("  {line}");
                         }
                     }

@@ -4,7 +4,7 @@
 //! [`Flow`]; errors (overflow, a limit hit, too few given rolls) are diagnostics at the
 //! span that caused them. The trace is built only when asked for.
 
-use crate::adjudication::{Adjudication, Applied, Outcome, Roll, Shown, TraceNode};
+use crate::adjudication::{Adjudication, Applied, Arg, Gave, Outcome, Roll, Stop, TraceNode};
 use crate::diagnostic::Diag;
 use crate::dice::{DiceRequest, DiceSource};
 use crate::program::*;
@@ -220,17 +220,9 @@ impl<'a> Evaluator<'a> {
         )
     }
 
+    /// A value in words, for an error message.
     fn show(&self, v: &Value) -> String {
-        crate::adjudication::show(self.prog, v)
-    }
-
-    fn flow_text(&self, r: &Ev) -> String {
-        match r {
-            Ok(v) => self.show(v),
-            Err(Flow::Refused(reason, _)) => format!("refused: {reason}"),
-            Err(Flow::NotGiven(what, _)) => format!("not given in the source: {what}"),
-            Err(Flow::Error(_)) => "error".into(),
-        }
+        crate::words::show(self.prog, v)
     }
 
     /// Evaluates `e` with locals in `frame`.
@@ -388,10 +380,12 @@ impl<'a> Evaluator<'a> {
                 Ok(Value::Pair(Rc::new((a, b))))
             }
             ExprKind::Refuse { reason, cite } => {
-                self.push(TraceNode::Refused {
-                    reason: reason.to_string(),
-                    cite: cite.as_ref().map(|c| c.to_string()),
-                });
+                if self.trace.is_some() {
+                    self.push(TraceNode::Refused {
+                        reason: reason.clone(),
+                        cite: cite.clone(),
+                    });
+                }
                 Err(Flow::Refused(reason.clone(), cite.clone()))
             }
             ExprKind::Chosen(i) => {
@@ -404,18 +398,10 @@ impl<'a> Evaluator<'a> {
                     Some(r) => {
                         // The explanation names the reading it went by.
                         if self.trace.is_some() {
-                            let words = prog
-                                .enum_value(info.readings, r)
-                                .map_or(String::new(), |v| {
-                                    v.display.as_deref().unwrap_or(&v.name).to_string()
-                                });
-                            let how = if chosen.is_some() { "chosen" } else { "the default" };
-                            self.push(TraceNode::Note {
-                                text: format!(
-                                    "reading `{}` of `{}` ({how}): {words}",
-                                    prog.enum_value(info.readings, r).map_or("?", |v| &v.name),
-                                    info.name
-                                ),
+                            self.push(TraceNode::Reading {
+                                interpretation: *i,
+                                reading: r,
+                                chosen: chosen.is_some(),
                             });
                         }
                         Ok(Value::Enum(info.readings, r))
@@ -425,19 +411,23 @@ impl<'a> Evaluator<'a> {
                             "{} (no reading is chosen: --interpret {}=READING)",
                             info.text, info.name
                         ));
-                        self.push(TraceNode::NotGiven {
-                            what: what.to_string(),
-                            cite: info.cite.as_ref().map(|c| c.to_string()),
-                        });
+                        if self.trace.is_some() {
+                            self.push(TraceNode::NotGiven {
+                                what: what.clone(),
+                                cite: info.cite.clone(),
+                            });
+                        }
                         Err(Flow::NotGiven(what, info.cite.clone()))
                     }
                 }
             }
             ExprKind::NotGiven { what, cite } => {
-                self.push(TraceNode::NotGiven {
-                    what: what.to_string(),
-                    cite: cite.as_ref().map(|c| c.to_string()),
-                });
+                if self.trace.is_some() {
+                    self.push(TraceNode::NotGiven {
+                        what: what.clone(),
+                        cite: cite.clone(),
+                    });
+                }
                 Err(Flow::NotGiven(what.clone(), cite.clone()))
             }
             ExprKind::Fresh { value, slots } => {
@@ -489,9 +479,7 @@ impl<'a> Evaluator<'a> {
                                 None => return Err(internal(x.span, "a `let`")),
                             }
                         }
-                        Stmt::Note(text) => self.push(TraceNode::Note {
-                            text: text.to_string(),
-                        }),
+                        Stmt::Note(text) => self.push(TraceNode::Note { text: text.clone() }),
                         Stmt::Guard(x) => {
                             self.eval(x, frame)?;
                         }
@@ -589,16 +577,20 @@ impl<'a> Evaluator<'a> {
         };
         let mut faces = Vec::with_capacity(count as usize);
         let total = self.dice.roll(&req, &mut faces)?;
-        let roll = Roll {
+        if self.trace.is_some() {
+            self.push(TraceNode::Roll {
+                span,
+                sides,
+                faces: faces.clone(),
+                total,
+            });
+        }
+        self.rolls.push(Roll {
             dice: text.to_string(),
             sides,
             faces,
             total,
-        };
-        if self.trace.is_some() {
-            self.push(TraceNode::Roll(roll.clone()));
-        }
-        self.rolls.push(roll);
+        });
         Ok(Value::int(total))
     }
 
@@ -706,14 +698,7 @@ impl<'a> Evaluator<'a> {
         }
         let effect = crate::adjudication::Effect { path, from, to };
         if self.trace.is_some() {
-            self.push(TraceNode::Note {
-                text: format!(
-                    "effect: {}: {} → {}",
-                    effect.path_text(),
-                    self.show(&effect.from),
-                    self.show(&effect.to)
-                ),
-            });
+            self.push(TraceNode::Effect(effect.clone()));
         }
         self.effects.push(effect);
         Ok(())
@@ -841,15 +826,14 @@ impl<'a> Evaluator<'a> {
         Ok(f)
     }
 
-    /// The arguments as shown in an explanation, those left to their defaults marked.
-    fn shown(&self, params: &[ParamInfo], args: &[Expr], f: &[Value]) -> Vec<Shown> {
+    /// The arguments as an explanation records them, those left to their defaults marked.
+    fn traced_args(params: &[ParamInfo], args: &[Expr], f: &[Value]) -> Vec<Arg> {
         params
             .iter()
             .zip(f)
             .enumerate()
-            .map(|(i, (p, v))| Shown {
-                name: p.name.to_string(),
-                value: crate::adjudication::show_arg(self.prog, v),
+            .map(|(i, (_, v))| Arg {
+                value: v.clone(),
                 default: args
                     .get(i)
                     .is_some_and(|a| matches!(a.kind, ExprKind::Default { .. })),
@@ -895,13 +879,10 @@ impl<'a> Evaluator<'a> {
                 self.leave();
                 let steps = self.close();
                 if self.trace.is_some() {
-                    let result = self.flow_text(&out);
-                    let args = self.shown(&r.params, args, &f);
                     self.push(TraceNode::Rule {
-                        name: r.name.to_string(),
-                        args,
-                        cite: r.cite.as_ref().map(|c| c.to_string()),
-                        result,
+                        rule: id,
+                        args: Self::traced_args(&r.params, args, &f),
+                        result: gave(&out),
                         steps,
                     });
                 }
@@ -916,7 +897,7 @@ impl<'a> Evaluator<'a> {
                 let mut f = self.args(&t.params, args, t.slots, frame)?;
                 // Every pattern alternative tried is a step: a long row costs its length.
                 let mut tried = 0u64;
-                let found = t.rows.iter().find(|row| {
+                let found = t.rows.iter().position(|row| {
                     row.patterns.iter().zip(f.iter()).all(|(p, v)| {
                         tried += pattern_cost(p);
                         matches(p, v)
@@ -924,18 +905,14 @@ impl<'a> Evaluator<'a> {
                 });
                 self.steps += tried;
                 self.step(span)?;
-                let Some(row) = found else {
+                let Some((at, row)) = found.and_then(|at| Some((at, t.rows.get(at)?))) else {
                     let keys: Vec<String> = t
                         .params
                         .iter()
                         .zip(&f)
                         .take(t.keys)
                         .map(|(p, v)| {
-                            format!(
-                                "{}: {}",
-                                p.name,
-                                crate::adjudication::show_arg(self.prog, v)
-                            )
+                            format!("{}: {}", p.name, crate::words::show_arg(self.prog, v))
                         })
                         .collect();
                     return Err(Flow::from(
@@ -954,14 +931,11 @@ impl<'a> Evaluator<'a> {
                 self.leave();
                 let steps = self.close();
                 if self.trace.is_some() {
-                    let result = self.flow_text(&out);
-                    let args = self.shown(&t.params, args, &f);
                     self.push(TraceNode::Table {
-                        name: t.name.to_string(),
-                        args,
-                        row: row.text.to_string(),
-                        cite: row.cite.as_ref().or(t.cite.as_ref()).map(|c| c.to_string()),
-                        result,
+                        table: id,
+                        args: Self::traced_args(&t.params, args, &f),
+                        row: u32::try_from(at).unwrap_or(u32::MAX),
+                        result: gave(&out),
                         steps,
                     });
                 }
@@ -977,7 +951,7 @@ impl<'a> Evaluator<'a> {
                 self.enter(span, Callee::Modifiers(id))?;
                 let mut total = Rational::from_integer(0);
                 let mut applied = Vec::new();
-                for md in &m.modifiers {
+                for (at, md) in m.modifiers.iter().enumerate() {
                     if let Some(c) = &md.condition {
                         if !self.truth(c, &mut f)? {
                             continue;
@@ -995,36 +969,19 @@ impl<'a> Evaluator<'a> {
                     }
                     total = arith::add(total, each).map_err(|er| arith_err(er, md.amount.span))?;
                     if self.trace.is_some() {
-                        let sign = if each >= Rational::from_integer(0) {
-                            "+"
-                        } else {
-                            ""
-                        };
-                        let mut label = md.label.to_string();
-                        if md.house {
-                            label.push_str(" (house rule)");
-                        }
-                        if md.per.is_some() && times != Rational::from_integer(1) {
-                            label = format!("{label} (x{})", crate::value::Mixed(times));
-                        }
                         applied.push(Applied {
-                            label,
-                            amount: format!("{sign}{}", crate::value::Mixed(each)),
+                            modifier: u32::try_from(at).unwrap_or(u32::MAX),
+                            times,
+                            amount: each,
                         });
                     }
                 }
                 self.leave();
                 if self.trace.is_some() {
-                    let sign = if total > Rational::from_integer(0) {
-                        "+"
-                    } else {
-                        ""
-                    };
                     self.push(TraceNode::Modifiers {
-                        name: m.name.to_string(),
-                        cite: m.cite.as_ref().map(|c| c.to_string()),
+                        list: id,
                         applied,
-                        total: format!("{sign}{}", crate::value::Mixed(total)),
+                        total,
                     });
                 }
                 Ok(Value::Num(total))
@@ -1134,6 +1091,22 @@ impl<'a> Evaluator<'a> {
                 )?
             }
         })
+    }
+}
+
+/// What a call gave, as its trace records it.
+fn gave(r: &Ev) -> Gave {
+    match r {
+        Ok(v) => Ok(v.clone()),
+        Err(Flow::Refused(reason, cite)) => Err(Stop::Refused {
+            reason: reason.clone(),
+            cite: cite.clone(),
+        }),
+        Err(Flow::NotGiven(what, cite)) => Err(Stop::NotGiven {
+            what: what.clone(),
+            cite: cite.clone(),
+        }),
+        Err(Flow::Error(_)) => Err(Stop::Error),
     }
 }
 

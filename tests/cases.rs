@@ -2,9 +2,9 @@
 //! what a person reads. See tests/cases/README.md.
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
-use umpire::adjudication::{explain, headline};
 use umpire::dice::{DiceSource, Given, Seeded};
 use umpire::eval::Options;
+use umpire::render::{explain, headline};
 use umpire::Ruleset;
 
 fn render(d: &dyn miette::Diagnostic) -> String {
@@ -85,7 +85,7 @@ fn eval_cases() {
                             s.push_str(&format!("rolled {} {:?} = {}\n", r.dice, r.faces, r.total));
                         }
                         s.push_str("--- explanation\n");
-                        s.push_str(&explain(a.trace.as_deref().unwrap_or(&[])));
+                        s.push_str(&explain(&rules.program, a.trace.as_deref().unwrap_or(&[])));
                         s
                     }
                 }
