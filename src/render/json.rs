@@ -120,6 +120,22 @@ fn put_cite<S: AsRef<str>>(cite: Option<S>, m: &mut Map<String, Json>) {
     }
 }
 
+/// A table step's `name`, `args`, `row`, `column` (for a row in a column block) and
+/// `cite`.
+fn table_json(p: &Program, (table, row): (u32, u32), args: Json, m: &mut Map<String, Json>) {
+    let found = table_row(p, table, row);
+    m.insert("name".into(), json!(found.map_or("?", |(t, _)| &*t.name)));
+    m.insert("args".into(), args);
+    m.insert("row".into(), json!(found.map_or("?", |(_, r)| &*r.text)));
+    if let Some(col) = found.and_then(|(_, r)| r.column.as_ref()) {
+        m.insert("column".into(), json!(&**col));
+    }
+    put_cite(
+        found.and_then(|(t, r)| r.cite.as_ref().or(t.cite.as_ref())),
+        m,
+    );
+}
+
 fn node_json(p: &Program, n: &TraceNode) -> Json {
     let mut m = Map::new();
     let kind = |k: &str, m: &mut Map<String, Json>| m.insert("kind".into(), json!(k));
@@ -146,17 +162,7 @@ fn node_json(p: &Program, n: &TraceNode) -> Json {
             steps,
         } => {
             kind("table", &mut m);
-            let found = table_row(p, *table, *row);
-            m.insert("name".into(), json!(found.map_or("?", |(t, _)| &*t.name)));
-            m.insert("args".into(), args_json(p, n, args));
-            m.insert("row".into(), json!(found.map_or("?", |(_, r)| &*r.text)));
-            if let Some(col) = found.and_then(|(_, r)| r.column.as_ref()) {
-                m.insert("column".into(), json!(&**col));
-            }
-            put_cite(
-                found.and_then(|(t, r)| r.cite.as_ref().or(t.cite.as_ref())),
-                &mut m,
-            );
+            table_json(p, (*table, *row), args_json(p, n, args), &mut m);
             put_gave(p, result, &mut m);
             m.insert("steps".into(), trace_json(p, steps));
         }
