@@ -2,7 +2,9 @@
 //! explanation citing the rulebook.
 
 use super::{modifier_label, named, params, reading, show, show_arg, table_row};
-use crate::adjudication::{Adjudication, Effect, Gave, Outcome, Roll, Stop, TraceNode};
+use crate::adjudication::{
+    Adjudication, Applied, Arg, Effect, Gave, Outcome, Roll, Stop, TraceNode,
+};
 use crate::program::Program;
 use crate::value::{Mixed, Rational, Value};
 use std::fmt::Write as _;
@@ -80,7 +82,7 @@ pub fn explain(p: &Program, trace: &[TraceNode]) -> String {
 }
 
 /// A traced call's arguments: `order: disorder, men: 0 (default)`.
-fn args_text(p: &Program, node: &TraceNode, args: &[crate::adjudication::Arg]) -> String {
+fn args_text(p: &Program, node: &TraceNode, args: &[Arg]) -> String {
     named(params(p, node), args)
         .map(|(name, a)| {
             let d = if a.default { " (default)" } else { "" };
@@ -130,6 +132,32 @@ fn signed(r: Rational, plus_zero: bool) -> String {
     format!("{sign}{}", Mixed(r))
 }
 
+/// A modifier list's lines: its name, each modifier that applied, the total.
+fn write_modifiers(
+    p: &Program,
+    list: u32,
+    applied: &[Applied],
+    total: Rational,
+    pad: &str,
+    out: &mut String,
+) {
+    let m = p.modifiers.get(list as usize);
+    let name = m.map_or("?", |m| &m.name);
+    let _ = writeln!(
+        out,
+        "{pad}modifiers {name}{}",
+        cited(m.and_then(|m| m.cite.as_ref()))
+    );
+    if applied.is_empty() {
+        let _ = writeln!(out, "{pad}  (none applies)");
+    }
+    for a in applied {
+        let amount = signed(a.amount, true);
+        let _ = writeln!(out, "{pad}  {amount:<4} {}", modifier_label(p, list, a));
+    }
+    let _ = writeln!(out, "{pad}  = {}", signed(total, false));
+}
+
 fn write_node(p: &Program, n: &TraceNode, depth: usize, out: &mut String) {
     let pad = "  ".repeat(depth);
     match n {
@@ -171,23 +199,7 @@ fn write_node(p: &Program, n: &TraceNode, depth: usize, out: &mut String) {
             list,
             applied,
             total,
-        } => {
-            let m = p.modifiers.get(*list as usize);
-            let name = m.map_or("?", |m| &m.name);
-            let _ = writeln!(
-                out,
-                "{pad}modifiers {name}{}",
-                cited(m.and_then(|m| m.cite.as_ref()))
-            );
-            if applied.is_empty() {
-                let _ = writeln!(out, "{pad}  (none applies)");
-            }
-            for a in applied {
-                let amount = signed(a.amount, true);
-                let _ = writeln!(out, "{pad}  {amount:<4} {}", modifier_label(p, *list, a));
-            }
-            let _ = writeln!(out, "{pad}  = {}", signed(*total, false));
-        }
+        } => write_modifiers(p, *list, applied, *total, &pad, out),
         TraceNode::Roll {
             span, faces, total, ..
         } => {
