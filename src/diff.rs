@@ -118,20 +118,20 @@ fn tables(old: &Program, new: &Program, out: &mut Vec<Change>) {
                 let rows = |p: &Program, t: &crate::program::TableInfo| -> Vec<(String, String)> {
                     t.rows
                         .iter()
-                        .map(|r| (squash(&r.text), cell_text(p, &r.cell)))
+                        .map(|r| (r.quoted(), cell_text(p, &r.cell)))
                         .collect()
                 };
                 let (a, b) = (rows(old, t), rows(new, n));
                 for (k, v) in &a {
                     match b.iter().find(|(k2, _)| k2 == k) {
-                        Some((_, v2)) if v2 != v => changes.push(format!("`{k}`: {v} → {v2}")),
+                        Some((_, v2)) if v2 != v => changes.push(format!("{k}: {v} → {v2}")),
                         Some(_) => {}
-                        None => changes.push(format!("row `{k}` removed (was {v})")),
+                        None => changes.push(format!("row {k} removed (was {v})")),
                     }
                 }
                 for (k, v) in &b {
                     if !a.iter().any(|(k1, _)| k1 == k) {
-                        changes.push(format!("row `{k}` added: {v}"));
+                        changes.push(format!("row {k} added: {v}"));
                     }
                 }
             }

@@ -147,7 +147,7 @@ pub fn scenario_lines(report: &crate::scenario::Report) -> Vec<Json> {
     for d in &report.done {
         match &d.result {
             Ok(a) => {
-                let mut body = match crate::adjudication::adjudication_json(p, a) {
+                let mut body = match crate::render::adjudication_json(p, a) {
                     Json::Object(m) => m,
                     _ => serde_json::Map::new(),
                 };

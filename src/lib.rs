@@ -5,7 +5,7 @@
 //! against it with the reasons shown, citing the rulebook.
 //!
 //! ```
-//! use umpire::{Ruleset, dice::Given, eval::Options, adjudication::{headline, explain}};
+//! use umpire::{Ruleset, dice::Given, eval::Options, render::{headline, explain}};
 //!
 //! let mut rules = Ruleset::bundled("little_wars").expect("bundled ruleset checks");
 //! let q = rules
@@ -17,7 +17,7 @@
 //!     headline(&rules.program, &a.outcome),
 //!     "{ attacker_killed: 7, defender_killed: 7, attacker_prisoners: 0, defender_prisoners: 2 }"
 //! );
-//! println!("{}", explain(a.trace.as_deref().unwrap_or(&[])));
+//! println!("{}", explain(&rules.program, a.trace.as_deref().unwrap_or(&[])));
 //! ```
 //!
 //! Phases, one module each: [`syntax`] (text → AST) → [`check`] (AST → [`program::Program`])
@@ -40,6 +40,7 @@ pub mod gamelog;
 pub mod limits;
 pub mod prob;
 pub mod program;
+pub mod render;
 pub mod repl;
 pub mod scenario;
 pub mod span;
@@ -47,6 +48,7 @@ pub mod state;
 pub mod syntax;
 mod term;
 pub mod value;
+pub mod words;
 
 use adjudication::{Adjudication, Outcome};
 use diagnostic::{Diag, Diags};
@@ -473,7 +475,7 @@ pub fn run_check(
         if same {
             return None;
         }
-        let text = |o: &Outcome| adjudication::headline(p, o);
+        let text = |o: &Outcome| render::headline(p, o);
         return Some(
             Diag::at(
                 "umpire::test::failed",
@@ -492,7 +494,7 @@ pub fn run_check(
         Ok(o) => o,
         Err(d) => return Some(d),
     };
-    let got = adjudication::headline(p, &outcome);
+    let got = render::headline(p, &outcome);
     let ok = matches!(
         (expect, &outcome),
         (None, Outcome::Value(value::Value::Bool(true)))

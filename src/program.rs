@@ -306,10 +306,22 @@ pub struct RowInfo {
     pub cell: Expr,
     /// The patterns as written (`7 or more`, `infantry | embark`).
     pub text: Rc<str>,
+    /// The column block it is written in (`good_order`), if any.
+    pub column: Option<Rc<str>>,
     /// Where the row was written.
     pub span: Span,
     /// For a row a house rule put in: what it cites (else the table's section).
     pub cite: Option<Rc<str>>,
+}
+
+impl RowInfo {
+    /// The row as messages quote it: `` `1,2` ``, or `` `1,2` of column `good_order` ``.
+    pub fn quoted(&self) -> String {
+        match &self.column {
+            Some(c) => format!("`{}` of column `{c}`", self.text),
+            None => format!("`{}`", self.text),
+        }
+    }
 }
 
 /// A die roll modifier list.

@@ -17,12 +17,13 @@
 //! errors in them point into the scenario file. `expect` may also be `refused` or
 //! `not given`.
 
-use crate::adjudication::{adjudication_json, explain, headline, Adjudication, Outcome};
+use crate::adjudication::{Adjudication, Outcome};
 use crate::check::compatible;
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::{DiceSource, Given, Seeded};
 use crate::eval::Options;
 use crate::program::Ty;
+use crate::render::{adjudication_json, explain, headline};
 use crate::span::{SourceFile, Span};
 use crate::Ruleset;
 use serde::Deserialize;
@@ -539,9 +540,7 @@ pub fn render_text(r: &Report, trace: bool) -> String {
                     "   = {}\n",
                     headline(&r.ruleset.program, &a.outcome)
                 ));
-                for line in
-                    crate::adjudication::effects_text(&r.ruleset.program, &a.effects).lines()
-                {
+                for line in crate::render::effects_text(&r.ruleset.program, &a.effects).lines() {
                     out.push_str(&format!("   {line}\n"));
                 }
                 if d.applied {
@@ -550,7 +549,7 @@ pub fn render_text(r: &Report, trace: bool) -> String {
                 if !a.rolls.is_empty() {
                     out.push_str(&format!(
                         "   rolls: {}\n",
-                        crate::adjudication::rolls_text(&a.rolls)
+                        crate::render::rolls_text(&a.rolls)
                     ));
                 }
                 if let Some(seed) = a.seed {
@@ -566,7 +565,7 @@ pub fn render_text(r: &Report, trace: bool) -> String {
                 if trace {
                     if let Some(t) = a.trace.as_ref().filter(|t| !t.is_empty()) {
                         out.push_str("   why:\n");
-                        for line in explain(t).lines() {
+                        for line in explain(&r.ruleset.program, t).lines() {
                             out.push_str(&format!("     {line}\n"));
                         }
                     }

@@ -9,10 +9,10 @@
 use serde::Deserialize;
 use std::sync::mpsc;
 use std::time::Duration;
-use umpire::adjudication::report_text;
 use umpire::dice::{DiceSource, Given, Seeded};
 use umpire::eval::Options;
 use umpire::limits::Limits;
+use umpire::render::report_text;
 use umpire::Ruleset;
 
 #[derive(Deserialize)]

@@ -2,9 +2,9 @@
 //! what a person reads. See tests/cases/README.md.
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
-use umpire::adjudication::{explain, headline};
 use umpire::dice::{DiceSource, Given, Seeded};
 use umpire::eval::Options;
+use umpire::render::{explain, headline};
 use umpire::Ruleset;
 
 fn render(d: &dyn miette::Diagnostic) -> String {
@@ -85,13 +85,49 @@ fn eval_cases() {
                             s.push_str(&format!("rolled {} {:?} = {}\n", r.dice, r.faces, r.total));
                         }
                         s.push_str("--- explanation\n");
-                        s.push_str(&explain(a.trace.as_deref().unwrap_or(&[])));
+                        s.push_str(&explain(&rules.program, a.trace.as_deref().unwrap_or(&[])));
                         s
                     }
                 }
             }
         };
         insta::assert_snapshot!(out);
+    });
+}
+
+/// `umpire eval RULESET EXPR --format json --explain`, run as a user runs it, its JSON
+/// printed indented for review: the value, the rolls, the effects and the typed trace.
+/// Headers as for `eval/` cases, plus `# state: PATH` and `# interpret: NAME=READING`.
+#[test]
+fn json_cases() {
+    insta::glob!("cases/json/*.case", |path| {
+        let text = std::fs::read_to_string(path).expect("case file");
+        let (keys, body) = header(&text);
+        let ruleset = get(&keys, "ruleset").expect("# ruleset: NAME");
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_umpire"));
+        cmd.current_dir(env!("CARGO_MANIFEST_DIR")).args([
+            "eval",
+            ruleset,
+            body.trim(),
+            "--format",
+            "json",
+            "--explain",
+        ]);
+        for (key, flag) in [
+            ("rolls", "--roll"),
+            ("seed", "--seed"),
+            ("state", "--state"),
+            ("interpret", "--interpret"),
+        ] {
+            if let Some(v) = get(&keys, key) {
+                cmd.args([flag, v]);
+            }
+        }
+        let out = cmd.output().expect("umpire runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let json: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+        let pretty = serde_json::to_string_pretty(&json).expect("prints");
+        insta::assert_snapshot!(format!("exit code {:?}\n{pretty}\n", out.status.code()));
     });
 }
 

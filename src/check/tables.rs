@@ -56,12 +56,10 @@ impl Checker<'_> {
                 } else {
                     c.expect_ty(&ty, &declared, row.cell.span);
                 }
-                let mut text = c.prog.sources.snippet(row.span).split_whitespace().collect::<Vec<_>>().join(" ");
-                if let Some(col) = row.column {
-                    text = format!("{text}` of column `{}", c.prog.sources.snippet(col).trim());
-                }
+                let text = c.prog.sources.snippet(row.span).split_whitespace().collect::<Vec<_>>().join(" ");
+                let column = row.column.map(|col| rc(c.prog.sources.snippet(col).trim()));
                 let cite = row.cite.as_ref().map(|c| rc(&c.node));
-                rows.push(RowInfo { patterns, cell, text: rc(&text), span: row.span, cite });
+                rows.push(RowInfo { patterns, cell, text: rc(&text), column, span: row.span, cite });
             }
         });
         // (Not after an error in the rows: a misspelled key would be reported twice.)
@@ -132,9 +130,9 @@ impl Checker<'_> {
                             Diag::at(
                                 "umpire::check::overlap",
                                 format!(
-                                    "rows `{}` and `{}` overlap on {}",
-                                    rows[ra].text,
-                                    rows[rb].text,
+                                    "rows {} and {} overlap on {}",
+                                    rows[ra].quoted(),
+                                    rows[rb].quoted(),
                                     coverage::shown(shared)
                                 ),
                                 rows[rb].span,

@@ -3,10 +3,10 @@
 
 use super::dice::{parse_roll, Dice};
 use super::{load_with_state, Format};
-use crate::adjudication::{adjudication_json, effects_text, explain, headline, report_text};
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::DiceSource;
 use crate::eval::Options;
+use crate::render::{adjudication_json, effects_text, explain, headline, report_text};
 use crate::Ruleset;
 use std::process::ExitCode;
 
@@ -167,7 +167,7 @@ fn eval_each(
                         outln!("  {line}");
                     }
                     if let Some(t) = &a.trace {
-                        for line in explain(t).lines() {
+                        for line in explain(&rules.program, t).lines() {
                             outln!("  {line}");
                         }
                     }

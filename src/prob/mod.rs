@@ -6,11 +6,12 @@
 //! denominator of 6^50, past 128 bits. No floating point is used on the exact path; the
 //! language's own arithmetic is the evaluator's, checked as ever.
 
-use crate::adjudication::{show_arg, Outcome};
+use crate::adjudication::Outcome;
 use crate::diagnostic::Diag;
 use crate::dice::{DiceRequest, DiceSource, Seeded};
 use crate::eval::{adjudicate_bound, Options};
 use crate::program::{Program, Query};
+use crate::render::show_arg;
 
 pub mod report;
 pub mod sweep;

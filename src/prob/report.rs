@@ -2,8 +2,9 @@
 //! bar; numbers with mean, least, greatest and "at least" / "at most" — and as JSON.
 
 use super::{percent, percent_f, stats, Case, Chance, Distribution, Method};
-use crate::adjudication::{show, to_json, Outcome};
+use crate::adjudication::Outcome;
 use crate::program::Program;
+use crate::render::{show, to_json};
 use num_rational::BigRational;
 use num_traits::Zero;
 use serde_json::json;

@@ -3,11 +3,12 @@
 //! line goes through [`Session::input`], and the session talks back through [`Io`], so
 //! a test (or a script on stdin) drives it exactly as a person at the keyboard does.
 
-use crate::adjudication::{adjudication_json, effects_text, report_text, Adjudication, Effect};
+use crate::adjudication::{Adjudication, Effect};
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::{DiceRequest, DiceSource, Seeded};
 use crate::eval::Options;
 use crate::program::{Program, Query, Ty};
+use crate::render::{adjudication_json, effects_text, report_text};
 use crate::value::Value;
 use crate::{bundled, state, Ruleset};
 use std::collections::VecDeque;
@@ -1047,9 +1048,9 @@ impl Session {
                 // Values by the names a state file and `:set` use (`grenadier`).
                 let shown = match &a.outcome {
                     crate::adjudication::Outcome::Value(v) => {
-                        crate::adjudication::show_arg(&self.rules.program, v)
+                        crate::render::show_arg(&self.rules.program, v)
                     }
-                    other => crate::adjudication::headline(&self.rules.program, other),
+                    other => crate::render::headline(&self.rules.program, other),
                 };
                 io.out(&format!("{shown}\n"));
                 true
@@ -1085,10 +1086,7 @@ impl Session {
         let ok = self.change(&format!("`{}`", line.trim()), &a.effects, io);
         if ok {
             if !a.rolls.is_empty() {
-                io.out(&format!(
-                    "rolls: {}\n",
-                    crate::adjudication::rolls_text(&a.rolls)
-                ));
+                io.out(&format!("rolls: {}\n", crate::render::rolls_text(&a.rolls)));
             }
             self.log_json(serde_json::json!({ "set": line.trim() }), Some(&a), io);
         }

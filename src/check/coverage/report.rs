@@ -218,9 +218,9 @@ fn written_columns(rows: &[RowInfo], k: usize) -> Vec<Column> {
                 return Vec::new();
             }
             let name = row
-                .text
-                .split_once("` of column `")
-                .map_or(String::new(), |(_, c)| format!(" in column `{c}`"));
+                .column
+                .as_ref()
+                .map_or(String::new(), |c| format!(" in column `{c}`"));
             groups.push((o, name));
         }
     }
@@ -436,16 +436,16 @@ fn unreachable_rows(
             "umpire::check::unreachable_row",
             if rolls.is_empty() {
                 format!(
-                    "no roll reaches row `{}` of `{}`: `{}` is declared {}",
-                    row.text,
+                    "no roll reaches row {} of `{}`: `{}` is declared {}",
+                    row.quoted(),
                     table.name,
                     key.name,
                     shown(bounds)
                 )
             } else {
                 format!(
-                    "no roll reaches row `{}` of `{}`: the rolls made of it are {}",
-                    row.text,
+                    "no roll reaches row {} of `{}`: the rolls made of it are {}",
+                    row.quoted(),
                     table.name,
                     shown(bounds)
                 )

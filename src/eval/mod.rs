@@ -1,0 +1,337 @@
+//! The evaluator: one checked expression, a dice source → an [`Adjudication`].
+//!
+//! A refusal and a gap in the source are results, carried out of any depth as
+//! [`Flow`]; errors (overflow, a limit hit, too few given rolls) are diagnostics at the
+//! span that caused them. The trace is built only when asked for.
+
+mod builtins;
+mod calls;
+mod effects;
+mod exprs;
+mod ops;
+mod rolls;
+mod trace;
+
+use crate::adjudication::{Adjudication, Outcome, Roll, TraceNode};
+use crate::diagnostic::Diag;
+use crate::dice::DiceSource;
+use crate::program::*;
+use crate::span::Span;
+use crate::value::{ArithError, Value};
+use std::rc::Rc;
+
+pub use crate::limits::Limits;
+
+/// Deepest nesting of expressions (calls included) in one adjudication.
+pub const MAX_EVAL_NESTING: u32 = 4096;
+
+/// Options for one adjudication.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Build the explanation.
+    pub trace: bool,
+    /// Limits (by default those in force on this thread, [`crate::limits::current`]).
+    pub limits: Limits,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            trace: false,
+            limits: crate::limits::current(),
+        }
+    }
+}
+
+/// How evaluation leaves an expression early.
+#[derive(Debug)]
+pub enum Flow {
+    /// A refusal: a result.
+    Refused(Rc<str>, Option<Rc<str>>),
+    /// A gap in the source: a result.
+    NotGiven(Rc<str>, Option<Rc<str>>),
+    /// An error.
+    Error(Box<Diag>),
+}
+
+impl From<Diag> for Flow {
+    fn from(d: Diag) -> Flow {
+        Flow::Error(Box::new(d))
+    }
+}
+
+type Ev = Result<Value, Flow>;
+
+/// Adjudicates `query` against `program`, rolling with `dice`.
+///
+/// Errors: arithmetic overflow, division by zero, a limit hit, a dice-source error
+/// (too few or too many given rolls, a face the die does not have).
+pub fn adjudicate(
+    program: &Program,
+    query: &Query,
+    dice: &mut dyn DiceSource,
+    opts: Options,
+    state: Option<&Value>,
+) -> Result<Adjudication, Diag> {
+    adjudicate_bound(program, query, dice, opts, state, Vec::new())
+}
+
+/// Like [`adjudicate`], with the query's first locals set to `bound` (in order).
+pub fn adjudicate_bound(
+    program: &Program,
+    query: &Query,
+    dice: &mut dyn DiceSource,
+    opts: Options,
+    state: Option<&Value>,
+    bound: Vec<Value>,
+) -> Result<Adjudication, Diag> {
+    let seed = dice.seed(); // before any die is drawn: the seed that gives these rolls
+    let mut ev = Evaluator::new(program, dice, opts);
+    ev.state = state;
+    let mut frame = bound;
+    frame.resize((query.slots as usize).max(frame.len()), Value::Bool(false));
+    let result = ev.eval(&query.expr, &mut frame);
+    let outcome = ev.outcome(result)?;
+    ev.dice.finish()?;
+    let seed = seed.filter(|_| !ev.rolls.is_empty());
+    Ok(Adjudication {
+        outcome,
+        rolls: ev.rolls,
+        trace: ev.trace.map(|mut t| t.pop().unwrap_or_default()),
+        seed,
+        effects: ev.effects,
+        steps: ev.steps,
+    })
+}
+
+/// The evaluator's state for one adjudication.
+pub struct Evaluator<'a> {
+    prog: &'a Program,
+    /// The dice source.
+    pub dice: &'a mut dyn DiceSource,
+    /// Every roll so far.
+    pub rolls: Vec<Roll>,
+    /// Open trace levels (innermost last), when tracing.
+    pub trace: Option<Vec<Vec<TraceNode>>>,
+    steps: u64,
+    depth: u32,
+    /// The rules, tables and modifier lists being worked out, innermost last (a die
+    /// asked for at the table names the one that rolls it).
+    within: Vec<Callee>,
+    dice_rolled: u64,
+    nesting: u32,
+    /// The game state (a record of the ruleset's `state` shape), if loaded.
+    pub state: Option<&'a Value>,
+    /// Changes to the state produced so far (not applied: reads see the state as it was).
+    pub effects: Vec<crate::adjudication::Effect>,
+    limits: Limits,
+}
+
+fn arith_err(e: ArithError, span: Span) -> Flow {
+    let code = match e {
+        ArithError::Overflow => "umpire::eval::overflow",
+        ArithError::DivisionByZero => "umpire::eval::division_by_zero",
+    };
+    Flow::from(Diag::at(code, e.to_string(), span, "here"))
+}
+
+fn internal(span: Span, what: &str) -> Flow {
+    Flow::from(
+        Diag::at(
+            "umpire::eval::type",
+            format!("a value of the wrong kind reached {what}"),
+            span,
+            "here",
+        )
+        .help("this is a bug in umpire's checker: please report it with the ruleset"),
+    )
+}
+
+impl<'a> Evaluator<'a> {
+    /// A fresh evaluator.
+    pub fn new(prog: &'a Program, dice: &'a mut dyn DiceSource, opts: Options) -> Self {
+        Evaluator {
+            prog,
+            dice,
+            rolls: Vec::new(),
+            trace: opts.trace.then(|| vec![Vec::new()]),
+            steps: 0,
+            depth: 0,
+            within: Vec::new(),
+            dice_rolled: 0,
+            nesting: 0,
+            state: None,
+            effects: Vec::new(),
+            limits: opts.limits,
+        }
+    }
+
+    /// Turns the flow of a finished evaluation into an outcome.
+    pub fn outcome(&mut self, r: Ev) -> Result<Outcome, Diag> {
+        match r {
+            Ok(v) => Ok(Outcome::Value(v)),
+            Err(Flow::Refused(reason, cite)) => Ok(Outcome::Refused {
+                reason: reason.to_string(),
+                cite: cite.map(|c| c.to_string()),
+            }),
+            Err(Flow::NotGiven(what, cite)) => Ok(Outcome::NotGiven {
+                what: what.to_string(),
+                cite: cite.map(|c| c.to_string()),
+            }),
+            Err(Flow::Error(d)) => Err(*d),
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn step(&mut self, span: Span) -> Result<(), Flow> {
+        self.steps += 1;
+        if self.steps > self.limits.steps {
+            return Err(self.too_many_steps(span));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_many_steps(&self, span: Span) -> Flow {
+        Flow::from(
+            Diag::at(
+                "umpire::limit::steps",
+                format!(
+                    "the adjudication took more than {} steps",
+                    self.limits.steps
+                ),
+                span,
+                "still working here",
+            )
+            .help("a rule may be calling itself without end; the limit is set by --max-steps"),
+        )
+    }
+
+    /// A value in words, for an error message.
+    fn show(&self, v: &Value) -> String {
+        crate::words::show(self.prog, v)
+    }
+
+    /// Evaluates `e` with locals in `frame`.
+    pub fn eval(&mut self, e: &Expr, frame: &mut [Value]) -> Ev {
+        // Expressions inside calls inside expressions: the whole nesting is bounded, not
+        // just the calls, so a deep body called a hundred deep cannot exhaust the stack.
+        self.nesting += 1;
+        if self.nesting > MAX_EVAL_NESTING {
+            self.nesting -= 1;
+            return Err(Flow::from(
+                Diag::at("umpire::limit::depth", format!("the adjudication nests more than {MAX_EVAL_NESTING} expressions deep"), e.span, "too deep here")
+                    .help("a rule may be calling itself too deeply; write it with fewer calls or shorter chains"),
+            ));
+        }
+        // Checking the stack costs a little: every 16 levels is enough (16 frames are
+        // well inside the 128 KiB `deep` keeps in hand).
+        let r = if self.nesting.is_multiple_of(16) {
+            crate::limits::deep(|| self.eval_inner(e, frame))
+        } else {
+            self.eval_inner(e, frame)
+        };
+        self.nesting -= 1;
+        r
+    }
+
+    fn eval_inner(&mut self, e: &Expr, frame: &mut [Value]) -> Ev {
+        self.step(e.span)?;
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Value(v) => Ok(v.clone()),
+            ExprKind::State(i) => self.state_field(*i, span),
+            ExprKind::Local(s) => frame
+                .get(*s as usize)
+                .cloned()
+                .ok_or_else(|| internal(span, "a local")),
+            ExprKind::Const(id) => self.constant(*id, span),
+            ExprKind::Member(base, key) => self.member_of(base, key, span, frame),
+            ExprKind::Field(base, name, at) => self.field(base, name, *at, span, frame),
+            ExprKind::Neg(x) => self.neg(x, span, frame),
+            ExprKind::Not(x) => match self.eval(x, frame)? {
+                Value::Bool(b) => Ok(Value::Bool(!b)),
+                _ => Err(internal(span, "`not`")),
+            },
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, span, frame),
+            ExprKind::Dice { count, sides } => self.roll(*count, *sides, span),
+            ExprKind::Call(callee, args) => self.call(*callee, args, span, frame),
+            ExprKind::If(arms, otherwise) => self.if_else(arms, otherwise.as_deref(), frame),
+            ExprKind::Match(scrutinee, arms) => self.match_arms(scrutinee, arms, span, frame),
+            ExprKind::Record(fields) => self.record(fields, frame),
+            ExprKind::Pair(a, b) => {
+                let a = self.eval(a, frame)?;
+                let b = self.eval(b, frame)?;
+                Ok(Value::Pair(Rc::new((a, b))))
+            }
+            ExprKind::Refuse { reason, cite } => self.refuse(reason, cite),
+            ExprKind::Chosen(i) => self.chosen(*i, span),
+            ExprKind::NotGiven { what, cite } => self.not_given(what, cite),
+            ExprKind::Fresh { value, slots } => {
+                let mut f = vec![Value::Bool(false); *slots as usize];
+                self.eval(value, &mut f)
+            }
+            ExprKind::Default { of, index } => self.default(*of, *index, span),
+            ExprKind::InRange { value, range, what } => {
+                let v = self.eval(value, frame)?;
+                check_range(|| what.to_string(), *range, &v, span)?;
+                Ok(v)
+            }
+            ExprKind::Block(stmts, value) => self.block(stmts, value, frame),
+        }
+    }
+}
+
+/// The field `name` of `v`: at place `at` in a record of the type the checker saw (its
+/// name shared with the type, so found by address), else searched for by name (a
+/// record built otherwise, a group's member, a pair's part).
+fn field_at<'v>(v: &'v Value, name: &Rc<str>, at: u32) -> Option<&'v Value> {
+    if let Value::Record(fields) = v {
+        if let Some((n, fv)) = fields.get(at as usize) {
+            if Rc::ptr_eq(n, name) || n == name {
+                return Some(fv);
+            }
+        }
+    }
+    v.field(name)
+}
+
+/// Checks a whole number against a declared range (bounds inclusive).
+fn check_range(
+    what: impl FnOnce() -> String,
+    range: IntRange,
+    v: &Value,
+    span: Span,
+) -> Result<(), Flow> {
+    let ok = match v.as_int() {
+        Some(i) => i >= range.lo && range.hi.is_none_or(|h| i <= h),
+        None => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    let got = match v {
+        Value::Num(r) => crate::value::Mixed(*r).to_string(),
+        _ => "a value of another kind".to_string(),
+    };
+    Err(Flow::from(Diag::at(
+        "umpire::eval::range",
+        format!("{} must be {range}, got {got}", what()),
+        span,
+        "out of range",
+    )))
+}
+
+/// Steps charged for trying a pattern: one per alternative.
+fn pattern_cost(p: &Pat) -> u64 {
+    match p {
+        Pat::Any => 1,
+        Pat::Alts(a) => a.len() as u64,
+    }
+}
+
+/// Does `v` match pattern `p`? (See [`Pat::matches`].)
+pub fn matches(p: &Pat, v: &Value) -> bool {
+    p.matches(v)
+}

@@ -1,0 +1,70 @@
+//! Rolling dice: the limits on dice, the source asked, the roll recorded.
+
+use super::{Ev, Evaluator, Flow};
+use crate::adjudication::{Roll, TraceNode};
+use crate::diagnostic::Diag;
+use crate::dice::DiceRequest;
+use crate::program::Callee;
+use crate::span::Span;
+use crate::value::Value;
+
+impl Evaluator<'_> {
+    pub(super) fn roll(&mut self, count: u32, sides: u32, span: Span) -> Ev {
+        self.dice_rolled += u64::from(count);
+        if self.dice_rolled > self.limits.dice {
+            return Err(Flow::from(
+                Diag::at(
+                    "umpire::limit::dice",
+                    format!(
+                        "the adjudication rolls more than {} dice in all",
+                        self.limits.dice
+                    ),
+                    span,
+                    "one roll too many",
+                )
+                .help("a rule may be rolling dice in a loop without end; the limit is set by --max-dice"),
+            ));
+        }
+        if sides == 0 {
+            return Err(Flow::from(Diag::at(
+                "umpire::limit::dice",
+                "a die must have at least one side",
+                span,
+                "no such die",
+            )));
+        }
+        // The term as written, borrowed from the program (no copy until it is recorded).
+        let prog = self.prog;
+        let text = prog.sources.snippet(span);
+        let within = match self.within.last() {
+            Some(Callee::Rule(i)) => prog.rules.get(*i as usize).map(|r| &*r.name),
+            Some(Callee::Table(i)) => prog.tables.get(*i as usize).map(|t| &*t.name),
+            Some(Callee::Modifiers(i)) => prog.modifiers.get(*i as usize).map(|m| &*m.name),
+            _ => None,
+        };
+        let req = DiceRequest {
+            count,
+            sides,
+            span,
+            text,
+            within,
+        };
+        let mut faces = Vec::with_capacity(count as usize);
+        let total = self.dice.roll(&req, &mut faces)?;
+        if self.trace.is_some() {
+            self.push(TraceNode::Roll {
+                span,
+                sides,
+                faces: faces.clone(),
+                total,
+            });
+        }
+        self.rolls.push(Roll {
+            dice: text.to_string(),
+            sides,
+            faces,
+            total,
+        });
+        Ok(Value::int(total))
+    }
+}

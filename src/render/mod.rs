@@ -1,0 +1,84 @@
+//! Results into words and JSON: the only code that renders an [`Adjudication`], its
+//! outcome, effects, rolls and trace. The evaluator records data (values, ids into the
+//! [`Program`]); [`text`] writes today's words for people, [`json`] typed JSON for
+//! programs.
+//!
+//! [`Adjudication`]: crate::adjudication::Adjudication
+//! [`Program`]: crate::program::Program
+
+pub mod json;
+pub mod text;
+
+pub use crate::words::{show, show_arg};
+pub use json::{adjudication_json, to_json};
+pub use text::{effects_text, explain, headline, report_text, rolls_text};
+
+use crate::adjudication::{Applied, Arg, TraceNode};
+use crate::program::{ParamInfo, Program, RowInfo, TableInfo};
+use crate::value::{Mixed, Rational};
+
+/// The names of a traced call's parameters: the callee's, else none.
+fn params<'p>(p: &'p Program, node: &TraceNode) -> &'p [ParamInfo] {
+    match node {
+        TraceNode::Rule { rule, .. } => p.rules.get(*rule as usize).map(|r| &r.params[..]),
+        TraceNode::Table { table, .. } => p.tables.get(*table as usize).map(|t| &t.params[..]),
+        _ => None,
+    }
+    .unwrap_or(&[])
+}
+
+/// A parameter's name by its place, `?` if there is none.
+fn param_name(params: &[ParamInfo], i: usize) -> &str {
+    params.get(i).map_or("?", |p| &p.name)
+}
+
+/// The arguments paired with their parameters' names.
+fn named<'a>(
+    params: &'a [ParamInfo],
+    args: &'a [Arg],
+) -> impl Iterator<Item = (&'a str, &'a Arg)> + 'a {
+    args.iter()
+        .enumerate()
+        .map(|(i, a)| (param_name(params, i), a))
+}
+
+/// A table and its matched row, if both are there.
+fn table_row(p: &Program, table: u32, row: u32) -> Option<(&TableInfo, &RowInfo)> {
+    let t = p.tables.get(table as usize)?;
+    Some((t, t.rows.get(row as usize)?))
+}
+
+/// A modifier's label as the explanation shows it: with ` (house rule)` for one a house
+/// rule put in, and ` (x2)` for one applied more than once.
+fn modifier_label(p: &Program, list: u32, a: &Applied) -> String {
+    let Some(md) = p
+        .modifiers
+        .get(list as usize)
+        .and_then(|m| m.modifiers.get(a.modifier as usize))
+    else {
+        return "?".into();
+    };
+    let mut label = md.label.to_string();
+    if md.house {
+        label.push_str(" (house rule)");
+    }
+    if md.per.is_some() && a.times != Rational::from_integer(1) {
+        label = format!("{label} (x{})", Mixed(a.times));
+    }
+    label
+}
+
+/// A reading's name and display words, and its interpretation's name.
+fn reading(p: &Program, interpretation: u32, r: u16) -> (&str, String, &str) {
+    let Some(info) = p.interpretations.get(interpretation as usize) else {
+        return ("?", String::new(), "?");
+    };
+    let v = p.enum_value(info.readings, r);
+    (
+        v.map_or("?", |v| &v.name),
+        v.map_or(String::new(), |v| {
+            v.display.as_deref().unwrap_or(&v.name).to_string()
+        }),
+        &info.name,
+    )
+}
