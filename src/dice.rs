@@ -5,6 +5,7 @@
 //! - [`Given`]: the players rolled real dice and typed the faces, used in order;
 //! - the exact enumerating source of the probability engine, `prob::Enumerate`.
 
+use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::span::Span;
 use rand::{Rng, SeedableRng};
@@ -153,7 +154,7 @@ impl DiceSource for Given {
                     format!("die {} of ", i + 1)
                 };
                 return Err(Diag::at(
-                    "umpire::dice::too_few_rolls",
+                    Code::DiceTooFewRolls,
                     format!(
                         "too few rolls given: {} given, and {which}`{}` (a d{}) still needs one",
                         self.rolls.len(),
@@ -167,7 +168,7 @@ impl DiceSource for Given {
             };
             if r < 1 || r > i64::from(req.sides) {
                 let mut d = Diag::at(
-                    "umpire::dice::bad_face",
+                    Code::DiceBadFace,
                     format!(
                         "the {} roll given, {r}, is not a face of a d{}",
                         ordinal(self.next + 1),
@@ -195,7 +196,7 @@ impl DiceSource for Given {
                 .map(|r| r.to_string())
                 .collect();
             let d = Diag::error(
-                "umpire::dice::too_many_rolls",
+                Code::DiceTooManyRolls,
                 format!(
                     "too many rolls given: {} given, {} used; not used: {}",
                     self.rolls.len(),
@@ -265,7 +266,7 @@ mod tests {
         assert_eq!(faces, vec![3, 5]);
         assert_eq!(
             g.finish().err().map(|d| d.code),
-            Some("umpire::dice::too_many_rolls")
+            Some(Code::DiceTooManyRolls)
         );
         let mut g = Given::new(vec![7]);
         let one = DiceRequest {
@@ -277,12 +278,12 @@ mod tests {
         };
         assert_eq!(
             g.roll(&one, &mut faces).err().map(|d| d.code),
-            Some("umpire::dice::bad_face")
+            Some(Code::DiceBadFace)
         );
         let mut g = Given::new(vec![]);
         assert_eq!(
             g.roll(&one, &mut faces).err().map(|d| d.code),
-            Some("umpire::dice::too_few_rolls")
+            Some(Code::DiceTooFewRolls)
         );
     }
 }

@@ -2,6 +2,7 @@
 //! cell by cell, modifiers, constants, rules, records, enums, examples) and in play (the
 //! adjudications of a scenario under each, their odds side by side).
 
+use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::prob::{self, report, Distribution, Job, Settings};
 use crate::program::{Pat, Program};
@@ -415,7 +416,7 @@ fn odds_of(r: &mut Ruleset, expr: &str, settings: &Settings) -> Result<Distribut
     let q = r.compile("<scenario>", expr).map_err(|ds| {
         ds.0.into_iter()
             .next()
-            .unwrap_or_else(|| Diag::error("umpire::diff::expr", "does not check"))
+            .unwrap_or_else(|| Diag::error(Code::DiffExpr, "does not check"))
     })?;
     let job = Job {
         program: &r.program,

@@ -6,6 +6,7 @@
 //! changes, adds or removes modifiers by label. Every other definition is new, and may
 //! not take a name the base already uses.
 
+use crate::diagnostic::Code;
 use crate::diagnostic::{closest, Diag, Diags};
 use crate::program::Program;
 use crate::span::{FileId, SourceFile, Span, Spanned};
@@ -51,7 +52,7 @@ pub fn parse_tree(
         }) {
             return Err(fail(
                 Diag::at(
-                    "umpire::extend::no_base",
+                    Code::ExtendNoBase,
                     "`override` changes the ruleset this file extends, and it extends none",
                     span,
                     "nothing to override",
@@ -65,7 +66,7 @@ pub fn parse_tree(
     if let Some(second) = extends.get(1) {
         return Err(fail(
             Diag::at(
-                "umpire::extend::twice",
+                Code::ExtendTwice,
                 "a ruleset extends one other ruleset",
                 second.span,
                 "a second `extends`",
@@ -77,7 +78,7 @@ pub fn parse_tree(
     if depth >= MAX_EXTENDS {
         return Err(fail(
             Diag::at(
-                "umpire::extend::depth",
+                Code::ExtendDepth,
                 format!("rulesets extend one another more than {MAX_EXTENDS} deep (does one extend itself?)"),
                 base_name.span,
                 "one too many",
@@ -113,7 +114,7 @@ fn read_base(base_name: &Spanned<String>, name: &str) -> Result<(String, String)
                 Ok(t) => Ok((shown, t)),
                 Err(ds) => {
                     let d = Diag::at(
-                        "umpire::extend::base",
+                        Code::ExtendBase,
                         format!("cannot read the ruleset this file extends, `{base_text_name}`"),
                         base_name.span,
                         "not found",
@@ -259,7 +260,7 @@ impl Merge<'_> {
     fn override_whole(&mut self, inner: Item, span: Span) {
         let Some((kind, name, name_span)) = named(&inner) else {
             self.errors.push(Diag::at(
-                "umpire::extend::override",
+                Code::ExtendOverride,
                 "only a rule, table, modifier list, constant, enum, record or example can be overridden",
                 span,
                 "not overridable",
@@ -274,7 +275,7 @@ impl Merge<'_> {
         {
             self.errors.push(
                 Diag::at(
-                    "umpire::extend::twice",
+                    Code::ExtendTwice,
                     format!("{kind} `{name}` is overridden twice in this file"),
                     name_span,
                     "again",
@@ -330,7 +331,7 @@ impl Merge<'_> {
             if let Some((_, first)) = seen.iter().find(|(k, _)| *k == keys) {
                 self.errors.push(
                     Diag::at(
-                        "umpire::extend::twice",
+                        Code::ExtendTwice,
                         "this house rule gives a row for the same keys twice",
                         row.span,
                         "again",
@@ -372,7 +373,7 @@ impl Merge<'_> {
             if let Some((_, first)) = labels_seen.iter().find(|(l, _)| *l == label.node) {
                 self.errors.push(
                     Diag::at(
-                        "umpire::extend::twice",
+                        Code::ExtendTwice,
                         format!(
                             "this house rule changes the modifier \"{}\" twice",
                             label.node
@@ -400,7 +401,7 @@ impl Merge<'_> {
             if let Some((k, _, _)) = taken {
                 self.errors.push(
                     Diag::at(
-                        "umpire::extend::shadow",
+                        Code::ExtendShadow,
                         format!("the base ruleset already has a {k} `{name}`"),
                         span,
                         "already in the base",
@@ -423,7 +424,7 @@ impl Merge<'_> {
             .map(|(_, n, _)| n.to_string())
             .collect();
         let mut d = Diag::at(
-            "umpire::extend::unknown",
+            Code::ExtendUnknown,
             format!("the base ruleset has no {kind} `{name}` to override"),
             span,
             "not in the base",
@@ -455,7 +456,7 @@ fn change_modifier(m: &mut ast::ModifiersDef, change: ModifierChange) -> Result<
             let Some(i) = m.modifiers.iter().position(|x| x.label.node == label.node) else {
                 let labels: Vec<&str> = m.modifiers.iter().map(|x| x.label.node.as_str()).collect();
                 let mut d = Diag::at(
-                    "umpire::extend::unknown",
+                    Code::ExtendUnknown,
                     format!(
                         "`{}` has no modifier \"{}\" to remove",
                         m.name.node, label.node

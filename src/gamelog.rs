@@ -23,6 +23,7 @@
 //! from the same place to prove the dice were what the seed gives.
 
 use crate::adjudication::Roll;
+use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::Seeded;
 use crate::program::Program;
@@ -199,7 +200,7 @@ pub fn scenario_lines(report: &crate::scenario::Report) -> Vec<Json> {
 pub fn check_target(path: &str, others: &[&str]) -> Result<(), Diag> {
     let refuse = |why: String| {
         Diag::error(
-            "umpire::io::log",
+            Code::IoLog,
             format!("will not append the game log to {path}: {why}"),
         )
         .help("name a new file for the log, or a game log to add to (`game.log`)")
@@ -259,7 +260,7 @@ pub fn append_all(path: &str, lines: &[Json]) -> Result<(), Diag> {
         })
         .map_err(|e| {
             Diag::error(
-                "umpire::io::write",
+                Code::IoWrite,
                 format!("cannot append to the log {path}: {e}"),
             )
         })
@@ -352,17 +353,17 @@ fn replay_text(path: &str) -> Result<Replay, Diags> {
         }
         let line: Json = serde_json::from_str(raw).map_err(|e| {
             Diag::error(
-                "umpire::replay::format",
+                Code::ReplayFormat,
                 format!("{path}:{n}: not a line of a game log: {e}"),
             )
         })?;
         let bad = |what: &str| -> Diags {
-            Diag::error("umpire::replay::format", format!("{path}:{n}: {what}")).into()
+            Diag::error(Code::ReplayFormat, format!("{path}:{n}: {what}")).into()
         };
         if let Some(game) = line.get("game") {
             let g = start(game, session.take(), &log_dir).map_err(|why| {
                 Diags::from(Diag::error(
-                    "umpire::replay::game",
+                    Code::ReplayGame,
                     format!("{path}:{n}: cannot start the game this line describes: {why}"),
                 ))
             })?;
@@ -473,7 +474,7 @@ fn replay_text(path: &str) -> Result<Replay, Diags> {
     }
     if session.is_none() {
         return Err(Diag::error(
-            "umpire::replay::format",
+            Code::ReplayFormat,
             format!("{path}: an empty game log: it has no `game` line"),
         )
         .into());

@@ -50,6 +50,7 @@ mod term;
 pub mod value;
 pub mod words;
 
+use crate::diagnostic::Code;
 use adjudication::{Adjudication, Outcome};
 use diagnostic::{Diag, Diags};
 use dice::{DiceSource, Given, Seeded};
@@ -97,7 +98,7 @@ impl Ruleset {
         match bundled::source(name) {
             Some(text) => Ruleset::from_source(&format!("bundled:{name}"), text),
             None => Err(Diag::error(
-                "umpire::cli::unknown_ruleset",
+                Code::CliUnknownRuleset,
                 format!("no bundled ruleset `{name}`"),
             )
             .suggest(name, bundled::names())
@@ -117,7 +118,7 @@ impl Ruleset {
             if !std::path::Path::new(name_or_path).exists() {
                 let with_ext = format!("{name_or_path}.rules");
                 let d = Diag::error(
-                    "umpire::cli::unknown_ruleset",
+                    Code::CliUnknownRuleset,
                     format!("no bundled ruleset or file `{name_or_path}`"),
                 );
                 // A house-rule file beside it is more likely meant than a bundled name.
@@ -215,7 +216,7 @@ impl Ruleset {
         let program::Ty::Group(member) = g.ty.clone() else {
             let what = g.ty.describe(&self.program);
             return Err(Diag::at(
-                "umpire::cli::each",
+                Code::CliEach,
                 format!("`{group}` is {what}, not a group of the state"),
                 g.expr.span,
                 "not a group",
@@ -296,7 +297,7 @@ impl Ruleset {
     /// Errors: no such interpretation or reading (with what there is).
     pub fn interpret(&mut self, name: &str, reading: &str) -> Result<(), Diag> {
         let (i, r) = program::find_reading(&self.program, name, reading)
-            .map_err(|m| Diag::error("umpire::cli::interpret", m))?;
+            .map_err(|m| Diag::error(Code::CliInterpret, m))?;
         if let Some(c) = self.program.chosen.get_mut(i as usize) {
             *c = Some(r);
         }
@@ -333,7 +334,7 @@ impl Ruleset {
                 let failure = run_check(program, &chk.query, chk.expect, dice, no_dice);
                 dice_failed |= failure
                     .as_ref()
-                    .is_some_and(|d| d.code.starts_with("umpire::dice::"));
+                    .is_some_and(|d| d.code.phase() == crate::diagnostic::Phase::Dice);
                 out.push(ExampleResult {
                     example: ex.name.clone(),
                     check: self.program.sources.snippet(chk.span).to_string(),
@@ -363,7 +364,7 @@ impl Ruleset {
 /// The error for a file over the size limit.
 fn too_big(name: &str, most: u64) -> Diag {
     Diag::error(
-        "umpire::limit::file_size",
+        Code::LimitFileSize,
         format!(
             "{name} is larger than {}, the limit on a file's size",
             limits::bytes_text(most)
@@ -376,32 +377,28 @@ fn too_big(name: &str, most: u64) -> Diag {
 /// ([`limits::Limits::file_bytes`]).
 pub fn read_file(path: &str) -> Result<String, Diags> {
     let meta = std::fs::metadata(path)
-        .map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
+        .map_err(|e| Diag::error(Code::IoRead, format!("cannot read {path}: {e}")))?;
     let most = limits::current().file_bytes;
     if meta.len() > most {
         return Err(too_big(path, most).into());
     }
     if meta.is_dir() {
-        return Err(Diag::error(
-            "umpire::io::read",
-            format!("{path} is a folder, not a file"),
-        )
-        .into());
+        return Err(Diag::error(Code::IoRead, format!("{path} is a folder, not a file")).into());
     }
     // Read at most one byte past the limit: a device or pipe reports no size.
     let mut bytes = Vec::new();
     let file = std::fs::File::open(path)
-        .map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
+        .map_err(|e| Diag::error(Code::IoRead, format!("cannot read {path}: {e}")))?;
     use std::io::Read;
     file.take(most.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|e| Diag::error("umpire::io::read", format!("cannot read {path}: {e}")))?;
+        .map_err(|e| Diag::error(Code::IoRead, format!("cannot read {path}: {e}")))?;
     if bytes.len() as u64 > most {
         return Err(too_big(path, most).into());
     }
     String::from_utf8(bytes).map_err(|e| {
         Diag::error(
-            "umpire::io::encoding",
+            Code::IoEncoding,
             format!(
                 "{path} is not UTF-8 text (bad byte at offset {})",
                 e.utf8_error().valid_up_to()
@@ -431,7 +428,7 @@ struct NoDice;
 impl DiceSource for NoDice {
     fn roll(&mut self, req: &dice::DiceRequest<'_>, _: &mut Vec<u32>) -> Result<i64, Diag> {
         Err(Diag::at(
-            "umpire::dice::no_dice",
+            Code::DiceNoDice,
             format!("this rolls `{}`, but no rolls or seed are given", req.text),
             req.span,
             "rolls dice",
@@ -478,7 +475,7 @@ pub fn run_check(
         let text = |o: &Outcome| render::headline(p, o);
         return Some(
             Diag::at(
-                "umpire::test::failed",
+                Code::TestFailed,
                 "example does not hold",
                 span,
                 format!("gave {}", text(&left)),
@@ -511,7 +508,7 @@ pub fn run_check(
     };
     Some(
         Diag::at(
-            "umpire::test::failed",
+            Code::TestFailed,
             "example does not hold",
             span,
             format!("gave {got}"),

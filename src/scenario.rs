@@ -19,6 +19,7 @@
 
 use crate::adjudication::{Adjudication, Outcome};
 use crate::check::compatible;
+use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::{DiceSource, Given, Seeded};
 use crate::eval::Options;
@@ -104,7 +105,7 @@ pub struct Report {
 
 fn toml_error(src: &SourceFile, file: crate::span::FileId, e: &toml::de::Error) -> Diag {
     let msg = e.message().trim().to_string();
-    let mut d = Diag::error("umpire::scenario::format", format!("scenario file: {msg}"));
+    let mut d = Diag::error(Code::ScenarioFormat, format!("scenario file: {msg}"));
     if let Some(r) = e.span() {
         let end = if r.end > r.start {
             r.end
@@ -252,7 +253,7 @@ fn load(
         let mut v = ds.0;
         v.push(
             Diag::at(
-                "umpire::scenario::ruleset",
+                Code::ScenarioRuleset,
                 format!("the scenario's ruleset `{name}` did not load"),
                 Span::new(sfile, r.start, r.end),
                 "this ruleset",
@@ -275,7 +276,7 @@ fn load(
             let mut v = ds.0;
             v.push(
                 Diag::at(
-                    "umpire::scenario::state",
+                    Code::ScenarioState,
                     format!("the scenario's state `{}` did not load", state.get_ref()),
                     Span::new(sfile, r.start, r.end),
                     "this state file",
@@ -332,7 +333,7 @@ impl Scenario<'_> {
         if let (Some(rolls), Some(_)) = (&entry.rolls, entry.seed) {
             let r = rolls.span();
             let d = Diag::at(
-                "umpire::scenario::dice",
+                Code::ScenarioDice,
                 format!("\"{}\" gives both `rolls` and `seed`", entry.name),
                 Span::new(self.file, r.start, r.end),
                 "which dice?",
@@ -453,7 +454,7 @@ fn apply(
 fn first(ds: Diags) -> Diag {
     ds.0.into_iter()
         .next()
-        .unwrap_or_else(|| Diag::error("umpire::scenario::format", "unknown error"))
+        .unwrap_or_else(|| Diag::error(Code::ScenarioFormat, "unknown error"))
 }
 
 fn expectation(
@@ -492,7 +493,7 @@ fn expectation(
                 got.describe(&ruleset.program),
             );
             return Err(Diag::at(
-                "umpire::scenario::expect_type",
+                Code::ScenarioExpectType,
                 format!("`expect` is {want}, but the adjudication gives {have}"),
                 q.expr.span,
                 format!("this is {want}"),
@@ -510,7 +511,7 @@ struct NoRolls;
 impl DiceSource for NoRolls {
     fn roll(&mut self, req: &crate::dice::DiceRequest<'_>, _: &mut Vec<u32>) -> Result<i64, Diag> {
         Err(Diag::at(
-            "umpire::scenario::expect_dice",
+            Code::ScenarioExpectDice,
             "an expected result cannot roll dice",
             req.span,
             "dice in `expect`",

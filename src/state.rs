@@ -15,6 +15,7 @@
 //! men = 20
 //! ```
 
+use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::program::{IntRange, Program, RecordInfo, Ty};
 use crate::span::{FileId, SourceFile, Span};
@@ -41,7 +42,7 @@ pub fn load_text(program: &mut Program, name: &str, text: String) -> Result<Valu
     let path = name;
     let Some(sid) = program.state else {
         return Err(Diag::error(
-            "umpire::state::undeclared",
+            Code::StateUndeclared,
             "this ruleset declares no game state",
         )
         .help("declare its shape in the ruleset: `state { move: 1.. = 1, units: group of Unit }`")
@@ -64,11 +65,9 @@ pub fn load_text(program: &mut Program, name: &str, text: String) -> Result<Valu
         Err(d) => return Err(Diags::from(d).with_sources(&program.sources)),
     };
     let Some(info) = program.records.get(sid as usize).cloned() else {
-        return Err(Diag::error(
-            "umpire::state::undeclared",
-            "this ruleset declares no game state",
-        )
-        .into());
+        return Err(
+            Diag::error(Code::StateUndeclared, "this ruleset declares no game state").into(),
+        );
     };
     let mut loader = Loader {
         program,
@@ -176,7 +175,7 @@ fn too_deep_at(text: &str) -> Option<usize> {
 /// The error for a state file whose brackets nest past the limit, at the first one past.
 fn too_deep(file: FileId, at: usize) -> Diag {
     Diag::at(
-        "umpire::limit::nesting",
+        Code::LimitNesting,
         format!(
             "brackets nested more than {} deep",
             crate::syntax::parser::MAX_NESTING
@@ -199,7 +198,7 @@ fn read_toml(file: FileId, text: &str) -> Result<Node, Diag> {
         };
         let msg = e.message().trim().to_string();
         Diag::at(
-            "umpire::state::format",
+            Code::StateFormat,
             format!("state file: {msg}"),
             Span::new(file, r.start, end),
             msg,
@@ -282,7 +281,7 @@ fn read_json(file: FileId, text: &str) -> Result<Node, Diag> {
                 let r = e.range();
                 let msg = e.kind().to_string();
                 Diag::at(
-                    "umpire::state::format",
+                    Code::StateFormat,
                     format!("state file: {msg}"),
                     Span::new(file, r.start, r.end.max(r.start + 1)),
                     msg,
@@ -294,7 +293,7 @@ fn read_json(file: FileId, text: &str) -> Result<Node, Diag> {
             // JSON lets a key stand twice; a state file may not (which would count?).
             match first_duplicate(&root) {
                 Some((key, span)) => Err(Diag::at(
-                    "umpire::state::duplicate",
+                    Code::StateDuplicate,
                     format!("`{key}` is given twice"),
                     span,
                     "given again",
@@ -302,10 +301,8 @@ fn read_json(file: FileId, text: &str) -> Result<Node, Diag> {
                 None => Ok(root),
             }
         }
-        None => Err(
-            Diag::error("umpire::state::format", "the state file is empty")
-                .help("a JSON state file is one object: { \"move\": 1, ... }"),
-        ),
+        None => Err(Diag::error(Code::StateFormat, "the state file is empty")
+            .help("a JSON state file is one object: { \"move\": 1, ... }")),
     }
 }
 
@@ -376,7 +373,7 @@ impl Loader<'_> {
         let want = want.describe(self.program);
         let got = node.kind_name();
         let d = Diag::at(
-            "umpire::state::type",
+            Code::StateType,
             format!("expected {want}, found {got}"),
             node.span,
             format!("this is {got}"),
@@ -402,7 +399,7 @@ impl Loader<'_> {
         for (key, key_span, _) in entries {
             if !names.contains(&key.as_str()) {
                 let d = Diag::at(
-                    "umpire::state::unknown_field",
+                    Code::StateUnknownField,
                     format!("{what} has no field `{key}`"),
                     *key_span,
                     "not a field",
@@ -427,10 +424,10 @@ impl Loader<'_> {
                         ok = false;
                         let span = first_line(node.span, self.program);
                         let d = if info.has_default.get(i) == Some(&true) {
-                            Diag::at("umpire::state::missing_field", format!("{what} needs `{name}`: its default is worked out, not written out"), span, format!("no `{name}`"))
+                            Diag::at(Code::StateMissingField, format!("{what} needs `{name}`: its default is worked out, not written out"), span, format!("no `{name}`"))
                         } else {
                             Diag::at(
-                                "umpire::state::missing_field",
+                                Code::StateMissingField,
                                 format!("{what} has no `{name}`, and it has no default"),
                                 span,
                                 format!("no `{name}`"),
@@ -461,7 +458,7 @@ impl Loader<'_> {
                 if let Some(r) = range {
                     if n < r.lo || r.hi.is_some_and(|h| n > h) {
                         self.errors.push(Diag::at(
-                            "umpire::state::range",
+                            Code::StateRange,
                             format!("`{name}` must be {r}, but is {n}"),
                             span,
                             "out of range",
@@ -482,7 +479,7 @@ impl Loader<'_> {
                     None => {
                         let names: Vec<&str> = en.values.iter().map(|v| &*v.name).collect();
                         let d = Diag::at(
-                            "umpire::state::unknown_value",
+                            Code::StateUnknownValue,
                             format!("`{s}` is not a value of {}", en.name),
                             span,
                             format!("not a value of {}", en.name),
@@ -508,7 +505,7 @@ impl Loader<'_> {
                     Some(info) => self.record(node, &info, &format!("`{name}`")),
                     None => {
                         self.errors.push(Diag::at(
-                            "umpire::state::type",
+                            Code::StateType,
                             "a record in a state file needs a declared record type",
                             span,
                             "no type",
@@ -523,7 +520,7 @@ impl Loader<'_> {
                 for (key, key_span, sub) in entries {
                     if !is_name(key) {
                         self.errors.push(
-                            Diag::at("umpire::state::member_name", format!("`{key}` cannot be written in an expression as a member's name"), *key_span, "not a name")
+                            Diag::at(Code::StateMemberName, format!("`{key}` cannot be written in an expression as a member's name"), *key_span, "not a name")
                                 .help("a member's name is letters, digits and `_`, starting with a letter: `second_foot`, `guard_2`"),
                         );
                         ok = false;
@@ -583,7 +580,7 @@ impl Loader<'_> {
             let want = ty.describe(self.program);
             self.errors.push(
                 Diag::at(
-                    "umpire::state::type",
+                    Code::StateType,
                     format!("`{name}`: `{text}` is not {want}"),
                     span,
                     format!("not {want}"),
@@ -645,7 +642,7 @@ pub fn apply(state: &Value, effects: &[crate::adjudication::Effect]) -> Result<V
     for e in effects {
         now = set_path(&now, &e.path, e.to.clone()).ok_or_else(|| {
             Diag::error(
-                "umpire::state::apply",
+                Code::StateApply,
                 format!("`{}` is not in the state any more", e.path_text()),
             )
         })?;
@@ -763,8 +760,7 @@ pub fn write_atomic_with(
     stop: &mut dyn FnMut(SaveStage) -> std::io::Result<()>,
 ) -> Result<(), Diag> {
     use std::io::Write;
-    let fail =
-        |e: std::io::Error| Diag::error("umpire::io::write", format!("cannot write {path}: {e}"));
+    let fail = |e: std::io::Error| Diag::error(Code::IoWrite, format!("cannot write {path}: {e}"));
     let given = std::path::Path::new(path);
     // Through a symbolic link, the file it names is written (the link stays a link).
     let target = match std::fs::symlink_metadata(given) {
@@ -782,7 +778,7 @@ pub fn write_atomic_with(
     if let Some(m) = &before {
         if !m.is_file() {
             return Err(Diag::error(
-                "umpire::io::write",
+                Code::IoWrite,
                 format!("cannot write {path}: it is not a regular file"),
             )
             .help("name a file to write the state to"));
@@ -790,7 +786,7 @@ pub fn write_atomic_with(
         // A read-only file stays as it is (renaming over it would replace it).
         if m.permissions().readonly() {
             return Err(Diag::error(
-                "umpire::io::write",
+                Code::IoWrite,
                 format!("cannot write {path}: it is read-only"),
             )
             .help("make it writable, or name another file"));

@@ -67,7 +67,7 @@ fn brute_force(rules: &Ruleset, expr: &str) -> HashMap<String, BigRational> {
             Err(d) => format!(
                 "{:?}",
                 Case::Error {
-                    code: d.code.to_string(),
+                    code: d.code,
                     message: d.message
                 }
             ),

@@ -2,6 +2,7 @@
 //! `reading`, and the arms of a `match`.
 
 use super::*;
+use crate::diagnostic::Code;
 
 impl Checker<'_> {
     pub(super) fn block(
@@ -49,7 +50,7 @@ impl Checker<'_> {
         for (slot, name) in lets {
             if !scope.is_used(slot) && !name.node.starts_with('_') {
                 self.err(
-                    Diag::at("umpire::check::unused_let", format!("`{}` is worked out but never used", name.node), name.span, "unused")
+                    Diag::at(Code::CheckUnusedLet, format!("`{}` is worked out but never used", name.node), name.span, "unused")
                         .help(format!("use it, remove it, or name it `_{}` if it is kept on purpose (a die rolled, say)", name.node))
                         .warning(),
                 );
@@ -86,7 +87,7 @@ impl Checker<'_> {
         for row in rows {
             if row.patterns.len() != 1 {
                 self.err(Diag::at(
-                    "umpire::check::row_keys",
+                    Code::CheckRowKeys,
                     format!("a {kind} arm has one pattern"),
                     row.span,
                     "use `,` between alternatives",
@@ -149,7 +150,7 @@ impl Checker<'_> {
             Box::new(be)
         });
         if let Some((&first, rest)) = unused.split_first() {
-            let mut d = Diag::at("umpire::check::unused_value", "this `if` gives a value that is not used", first, "value not used")
+            let mut d = Diag::at(Code::CheckUnusedValue, "this `if` gives a value that is not used", first, "value not used")
                 .help("an `if` before a block's last line may only `refuse` or say `not given`; to choose a value, make the `if` the last line, with an `else`");
             for &span in rest {
                 d = d.label(span, "value not used");
@@ -199,7 +200,7 @@ impl Checker<'_> {
         };
         let Some(root) = root else {
             self.err(
-                Diag::at("umpire::check::set_target", "`set` changes the game state: its target is a path into the state", target.span, "not a path into the state")
+                Diag::at(Code::CheckSetTarget, "`set` changes the game state: its target is a path into the state", target.span, "not a path into the state")
                     .help("write the state's own names: `set units.old_guard.men -= 7`, `set units[name].disordered = true`, `set move += 1`"),
             );
             return None;
@@ -281,7 +282,7 @@ impl Checker<'_> {
         expected: Option<&Ty>,
     ) -> (Expr, Ty) {
         let Some(otherwise) = otherwise else {
-            self.err(Diag::at("umpire::check::if_without_else", "this `if` has no `else`, so it gives no value when its condition is false", span, "no `else`")
+            self.err(Diag::at(Code::CheckIfWithoutElse, "this `if` has no `else`, so it gives no value when its condition is false", span, "no `else`")
                 .help("add `else { ... }`; an `if` without `else` may only stand as a guard before a block's last line"));
             return (dummy(span), Ty::Any);
         };
@@ -347,7 +348,7 @@ impl Checker<'_> {
                 .collect();
             self.err(
                 Diag::at(
-                    "umpire::check::unknown_name",
+                    Code::CheckUnknownName,
                     format!("no interpretation `{}`", name.node),
                     name.span,
                     "not declared",

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::diagnostic::closest;
+use crate::diagnostic::Code;
 
 impl Checker<'_> {
     pub(super) fn call(
@@ -36,7 +37,7 @@ impl Checker<'_> {
             ),
             Some(_) => {
                 self.err(Diag::at(
-                    "umpire::check::not_callable",
+                    Code::CheckNotCallable,
                     format!("`{}` cannot be called", name.node),
                     name.span,
                     "not a rule, table or modifier list",
@@ -55,7 +56,7 @@ impl Checker<'_> {
                     .collect();
                 names.extend(Builtin::ALL.iter().map(|(n, _)| n.to_string()));
                 let d = Diag::at(
-                    "umpire::check::unknown_name",
+                    Code::CheckUnknownName,
                     format!("unknown rule, table or modifier list `{}`", name.node),
                     name.span,
                     "not defined",
@@ -100,7 +101,7 @@ impl Checker<'_> {
                 None => {
                     if named_seen {
                         self.err(Diag::at(
-                            "umpire::check::argument",
+                            Code::CheckArgument,
                             "a positional argument after a named one",
                             a.value.span,
                             "name this argument",
@@ -109,7 +110,7 @@ impl Checker<'_> {
                     positional += 1;
                     if positional > params.len() {
                         self.err(Diag::at(
-                            "umpire::check::argument",
+                            Code::CheckArgument,
                             format!("{what} `{fname}` takes {} argument(s)", params.len()),
                             a.value.span,
                             "one too many",
@@ -137,7 +138,7 @@ impl Checker<'_> {
             self.expect_ty(&t, &p.ty, a.value.span);
             if slots[i].is_some() {
                 self.err(Diag::at(
-                    "umpire::check::argument",
+                    Code::CheckArgument,
                     format!("`{}` is given twice", p.name),
                     a.value.span,
                     "given again",
@@ -186,7 +187,7 @@ impl Checker<'_> {
         let meant = closest(&n.node, names.iter().copied())
             .and_then(|best| params.iter().position(|p| *p.name == *best));
         let d = Diag::at(
-            "umpire::check::argument",
+            Code::CheckArgument,
             format!("{what} `{fname}` has no parameter `{}`", n.node),
             n.span,
             "unknown parameter",
@@ -212,7 +213,7 @@ impl Checker<'_> {
             .collect();
         self.err(
             Diag::at(
-                "umpire::check::argument",
+                Code::CheckArgument,
                 format!(
                     "{what} `{fname}` is missing {}",
                     missing
@@ -240,7 +241,7 @@ impl Checker<'_> {
     ) -> (Expr, Ty) {
         if let Some(n) = args.iter().find_map(|a| a.name.as_ref()) {
             self.err(Diag::at(
-                "umpire::check::argument",
+                Code::CheckArgument,
                 format!("`{}` takes its arguments without names", name.node),
                 n.span,
                 "remove the name",
@@ -266,7 +267,7 @@ impl Checker<'_> {
         if wrong {
             let want = arity.map_or("at least 2".to_string(), |k| k.to_string());
             self.err(Diag::at(
-                "umpire::check::argument",
+                Code::CheckArgument,
                 format!("`{}` takes {want} argument(s), given {n}", b.name()),
                 span,
                 "wrong number of arguments",
@@ -300,7 +301,7 @@ impl Checker<'_> {
                 ) {
                     let d = t.describe(self.prog);
                     self.err(Diag::at(
-                        "umpire::check::type",
+                        Code::CheckType,
                         format!("`abs` takes a number, length or time, not {d}"),
                         checked[0].2,
                         "not a number",
@@ -317,7 +318,7 @@ impl Checker<'_> {
                     ) {
                         let d = at.describe(self.prog);
                         self.err(Diag::at(
-                            "umpire::check::type",
+                            Code::CheckType,
                             format!("`{}` compares numbers, lengths or times, not {d}", b.name()),
                             *s,
                             "not a number",

@@ -1,12 +1,13 @@
 //! Declarations: every top-level name, type, record shape and parameter, before any body is checked.
 
 use super::*;
+use crate::diagnostic::Code;
 
 impl Checker<'_> {
     pub(super) fn define(&mut self, name: &ast::Name, g: Global) {
         if self.prog.globals.contains_key(&name.node) {
             self.err(Diag::at(
-                "umpire::check::duplicate",
+                Code::CheckDuplicate,
                 format!("`{}` is defined twice", name.node),
                 name.span,
                 "defined again here",
@@ -15,7 +16,7 @@ impl Checker<'_> {
         }
         if Builtin::ALL.iter().any(|(n, _)| *n == name.node) {
             self.err(Diag::at(
-                "umpire::check::builtin_name",
+                Code::CheckBuiltinName,
                 format!("`{}` is the name of a built-in function", name.node),
                 name.span,
                 "choose another name",
@@ -30,7 +31,7 @@ impl Checker<'_> {
         if e.values.len() > usize::from(u16::MAX) || self.prog.enums.len() >= usize::from(u16::MAX)
         {
             self.err(Diag::at(
-                "umpire::limit::enum",
+                Code::LimitEnum,
                 format!("more than {} enums or enum values", u16::MAX),
                 e.name.span,
                 "too many",
@@ -46,7 +47,7 @@ impl Checker<'_> {
                 .any(|x: &EnumValueInfo| *x.name == *v.name.node)
             {
                 self.err(Diag::at(
-                    "umpire::check::duplicate",
+                    Code::CheckDuplicate,
                     format!("`{}` is listed twice in {}", v.name.node, e.name.node),
                     v.name.span,
                     "listed again",
@@ -103,7 +104,7 @@ impl Checker<'_> {
                 ast::Item::Ruleset { title, cite } => {
                     if self.prog.title.is_some() {
                         self.err(Diag::at(
-                            "umpire::check::duplicate",
+                            Code::CheckDuplicate,
                             "a second `ruleset` title",
                             title.span,
                             "the ruleset is already named",
@@ -117,7 +118,7 @@ impl Checker<'_> {
                     if sides.node == 0 || sides.node > most {
                         self.err(
                             Diag::at(
-                                "umpire::limit::dice",
+                                Code::LimitDice,
                                 format!("a die must have 1 to {most} sides"),
                                 sides.span,
                                 "here",
@@ -127,7 +128,7 @@ impl Checker<'_> {
                     }
                     if self.prog.default_die.is_some() {
                         self.err(Diag::at(
-                            "umpire::check::duplicate",
+                            Code::CheckDuplicate,
                             "the ruleset's die is declared twice",
                             sides.span,
                             "declared again",
@@ -176,7 +177,7 @@ impl Checker<'_> {
                     // The state is a record without a type name: its fields are names.
                     if self.prog.state.is_some() {
                         self.err(Diag::at(
-                            "umpire::check::duplicate",
+                            Code::CheckDuplicate,
                             "a second `state` declaration",
                             r.name.span,
                             "the state is declared once",
@@ -304,7 +305,7 @@ impl Checker<'_> {
                     Rc::new(RecordShape::new(Some(r.name.node.clone()), fields).declared(id));
                 if info.shape.depth > MAX_VALUE_DEPTH || info.shape.size > MAX_VALUE_SIZE {
                     let d = Diag::at(
-                        "umpire::limit::value_depth",
+                        Code::LimitValueDepth,
                         format!("record {} nests records more than {MAX_VALUE_DEPTH} deep or holds more than {MAX_VALUE_SIZE} values", r.name.node),
                         r.name.span,
                         "too deep",
@@ -336,7 +337,7 @@ impl Checker<'_> {
             while let Some(n) = stack.pop() {
                 if n == r.name.node {
                     self.err(
-                        Diag::at("umpire::check::record_cycle", format!("record {} contains itself", r.name.node), r.name.span, "a record inside itself never ends")
+                        Diag::at(Code::CheckRecordCycle, format!("record {} contains itself", r.name.node), r.name.span, "a record inside itself never ends")
                             .help("a field cannot hold a record of the same type, directly or through other records"),
                     );
                     break;
@@ -385,7 +386,7 @@ impl Checker<'_> {
             ast::TypeExpr::Range { lo, hi, span } => {
                 if hi.is_some_and(|h| h < *lo) {
                     self.err(Diag::at(
-                        "umpire::check::range",
+                        Code::CheckRange,
                         "empty range: the upper bound is below the lower",
                         *span,
                         "empty",
@@ -401,7 +402,7 @@ impl Checker<'_> {
                 }
                 if ta != tb {
                     self.err(Diag::at(
-                        "umpire::check::pair_type",
+                        Code::CheckPairType,
                         "both parts of a pair have one type",
                         *span,
                         "two different types",
@@ -440,7 +441,7 @@ impl Checker<'_> {
                                     .map(|(k, _)| k.clone()),
                             );
                             let d = Diag::at(
-                                "umpire::check::unknown_type",
+                                Code::CheckUnknownType,
                                 format!("unknown type `{other}`"),
                                 n.span,
                                 "not a type",
@@ -514,7 +515,7 @@ fn record_order(file: &ast::File) -> Vec<&ast::RecordDef> {
 /// "field `men` is declared twice", at the second one.
 fn declared_twice(what: &str, name: &ast::Name) -> Diag {
     Diag::at(
-        "umpire::check::duplicate",
+        Code::CheckDuplicate,
         format!("{what} `{}` is declared twice", name.node),
         name.span,
         "declared again",
@@ -539,7 +540,7 @@ fn type_names(t: &ast::TypeExpr) -> Vec<&str> {
 /// members of a group or the parts of a pair would not be.
 fn ranged_part(span: Span) -> Diag {
     Diag::at(
-        "umpire::check::range",
+        Code::CheckRange,
         "a range cannot be the members of a group or the parts of a pair",
         span,
         "its range would not be checked",

@@ -1,6 +1,7 @@
 //! Bodies of definitions: constants, rules, modifier lists, examples (tables: `tables.rs`); result types on demand.
 
 use super::*;
+use crate::diagnostic::Code;
 
 impl Checker<'_> {
     pub(super) fn check_all(&mut self) {
@@ -101,7 +102,7 @@ impl Checker<'_> {
                 .find(|&&m| m < nr)
                 .map(|&m| self.prog.rules[m].name.to_string());
             let mut d = Diag::at(
-                "umpire::check::cycle",
+                Code::CheckCycle,
                 format!("{} call each other: a cycle of calls", names.join(", ")),
                 span,
                 "in a cycle",
@@ -187,13 +188,9 @@ impl Checker<'_> {
     /// these recurses; past [`MAX_ON_DEMAND`] links the author is asked to declare types.
     fn on_demand(&mut self, check: impl FnOnce(&mut Self)) {
         if self.on_demand >= MAX_ON_DEMAND {
-            if !self
-                .errors
-                .iter()
-                .any(|d| d.code == "umpire::limit::type_chain")
-            {
+            if !self.errors.iter().any(|d| d.code == Code::LimitTypeChain) {
                 self.err(Diag::error(
-                    "umpire::limit::type_chain",
+                    Code::LimitTypeChain,
                     format!("more than {MAX_ON_DEMAND} rules or tables in a row have result types known only from each other"),
                 )
                 .help("declare result types (`rule name(...) -> Int`): then each is checked on its own"));
@@ -291,7 +288,7 @@ impl Checker<'_> {
                 if !scope.is_used(idx(slot)) && !p.name.starts_with('_') {
                     self.err(
                         Diag::at(
-                            "umpire::check::unused_parameter",
+                            Code::CheckUnusedParameter,
                             format!("rule `{}` never uses its parameter `{}`", info.name, p.name),
                             p.span,
                             "unused",
@@ -396,12 +393,12 @@ impl Checker<'_> {
                 }
             }
             if ex.seed.is_some() && !ex.rolls.is_empty() {
-                self.err(Diag::at("umpire::check::example_dice", format!("example \"{}\" gives both a seed and rolls", ex.name.node), ex.name.span, "which dice?")
+                self.err(Diag::at(Code::CheckExampleDice, format!("example \"{}\" gives both a seed and rolls", ex.name.node), ex.name.span, "which dice?")
                     .help("use `given rolls ...` for rolls the players made, or `seed N` for seeded dice, not both"));
             }
             if self.prog.examples.iter().any(|e| e.name == ex.name.node) {
                 self.err(Diag::at(
-                    "umpire::check::duplicate",
+                    Code::CheckDuplicate,
                     format!("example \"{}\" is defined twice", ex.name.node),
                     ex.name.span,
                     "defined again",
@@ -420,14 +417,8 @@ impl Checker<'_> {
 
     /// An interpretation and one of its readings, by name.
     fn reading_of(&self, name: &ast::Name, reading: &ast::Name) -> Result<(u32, u16), Diag> {
-        crate::program::find_reading(self.prog, &name.node, &reading.node).map_err(|msg| {
-            Diag::at(
-                "umpire::check::reading",
-                msg,
-                reading.span.to(name.span),
-                "here",
-            )
-        })
+        crate::program::find_reading(self.prog, &name.node, &reading.node)
+            .map_err(|msg| Diag::at(Code::CheckReading, msg, reading.span.to(name.span), "here"))
     }
 
     pub(super) fn rule_ret(&mut self, id: u32, span: Span) -> Ty {
@@ -441,7 +432,7 @@ impl Checker<'_> {
             let name = self.prog.rules[i].name.clone();
             self.err(
                 Diag::at(
-                    "umpire::check::recursive_result",
+                    Code::CheckRecursiveResult,
                     format!("`{name}` calls itself, so its result type must be declared"),
                     span,
                     "a call of a rule still being checked",
@@ -483,7 +474,7 @@ impl Checker<'_> {
             Some(State::Busy) => {
                 let span = self.pend.consts[i].0.name.span;
                 self.err(Diag::at(
-                    "umpire::check::const_cycle",
+                    Code::CheckConstCycle,
                     format!("constant `{}` depends on itself", self.prog.consts[i].name),
                     span,
                     "defined in terms of itself",

@@ -1,6 +1,7 @@
 //! Expressions: names, fields, records, operators, literals.
 
 use super::*;
+use crate::diagnostic::Code;
 
 impl Checker<'_> {
     pub(super) fn expr(
@@ -85,7 +86,7 @@ impl Checker<'_> {
             ),
             None => {
                 self.err(Diag::at(
-                    "umpire::eval::overflow",
+                    Code::EvalOverflow,
                     "this length is too large to hold exactly",
                     span,
                     "too large",
@@ -103,7 +104,7 @@ impl Checker<'_> {
                 match self.prog.default_die {
                     Some(s) => s,
                     None => {
-                        self.err(Diag::at("umpire::check::no_default_die", "this ruleset does not say which die \"1 die\" is", span, "which die?")
+                        self.err(Diag::at(Code::CheckNoDefaultDie, "this ruleset does not say which die \"1 die\" is", span, "which die?")
                         .help("name the die, like `d6`, or declare the ruleset's die with `die d6`"));
                         6
                     }
@@ -114,7 +115,7 @@ impl Checker<'_> {
         if count > limits.dice_per_roll {
             self.err(
                 Diag::at(
-                    "umpire::limit::dice",
+                    Code::LimitDice,
                     format!("more than {} dice in one roll", limits.dice_per_roll),
                     span,
                     "too many dice",
@@ -125,7 +126,7 @@ impl Checker<'_> {
         if sides == 0 || sides > limits.sides {
             self.err(
                 Diag::at(
-                    "umpire::limit::dice",
+                    Code::LimitDice,
                     format!("a die must have 1 to {} sides", limits.sides),
                     span,
                     "no such die",
@@ -154,7 +155,7 @@ impl Checker<'_> {
             other => {
                 let d = other.describe(self.prog);
                 self.err(Diag::at(
-                    "umpire::check::type",
+                    Code::CheckType,
                     format!("`[...]` picks a member of a group, and this is {d}"),
                     base.span,
                     "not a group",
@@ -187,7 +188,7 @@ impl Checker<'_> {
                 ) {
                     let d = xt.describe(self.prog);
                     self.err(Diag::at(
-                        "umpire::check::type",
+                        Code::CheckType,
                         format!("cannot take the sign of {d}"),
                         x.span,
                         "not a number",
@@ -258,7 +259,7 @@ impl Checker<'_> {
             Some(Global::Rule(_) | Global::Table(_) | Global::Modifiers(_)) => {
                 self.err(
                     Diag::at(
-                        "umpire::check::not_called",
+                        Code::CheckNotCalled,
                         format!("`{n}` needs its arguments"),
                         span,
                         "call it",
@@ -279,7 +280,7 @@ impl Checker<'_> {
             Some(Global::EnumType(_) | Global::RecordType(_)) => {
                 self.err(
                     Diag::at(
-                        "umpire::check::type_as_value",
+                        Code::CheckTypeAsValue,
                         format!("`{n}` is a type, not a value"),
                         span,
                         "a type",
@@ -311,7 +312,7 @@ impl Checker<'_> {
                     .collect();
                 self.err(
                     Diag::at(
-                        "umpire::check::ambiguous",
+                        Code::CheckAmbiguous,
                         format!("`{n}` is a value of more than one enum"),
                         span,
                         "which one?",
@@ -324,7 +325,7 @@ impl Checker<'_> {
                 let mut names = self.all_names();
                 names.extend(scope.vars.iter().map(|(v, _, _)| v.clone()));
                 let d = Diag::at(
-                    "umpire::check::unknown_name",
+                    Code::CheckUnknownName,
                     format!("unknown name `{n}`"),
                     span,
                     "not defined",
@@ -356,7 +357,7 @@ impl Checker<'_> {
             None => {
                 let names: Vec<String> = en.values.iter().map(|v| v.name.to_string()).collect();
                 let d = Diag::at(
-                    "umpire::check::unknown_value",
+                    Code::CheckUnknownValue,
                     format!("`{}` is not a value of {}", field.node, en.name),
                     field.span,
                     "no such value",
@@ -399,7 +400,7 @@ impl Checker<'_> {
                 None => {
                     let names: Vec<&str> = shape.fields.iter().map(|(n, _)| &**n).collect();
                     let d = Diag::at(
-                        "umpire::check::unknown_field",
+                        Code::CheckUnknownField,
                         format!("{} has no field `{}`", bt.describe(self.prog), field.node),
                         field.span,
                         "no such field",
@@ -415,7 +416,7 @@ impl Checker<'_> {
                 "first" | "second" => (**t).clone(),
                 other => {
                     let d = Diag::at(
-                        "umpire::check::unknown_field",
+                        Code::CheckUnknownField,
                         format!("a pair has parts `first` and `second`, not `{other}`"),
                         field.span,
                         "no such part",
@@ -429,7 +430,7 @@ impl Checker<'_> {
             other => {
                 let d = other.describe(self.prog);
                 self.err(Diag::at(
-                    "umpire::check::unknown_field",
+                    Code::CheckUnknownField,
                     format!("{d} has no fields"),
                     field.span,
                     "no fields here",
@@ -465,7 +466,7 @@ impl Checker<'_> {
         for (n, _) in fields {
             if seen.contains(&n.node.as_str()) {
                 self.err(Diag::at(
-                    "umpire::check::duplicate",
+                    Code::CheckDuplicate,
                     format!("field `{}` given twice", n.node),
                     n.span,
                     "again",
@@ -494,7 +495,7 @@ impl Checker<'_> {
             if !info.shape.fields.iter().any(|(f, _)| **f == *n.node) {
                 let names: Vec<&str> = info.shape.fields.iter().map(|(f, _)| &**f).collect();
                 let d = Diag::at(
-                    "umpire::check::unknown_field",
+                    Code::CheckUnknownField,
                     format!("{} has no field `{}`", info.name, n.node),
                     n.span,
                     "no such field",
@@ -528,7 +529,7 @@ impl Checker<'_> {
                     )),
                     _ => {
                         self.err(Diag::at(
-                            "umpire::check::missing_field",
+                            Code::CheckMissingField,
                             format!("field `{fname}` of {} is missing", info.name),
                             span,
                             format!("no `{fname}`"),
@@ -578,7 +579,7 @@ impl Checker<'_> {
     pub(super) fn value_depth(&mut self, ty: Ty, span: Span) -> Ty {
         if ty.depth() > MAX_VALUE_DEPTH || ty.size() > MAX_VALUE_SIZE {
             self.err(Diag::at(
-                "umpire::limit::value_depth",
+                Code::LimitValueDepth,
                 format!("a record or pair nested more than {MAX_VALUE_DEPTH} deep or holding more than {MAX_VALUE_SIZE} values"),
                 span,
                 "too large",

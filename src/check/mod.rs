@@ -2,6 +2,7 @@
 //! expression (units included: a length plus a plain number is an error), and collects
 //! every problem it finds rather than stopping at the first.
 
+use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::program::*;
 use crate::span::Span;
@@ -91,7 +92,7 @@ pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
     if c.more_errors > 0 {
         errors.push(
             Diag::error(
-                "umpire::check::more_errors",
+                Code::CheckMoreErrors,
                 format!("... and {} more errors", c.more_errors),
             )
             .counting(c.more_errors),
@@ -100,7 +101,7 @@ pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
     if c.more_warnings > 0 {
         errors.push(
             Diag::error(
-                "umpire::check::more_warnings",
+                Code::CheckMoreWarnings,
                 format!("... and {} more warnings", c.more_warnings),
             )
             .warning(),
@@ -155,7 +156,7 @@ pub fn check_set_query(
     let mut scope = Scope::default();
     let ast::Stmt::Set { target, op, value } = stmt else {
         return Err(Diags::from(Diag::at(
-            "umpire::parse::syntax",
+            Code::ParseSyntax,
             "write `set PATH = VALUE`",
             span,
             "not a `set`",
@@ -320,7 +321,7 @@ impl Checker<'_> {
         let fits = n.is_integer() && *n.numer() >= r.lo && r.hi.is_none_or(|h| *n.numer() <= h);
         if !fits {
             self.err(Diag::at(
-                "umpire::check::range",
+                Code::CheckRange,
                 format!("{what} must be {r}, but is {}", crate::value::Mixed(n)),
                 e.span,
                 "out of range",

@@ -2,6 +2,7 @@
 //! values and `true`/`false` given a row).
 
 use super::*;
+use crate::diagnostic::Code;
 
 impl Checker<'_> {
     pub(super) fn check_table(&mut self, i: usize) {
@@ -33,7 +34,7 @@ impl Checker<'_> {
                     row
                 };
                 if info.keys == 0 {
-                    c.err(Diag::at("umpire::check::row_keys", "a table with no keys has nothing to look up", row.span, "no key to match")
+                    c.err(Diag::at(Code::CheckRowKeys, "a table with no keys has nothing to look up", row.span, "no key to match")
                         .help("give the table a key parameter, or write a `rule` or `const` instead"));
                     continue;
                 }
@@ -43,7 +44,7 @@ impl Checker<'_> {
                         Some(_) => (row.patterns.len() - 1, info.keys - 1, "a row inside a `column` block gives the other keys: "),
                         None => (row.patterns.len(), info.keys, ""),
                     };
-                    c.err(Diag::at("umpire::check::row_keys", format!("{place}this row gives {given} key(s), and {wanted} are wanted"), row.span, "wrong number of keys")
+                    c.err(Diag::at(Code::CheckRowKeys, format!("{place}this row gives {given} key(s), and {wanted} are wanted"), row.span, "wrong number of keys")
                         .help("separate the keys of a row with `|`; alternatives within a key with `,`"));
                     continue;
                 }
@@ -128,7 +129,7 @@ impl Checker<'_> {
                         let shared = (lo, top.min(hi));
                         self.err(
                             Diag::at(
-                                "umpire::check::overlap",
+                                Code::CheckOverlap,
                                 format!(
                                     "rows {} and {} overlap on {}",
                                     rows[ra].quoted(),
@@ -203,7 +204,7 @@ impl Checker<'_> {
                     format!("the rows leave a hole {place}"),
                 ),
             };
-            let mut d = Diag::at("umpire::check::gap", message, span, label)
+            let mut d = Diag::at(Code::CheckGap, message, span, label)
                 .help("add a row for it, or widen a neighbouring row");
             if key.range.is_some() {
                 d = d.label(key.span, "declared here");
@@ -248,7 +249,7 @@ impl Checker<'_> {
         let unchecked = |c: &mut Self| {
             c.err(
                 Diag::at(
-                    "umpire::check::coverage_unchecked",
+                    Code::CheckCoverageUnchecked,
                     format!(
                         "not checked that every combination of keys has a row: there are {total}"
                     ),
@@ -276,7 +277,7 @@ impl Checker<'_> {
             String::new()
         };
         self.err(
-            Diag::at("umpire::check::coverage", format!("{what} for {}{more}", shown.join("; ")), span, "not every value is covered")
+            Diag::at(Code::CheckCoverage, format!("{what} for {}{more}", shown.join("; ")), span, "not every value is covered")
                 .help("add one for each, or a last `otherwise => ...` (a refusal, or `not given \"...\"` for what the source leaves out)"),
         );
     }

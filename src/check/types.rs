@@ -1,6 +1,7 @@
 //! Types and units: what may stand where, joining branch types, patterns, operator typing.
 
 use super::*;
+use crate::diagnostic::Code;
 
 impl Checker<'_> {
     /// Reports an error unless a value of type `actual` may stand where `expected` is wanted.
@@ -9,7 +10,7 @@ impl Checker<'_> {
             return true;
         }
         let mut d = Diag::at(
-            "umpire::check::type",
+            Code::CheckType,
             format!(
                 "expected {}, found {}",
                 expected.describe(self.prog),
@@ -52,7 +53,7 @@ impl Checker<'_> {
             _ if a == b => a.clone(),
             _ => {
                 self.err(Diag::at(
-                    "umpire::check::type",
+                    Code::CheckType,
                     format!("this is {}, but the value before it is {}", b.describe(self.prog), a.describe(self.prog)),
                     span,
                     "different type",
@@ -82,7 +83,7 @@ impl Checker<'_> {
                         Some(Alt::Bool(*b))
                     } else {
                         self.err(Diag::at(
-                            "umpire::check::pattern",
+                            Code::CheckPattern,
                             format!("this key is {}, not true/false", ty.describe(self.prog)),
                             *s,
                             "wrong kind of pattern",
@@ -102,7 +103,7 @@ impl Checker<'_> {
             return true;
         }
         self.err(Diag::at(
-            "umpire::check::pattern",
+            Code::CheckPattern,
             format!("this key is {}, not a number", ty.describe(self.prog)),
             span,
             "a number pattern",
@@ -121,7 +122,7 @@ impl Checker<'_> {
                 Some(Global::EnumType(e)) if matches!(ty, Ty::Enum(k) if k != e) => {
                     let d = ty.describe(self.prog);
                     self.err(Diag::at(
-                        "umpire::check::pattern",
+                        Code::CheckPattern,
                         format!("this key is {d}; `{}` is another enum", q.node),
                         q.span,
                         "a value of another enum never matches",
@@ -131,7 +132,7 @@ impl Checker<'_> {
                 Some(Global::EnumType(e)) => Some(*e),
                 _ => {
                     self.err(Diag::at(
-                        "umpire::check::unknown_name",
+                        Code::CheckUnknownName,
                         format!("`{}` is not an enum", q.node),
                         q.span,
                         "not an enum",
@@ -144,7 +145,7 @@ impl Checker<'_> {
             (None, other) => {
                 let d = other.describe(self.prog);
                 self.err(Diag::at(
-                    "umpire::check::pattern",
+                    Code::CheckPattern,
                     format!("this key is {d}, not a named value"),
                     n.span,
                     "a name pattern",
@@ -166,7 +167,7 @@ impl Checker<'_> {
                         let names: Vec<String> =
                             en.values.iter().map(|v| v.name.to_string()).collect();
                         let d = Diag::at(
-                            "umpire::check::unknown_value",
+                            Code::CheckUnknownValue,
                             format!("`{}` is not a value of {}", n.node, en.name),
                             n.span,
                             format!("not a value of {}", en.name),
@@ -181,7 +182,7 @@ impl Checker<'_> {
                 Some([(e, i)]) => Some(Alt::Enum(*e, *i)),
                 _ => {
                     self.err(Diag::at(
-                        "umpire::check::unknown_value",
+                        Code::CheckUnknownValue,
                         format!("`{}` is not a known value", n.node),
                         n.span,
                         "unknown",
@@ -219,7 +220,7 @@ impl Checker<'_> {
                     let (da, db) = (a.describe(self.prog), b.describe(self.prog));
                     self.err(
                         Diag::at(
-                            "umpire::check::type",
+                            Code::CheckType,
                             format!("cannot compare {da} with {db}"),
                             span,
                             "different kinds of value",
@@ -249,7 +250,7 @@ impl Checker<'_> {
         if dim(a).is_none() || dim(a) != dim(b) {
             let (da, db) = (describe(self, a), describe(self, b));
             let mut d = Diag::at(
-                "umpire::check::type",
+                Code::CheckType,
                 format!("cannot compare {da} with {db}"),
                 span,
                 "different kinds of value",
@@ -284,7 +285,7 @@ impl Checker<'_> {
                 let (da, db) = (describe(self, a), describe(self, b));
                 let verb = if op == BinOp::Add { "add" } else { "subtract" };
                 let mut d = Diag::at(
-                    "umpire::check::units",
+                    Code::CheckUnits,
                     format!(
                         "cannot {verb} {db} {} {da}",
                         if op == BinOp::Add { "to" } else { "from" }
@@ -332,7 +333,7 @@ impl Checker<'_> {
                     let (da, db) = (describe(self, a), describe(self, b));
                     self.err(
                         Diag::at(
-                            "umpire::check::units",
+                            Code::CheckUnits,
                             format!("cannot multiply {da} by {db}"),
                             span,
                             "no such unit",
@@ -353,7 +354,7 @@ impl Checker<'_> {
                 let (da, db) = (describe(self, a), describe(self, b));
                 self.err(
                     Diag::at(
-                        "umpire::check::units",
+                        Code::CheckUnits,
                         format!("cannot divide {da} by {db}"),
                         span,
                         "no such unit",

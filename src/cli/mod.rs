@@ -5,6 +5,7 @@
 //! Exit codes: 0 done (a refusal or a "not given" result is a result); 1 an error in a
 //! ruleset, expression or scenario, or a failed expectation; 2 a usage error.
 
+use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::{bundled, Ruleset};
 
@@ -217,7 +218,7 @@ fn load_with_state(
     for choice in interpret {
         let Some((name, reading)) = choice.split_once('=') else {
             return Err(Diag::error(
-                "umpire::cli::interpret",
+                Code::CliInterpret,
                 format!("--interpret {choice}: write NAME=READING"),
             )
             .into());

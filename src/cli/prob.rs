@@ -2,6 +2,7 @@
 //! for each value of a `--sweep`.
 
 use super::{load_with_state, Format};
+use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::prob::{report, Distribution, Method, Settings};
 use crate::Ruleset;
@@ -45,7 +46,7 @@ pub(super) fn run(args: Args) -> Result<ExitCode, Diags> {
     let mut rules = load_with_state(&args.ruleset, args.state.as_deref(), &args.interpret)?;
     if args.samples == Some(0) {
         return Err(
-            Diag::error("umpire::prob::samples", "--samples 0 samples nothing")
+            Diag::error(Code::ProbSamples, "--samples 0 samples nothing")
                 .help("give 1 or more, e.g. --samples 100000")
                 .into(),
         );

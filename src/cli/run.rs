@@ -2,6 +2,7 @@
 //! appending the game log.
 
 use super::{failed_if, render, Format};
+use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::scenario;
 use std::process::ExitCode;
@@ -58,12 +59,11 @@ pub(super) fn run(args: Args) -> Result<ExitCode, Diags> {
 /// `--write-state FILE`: the state after the scenario, written whole or not at all.
 fn write_state(r: &scenario::Report, out: &str) -> Result<(), Diags> {
     let Some(state) = &r.ruleset.state else {
-        return Err(Diag::error(
-            "umpire::cli::write_state",
-            "the scenario has no state to write",
-        )
-        .help("name a state file in the scenario: `state = \"table.toml\"`")
-        .into());
+        return Err(
+            Diag::error(Code::CliWriteState, "the scenario has no state to write")
+                .help("name a state file in the scenario: `state = \"table.toml\"`")
+                .into(),
+        );
     };
     crate::state::write_atomic(
         out,

@@ -1,6 +1,7 @@
 //! `umpire show NAME`: print a bundled ruleset's source.
 
 use crate::bundled;
+use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use std::process::ExitCode;
 
@@ -20,7 +21,7 @@ pub(super) fn run(args: Args) -> Result<ExitCode, Diags> {
             Ok(ExitCode::SUCCESS)
         }
         None => Err(Diag::error(
-            "umpire::cli::unknown_ruleset",
+            Code::CliUnknownRuleset,
             format!("no bundled ruleset `{name}`"),
         )
         .suggest(&name, bundled::names())

@@ -1,6 +1,7 @@
 //! The built-in functions: `floor`, `min`, `inches`, `dice(n, sides)` ...
 
 use super::{arith_err, internal, Ev, Evaluator, Flow};
+use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::program::*;
 use crate::span::Span;
@@ -95,7 +96,7 @@ impl Evaluator<'_> {
         if !(0..=max_d).contains(&count) {
             return Err(Flow::from(
                 Diag::at(
-                    "umpire::limit::dice",
+                    Code::LimitDice,
                     format!("cannot roll {count} dice: the count must be 0 to {max_d}"),
                     span,
                     "bad dice count",
@@ -106,7 +107,7 @@ impl Evaluator<'_> {
         if !(1..=max_s).contains(&sides) {
             return Err(Flow::from(
                 Diag::at(
-                    "umpire::limit::dice",
+                    Code::LimitDice,
                     format!("there is no die with {sides} sides: a die has 1 to {max_s}"),
                     span,
                     "bad die",

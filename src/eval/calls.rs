@@ -4,6 +4,7 @@
 use super::trace::gave;
 use super::{arith_err, check_range, field_at, internal, pattern_cost, Ev, Evaluator, Flow};
 use crate::adjudication::{Applied, TraceNode};
+use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::program::*;
 use crate::span::Span;
@@ -78,7 +79,7 @@ impl Evaluator<'_> {
                 .collect();
             return Err(Flow::from(
                 Diag::at(
-                    "umpire::eval::no_row",
+                    Code::EvalNoRow,
                     format!("no row of table `{}` matches {}", t.name, keys.join(", ")),
                     span,
                     "matched no row",
@@ -202,7 +203,7 @@ impl Evaluator<'_> {
         if self.depth > self.limits.depth {
             return Err(Flow::from(
                 Diag::at(
-                    "umpire::limit::depth",
+                    Code::LimitDepth,
                     format!("calls nested more than {} deep", self.limits.depth),
                     span,
                     "one call too many",
@@ -219,7 +220,7 @@ fn check_arg(p: &ParamInfo, v: &Value, span: Span) -> Result<(), Flow> {
     if p.ty == Ty::Int && v.as_int().is_none() {
         if let Value::Num(r) = v {
             return Err(Flow::from(Diag::at(
-                "umpire::eval::not_whole",
+                Code::EvalNotWhole,
                 format!(
                     "`{}` must be a whole number, got {}",
                     p.name,

@@ -3,6 +3,7 @@
 
 use super::{check_range, internal, Evaluator, Flow};
 use crate::adjudication::{Effect, TraceNode};
+use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::program::*;
 use crate::span::Span;
@@ -25,7 +26,7 @@ impl Evaluator<'_> {
             };
             Flow::from(
                 Diag::at(
-                    "umpire::eval::no_member",
+                    Code::EvalNoMember,
                     format!("`{g}` has no `{name}` in the state"),
                     span,
                     "not in the state",
@@ -41,7 +42,7 @@ impl Evaluator<'_> {
         let prog = self.prog;
         let Some(state) = self.state else {
             return Err(Flow::from(
-                Diag::at("umpire::eval::no_state", "`set` changes the game state, and no state is loaded", set.span, "needs the state")
+                Diag::at(Code::EvalNoState, "`set` changes the game state, and no state is loaded", set.span, "needs the state")
                     .help("give a state file: `--state FILE` (`umpire eval`, `umpire repl`), `:load FILE` in the REPL, or `state = \"FILE\"` in a scenario"),
             ));
         };

@@ -3,6 +3,7 @@
 
 use super::{field_at, internal, pattern_cost, Ev, Evaluator, Flow};
 use crate::adjudication::TraceNode;
+use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::program::*;
 use crate::span::Span;
@@ -18,7 +19,7 @@ impl Evaluator<'_> {
                 _ => Err(internal(span, "the state")),
             },
             None => Err(Flow::from(
-                Diag::at("umpire::eval::no_state", format!("`{}` is part of the game state, and no state is loaded", self.prog.sources.snippet(span)), span, "needs the state")
+                Diag::at(Code::EvalNoState, format!("`{}` is part of the game state, and no state is loaded", self.prog.sources.snippet(span)), span, "needs the state")
                     .help("give a state file: `--state FILE` (`umpire eval`, `umpire repl`), `:load FILE` in the REPL, or `state = \"FILE\"` in a scenario"),
             )),
         }
@@ -76,7 +77,7 @@ impl Evaluator<'_> {
                 let group = self.prog.sources.snippet(base.span).to_string();
                 Flow::from(
                     Diag::at(
-                        "umpire::eval::no_member",
+                        Code::EvalNoMember,
                         format!("`{group}` has no `{name}` in the state"),
                         span,
                         "not in the state",
@@ -86,7 +87,7 @@ impl Evaluator<'_> {
                 )
             }
             _ => Flow::from(Diag::at(
-                "umpire::eval::field",
+                Code::EvalField,
                 format!("{} has no field `{name}`", self.show(&b)),
                 span,
                 "no such field",
@@ -150,7 +151,7 @@ impl Evaluator<'_> {
         self.step(span)?;
         Err(Flow::from(
             Diag::at(
-                "umpire::eval::no_match",
+                Code::EvalNoMatch,
                 format!("no arm of this `match` covers {}", self.show(&v)),
                 scrutinee.span,
                 "matched nothing",

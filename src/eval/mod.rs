@@ -13,6 +13,7 @@ mod rolls;
 mod trace;
 
 use crate::adjudication::{Adjudication, Outcome, Roll, TraceNode};
+use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::dice::DiceSource;
 use crate::program::*;
@@ -129,8 +130,8 @@ pub struct Evaluator<'a> {
 
 fn arith_err(e: ArithError, span: Span) -> Flow {
     let code = match e {
-        ArithError::Overflow => "umpire::eval::overflow",
-        ArithError::DivisionByZero => "umpire::eval::division_by_zero",
+        ArithError::Overflow => Code::EvalOverflow,
+        ArithError::DivisionByZero => Code::EvalDivisionByZero,
     };
     Flow::from(Diag::at(code, e.to_string(), span, "here"))
 }
@@ -138,7 +139,7 @@ fn arith_err(e: ArithError, span: Span) -> Flow {
 fn internal(span: Span, what: &str) -> Flow {
     Flow::from(
         Diag::at(
-            "umpire::eval::type",
+            Code::EvalType,
             format!("a value of the wrong kind reached {what}"),
             span,
             "here",
@@ -196,7 +197,7 @@ impl<'a> Evaluator<'a> {
     fn too_many_steps(&self, span: Span) -> Flow {
         Flow::from(
             Diag::at(
-                "umpire::limit::steps",
+                Code::LimitSteps,
                 format!(
                     "the adjudication took more than {} steps",
                     self.limits.steps
@@ -221,7 +222,7 @@ impl<'a> Evaluator<'a> {
         if self.nesting > MAX_EVAL_NESTING {
             self.nesting -= 1;
             return Err(Flow::from(
-                Diag::at("umpire::limit::depth", format!("the adjudication nests more than {MAX_EVAL_NESTING} expressions deep"), e.span, "too deep here")
+                Diag::at(Code::LimitDepth, format!("the adjudication nests more than {MAX_EVAL_NESTING} expressions deep"), e.span, "too deep here")
                     .help("a rule may be calling itself too deeply; write it with fewer calls or shorter chains"),
             ));
         }
@@ -316,7 +317,7 @@ fn check_range(
         _ => "a value of another kind".to_string(),
     };
     Err(Flow::from(Diag::at(
-        "umpire::eval::range",
+        Code::EvalRange,
         format!("{} must be {range}, got {got}", what()),
         span,
         "out of range",

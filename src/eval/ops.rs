@@ -2,6 +2,7 @@
 //! lengths and times.
 
 use super::{arith_err, internal, Ev, Evaluator, Flow};
+use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::program::Expr;
 use crate::span::Span;
@@ -94,7 +95,7 @@ impl Evaluator<'_> {
             (BinOp::Div, Time(p), Time(q)) => Num(ar(arith::div(*p, *q))?),
             _ => {
                 return Err(Flow::from(Diag::at(
-                    "umpire::eval::units",
+                    Code::EvalUnits,
                     format!(
                         "cannot compute {} {} {}",
                         self.show(&x),

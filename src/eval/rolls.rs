@@ -2,6 +2,7 @@
 
 use super::{Ev, Evaluator, Flow};
 use crate::adjudication::{Roll, TraceNode};
+use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::dice::DiceRequest;
 use crate::program::Callee;
@@ -14,7 +15,7 @@ impl Evaluator<'_> {
         if self.dice_rolled > self.limits.dice {
             return Err(Flow::from(
                 Diag::at(
-                    "umpire::limit::dice",
+                    Code::LimitDice,
                     format!(
                         "the adjudication rolls more than {} dice in all",
                         self.limits.dice
@@ -27,7 +28,7 @@ impl Evaluator<'_> {
         }
         if sides == 0 {
             return Err(Flow::from(Diag::at(
-                "umpire::limit::dice",
+                Code::LimitDice,
                 "a die must have at least one side",
                 span,
                 "no such die",

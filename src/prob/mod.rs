@@ -7,6 +7,7 @@
 //! language's own arithmetic is the evaluator's, checked as ever.
 
 use crate::adjudication::Outcome;
+use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::dice::{DiceRequest, DiceSource, Seeded};
 use crate::eval::{adjudicate_bound, Options};
@@ -42,7 +43,7 @@ pub enum Case {
     /// The adjudication failed.
     Error {
         /// Its stable code.
-        code: String,
+        code: Code,
         /// Its message.
         message: String,
     },
@@ -53,7 +54,7 @@ impl Case {
         match r {
             Ok(a) => Case::Outcome(a.outcome),
             Err(d) => Case::Error {
-                code: d.code.to_string(),
+                code: d.code,
                 message: d.message,
             },
         }
@@ -170,7 +171,7 @@ impl DiceSource for Enumerate<'_> {
         let Some(d) = d else {
             self.too_large = true;
             return Err(Diag::error(
-                "umpire::prob::too_large",
+                Code::ProbTooLarge,
                 format!("{} has too many sums to enumerate", req.text),
             ));
         };
@@ -298,7 +299,7 @@ impl Job<'_> {
         let steps = match &r {
             // Each die rolled counts as a step too.
             Ok(a) => a.steps + a.rolls.iter().map(|x| x.faces.len() as u64).sum::<u64>(),
-            Err(d) if d.code == "umpire::limit::steps" => Options::default().limits.steps,
+            Err(d) if d.code == Code::LimitSteps => Options::default().limits.steps,
             Err(_) => 1_000,
         };
         (Case::of(r), steps)
@@ -594,9 +595,9 @@ impl Distribution {
     fn limits_held(&self) -> Result<(), Diag> {
         for c in &self.chances {
             if let Case::Error { code, message } = &c.case {
-                if code.starts_with("umpire::limit::") {
+                if code.phase() == crate::diagnostic::Phase::Limit {
                     return Err(Diag::error(
-                        "umpire::prob::limit",
+                        Code::ProbLimit,
                         format!("the odds cannot be worked out: in at least one case, {message}"),
                     )
                     .help("raise the limit (see `umpire help prob`: --max-steps, --max-depth, --max-dice), or ask something smaller"));

@@ -3,6 +3,7 @@
 //! path into the game state (`--sweep brigade.second_foot.grade=militia,line,guard`).
 
 use super::{odds, Distribution, Job, Settings};
+use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::Given;
 use crate::eval::Options;
@@ -28,7 +29,7 @@ pub struct Sweep {
 /// Errors: no `=`, no values, an empty range, more than [`MAX_VALUES`] values.
 pub fn parse(spec: &str) -> Result<Sweep, Diag> {
     let bad = |why: &str| {
-        Diag::error("umpire::prob::sweep", format!("--sweep {spec}: {why}")).help(
+        Diag::error(Code::ProbSweep, format!("--sweep {spec}: {why}")).help(
             "write --sweep NAME=A..B (whole numbers, both included) or --sweep NAME=v1,v2,... (names, true/false)",
         )
     };
@@ -113,7 +114,7 @@ fn free_values(rules: &Ruleset, sweep: &Sweep) -> Result<(Ty, Vec<Value>), Diag>
         let pick = match (enum_id, found.as_slice()) {
             (_, []) => {
                 return Err(Diag::error(
-                    "umpire::prob::sweep",
+                    Code::ProbSweep,
                     format!(
                         "--sweep {}: `{v}` is not a number, true/false, or a value of an enum",
                         sweep.name
@@ -126,7 +127,7 @@ fn free_values(rules: &Ruleset, sweep: &Sweep) -> Result<(Ty, Vec<Value>), Diag>
                 Some(x) => *x,
                 None => {
                     return Err(Diag::error(
-                        "umpire::prob::sweep",
+                        Code::ProbSweep,
                         format!(
                             "--sweep {}: `{v}` is not a value of the same enum as the others",
                             sweep.name
@@ -136,7 +137,7 @@ fn free_values(rules: &Ruleset, sweep: &Sweep) -> Result<(Ty, Vec<Value>), Diag>
             },
             (None, _) => {
                 return Err(Diag::error(
-                    "umpire::prob::sweep",
+                    Code::ProbSweep,
                     format!(
                     "--sweep {}: `{v}` is a value of more than one enum: write it with its enum, `Enum.{v}`",
                     sweep.name
@@ -173,7 +174,7 @@ pub fn run(
     if is_state_path(rules, &sweep.name) {
         let Some(start) = rules.state.clone() else {
             return Err(Diag::error(
-                "umpire::prob::sweep",
+                Code::ProbSweep,
                 format!(
                     "--sweep {}: a path into the game state, and no state is loaded",
                     sweep.name
@@ -207,7 +208,7 @@ pub fn run(
         && sweep.name.chars().all(|c| c.is_alphanumeric() || c == '_');
     if !is_name {
         return Err(Diag::error(
-            "umpire::prob::sweep",
+            Code::ProbSweep,
             format!(
                 "--sweep {}: not a name (letters, digits and `_`), nor a path into the game state",
                 sweep.name
@@ -226,7 +227,7 @@ pub fn run(
     });
     if !used {
         return Err(Diag::error(
-            "umpire::prob::sweep",
+            Code::ProbSweep,
             format!(
                 "--sweep {}: `{}` is not used in the expression, nor a path into the game state",
                 sweep.name, sweep.name

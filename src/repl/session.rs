@@ -4,6 +4,7 @@
 //! a test (or a script on stdin) drives it exactly as a person at the keyboard does.
 
 use crate::adjudication::{Adjudication, Effect};
+use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::{DiceRequest, DiceSource, Seeded};
 use crate::eval::Options;
@@ -493,7 +494,7 @@ impl Session {
             self.inputs += 1;
             self.fail(
                 Diag::error(
-                    "umpire::limit::line",
+                    Code::LimitLine,
                     format!(
                         "the line is {} long, more than a line can be ({})",
                         crate::limits::bytes_text(text.len() as u64),
@@ -595,7 +596,7 @@ impl Session {
                 }
                 None => self.fail(
                     Diag::error(
-                        "umpire::repl::unknown_ruleset",
+                        Code::ReplUnknownRuleset,
                         format!("no bundled ruleset `{arg}`"),
                     )
                     .suggest(arg, bundled::names())
@@ -666,12 +667,9 @@ impl Session {
             }
             other => {
                 let names: Vec<&str> = COMMANDS.iter().map(|(c, _, _)| *c).collect();
-                let d = Diag::error(
-                    "umpire::repl::unknown_command",
-                    format!("no command `:{other}`"),
-                )
-                .suggest(&format!(":{other}"), names.iter().copied())
-                .help("`:help` lists the commands");
+                let d = Diag::error(Code::ReplUnknownCommand, format!("no command `:{other}`"))
+                    .suggest(&format!(":{other}"), names.iter().copied())
+                    .help("`:help` lists the commands");
                 self.fail(d, io)
             }
         }
@@ -1311,7 +1309,7 @@ pub fn rules_list(p: &Program) -> String {
 }
 
 /// The code of a die not given at the table (input ended, or Ctrl-C).
-const CANCELLED: &str = "umpire::repl::cancelled";
+const CANCELLED: Code = Code::ReplCancelled;
 
 /// The dice of one adjudication in a session: rolls queued with `:roll` first, then
 /// umpire's seeded dice or the players', each asked for at the table.
@@ -1327,7 +1325,7 @@ struct SessionDice<'a> {
 impl SessionDice<'_> {
     fn bad_face(req: &DiceRequest<'_>, face: i64, how: &str) -> Diag {
         Diag::at(
-            "umpire::dice::bad_face",
+            Code::DiceBadFace,
             format!(
                 "{face} {how} is not a face of {} (1 to {})",
                 req.text, req.sides
@@ -1392,7 +1390,7 @@ impl DiceSource for SessionDice<'_> {
                                 Ok(f) => return Err(Self::bad_face(req, f, "(typed)")),
                                 Err(_) => {
                                     return Err(Diag::at(
-                                        "umpire::dice::bad_face",
+                                        Code::DiceBadFace,
                                         format!(
                                             "`{answer}` is not a roll of {} (1 to {})",
                                             req.text, req.sides

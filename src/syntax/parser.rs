@@ -6,6 +6,7 @@
 
 use super::ast::*;
 use super::build::Builder;
+use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::span::{FileId, Span};
 use pest::iterators::{Pair, Pairs};
@@ -204,7 +205,7 @@ fn nesting_guard(file: FileId, text: &str) -> Result<(), Diag> {
     });
     match too_deep {
         Some(i) => Err(Diag::at(
-            "umpire::limit::nesting",
+            Code::LimitNesting,
             format!("brackets nested more than {MAX_NESTING} deep"),
             Span::new(file, i, i + 1),
             "too deep",
@@ -350,7 +351,7 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
         }
     };
     let mut d = Diag::at(
-        "umpire::parse::syntax",
+        Code::ParseSyntax,
         format!("syntax error: {what}"),
         span,
         label,
@@ -449,7 +450,7 @@ pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {
     let mut pairs = parse_rule(Rule::file, file, text)?;
     let top = pairs
         .next()
-        .ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
+        .ok_or_else(|| Diag::error(Code::ParseSyntax, "empty parse"))?;
     let b = Builder::new(file);
     let mut items = Vec::new();
     for p in top.into_inner() {
@@ -466,12 +467,12 @@ pub fn parse_expr(file: FileId, text: &str) -> Result<Expr, Diag> {
     let mut pairs = parse_rule(Rule::expr_input, file, text)?;
     let top = pairs
         .next()
-        .ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
+        .ok_or_else(|| Diag::error(Code::ParseSyntax, "empty parse"))?;
     let b = Builder::new(file);
     let e = top
         .into_inner()
         .next()
-        .ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
+        .ok_or_else(|| Diag::error(Code::ParseSyntax, "empty parse"))?;
     b.build_expr(e)
 }
 
@@ -481,11 +482,11 @@ pub fn parse_set(file: FileId, text: &str) -> Result<Stmt, Diag> {
     let mut pairs = parse_rule(Rule::set_input, file, text)?;
     let top = pairs
         .next()
-        .ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
+        .ok_or_else(|| Diag::error(Code::ParseSyntax, "empty parse"))?;
     let stmt = top
         .into_inner()
         .next()
-        .ok_or_else(|| Diag::error("umpire::parse::syntax", "empty parse"))?;
+        .ok_or_else(|| Diag::error(Code::ParseSyntax, "empty parse"))?;
     Builder::new(file).build_set(stmt)
 }
 
@@ -591,13 +592,13 @@ mod tests {
     #[test]
     fn unreduced_fraction_with_a_unit_is_refused() {
         let e = parse_expr(FileId(0), "24/20\"").err().map(|d| d.code);
-        assert_eq!(e, Some("umpire::parse::unreduced_fraction"));
+        assert_eq!(e, Some(Code::ParseUnreducedFraction));
     }
 
     #[test]
     fn deep_nesting_is_refused_before_pest_recurses() {
         let text = format!("{}1{}", "(".repeat(10_000), ")".repeat(10_000));
         let e = parse_expr(FileId(0), &text).err().map(|d| d.code);
-        assert_eq!(e, Some("umpire::limit::nesting"));
+        assert_eq!(e, Some(Code::LimitNesting));
     }
 }

@@ -3,6 +3,7 @@
 //! each body; see `definitions.rs` and `blocks.rs`.)
 
 use super::Checker;
+use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::program::*;
 use crate::value::Value;
@@ -43,7 +44,7 @@ impl Checker<'_> {
                 _ => (names.join(""), "it"),
             };
             let mut d = Diag::at(
-                "umpire::check::unused_enum_value",
+                Code::CheckUnusedEnumValue,
                 format!("nothing produces or reads {list} of `{}`", e.name),
                 first.span,
                 "never produced or read",

@@ -3,6 +3,7 @@
 
 use super::interval::{Reach, HI, LO};
 use super::sites::CallSite;
+use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::program::*;
 use crate::value::Value;
@@ -308,7 +309,7 @@ fn without_rows(table: &TableInfo, cols: &[Column], s: &CallSite, out: &mut Vec<
                 let can = shown(bounds);
                 out.push(
                     Diag::at(
-                        "umpire::check::roll_out_of_range",
+                        Code::CheckRollOutOfRange,
                         format!(
                             "this roll can be {can}, and `{}` of `{}` takes {r}: {} would be refused",
                             key.name,
@@ -346,7 +347,7 @@ fn without_rows(table: &TableInfo, cols: &[Column], s: &CallSite, out: &mut Vec<
             };
             out.push(
                             Diag::at(
-                                "umpire::check::roll_without_row",
+                                Code::CheckRollWithoutRow,
                                 format!(
                                     "{what}, and no row of `{}` covers {}{}",
                                     table.name,
@@ -433,7 +434,7 @@ fn unreachable_rows(
             continue;
         }
         let mut d = Diag::at(
-            "umpire::check::unreachable_row",
+            Code::CheckUnreachableRow,
             if rolls.is_empty() {
                 format!(
                     "no roll reaches row {} of `{}`: `{}` is declared {}",

@@ -2,6 +2,7 @@
 //! `example`, house-rule overrides.
 
 use super::*;
+use crate::diagnostic::Code;
 
 impl Builder {
     pub(crate) fn build_definition(&self, p: Pair<Rule>) -> R<Item> {
@@ -44,7 +45,7 @@ impl Builder {
         let (count, sides) = self.dice_parts(&d)?;
         if count != 1 {
             return Err(Diag::at(
-                "umpire::parse::die",
+                Code::ParseDie,
                 "`die` names one die, like `die d6`",
                 self.span(&d),
                 "one die",
@@ -67,14 +68,8 @@ impl Builder {
             }
             Ok(())
         })?;
-        let value = value.ok_or_else(|| {
-            Diag::at(
-                "umpire::parse::syntax",
-                "constant without a value",
-                span,
-                "here",
-            )
-        })?;
+        let value = value
+            .ok_or_else(|| Diag::at(Code::ParseSyntax, "constant without a value", span, "here"))?;
         Ok(Item::Const(ConstDef {
             name,
             ty,
@@ -180,9 +175,8 @@ impl Builder {
             }
             Ok(())
         })?;
-        let body = body.ok_or_else(|| {
-            Diag::at("umpire::parse::syntax", "rule without a body", span, "here")
-        })?;
+        let body =
+            body.ok_or_else(|| Diag::at(Code::ParseSyntax, "rule without a body", span, "here"))?;
         Ok(Item::Rule(RuleDef {
             name,
             params,
@@ -226,7 +220,7 @@ impl Builder {
         let pat = self.build_pattern(pat)?;
         let Some(pos) = keys.iter().position(|k| k.name.node == key.node) else {
             return Err(Diag::at(
-                "umpire::parse::column",
+                Code::ParseColumn,
                 format!("`{}` is not a key of this table", key.node),
                 key.span,
                 "not a key",
@@ -388,7 +382,7 @@ impl Builder {
                 Rule::seed_stmt => {
                     if ex.seed.is_some() {
                         return Err(Diag::at(
-                            "umpire::parse::example_dice",
+                            Code::ParseExampleDice,
                             "a second `seed` in one example",
                             self.span(&q),
                             "seed given again",
@@ -397,7 +391,7 @@ impl Builder {
                     if let Some(n) = q.into_inner().next() {
                         ex.seed = Some(n.as_str().parse::<u64>().map_err(|_| {
                             Diag::at(
-                                "umpire::parse::number",
+                                Code::ParseNumber,
                                 "a seed is a whole number from 0 to 18446744073709551615",
                                 self.span(&n),
                                 "not a seed",
@@ -423,7 +417,7 @@ impl Builder {
         let mut inner = p.into_inner();
         let e = inner
             .next()
-            .ok_or_else(|| Diag::at("umpire::parse::syntax", "empty check", span, "here"))?;
+            .ok_or_else(|| Diag::at(Code::ParseSyntax, "empty check", span, "here"))?;
         let expr = self.build_expr(e)?;
         let expect = inner.next().map(|t| {
             span = expr.span.to(self.span(&t));
@@ -459,7 +453,7 @@ impl Builder {
                     if it.next().is_some() {
                         if default.is_some() {
                             return Err(Diag::at(
-                                "umpire::parse::default",
+                                Code::ParseDefault,
                                 "an interpretation has one default reading",
                                 rname.span,
                                 "a second default",

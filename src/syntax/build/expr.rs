@@ -2,6 +2,7 @@
 //! function per kind of primary.
 
 use super::*;
+use crate::diagnostic::Code;
 
 impl Builder {
     pub(super) fn build_block(&self, p: Pair<Rule>) -> R<Block> {
@@ -48,7 +49,7 @@ impl Builder {
                     let e = b.build_expr(it)?;
                     if !matches!(e.kind, ExprKind::If(..)) {
                         return Err(Diag::at(
-                            "umpire::parse::unused_value",
+                            Code::ParseUnusedValue,
                             "this value is not used",
                             e.span,
                             "only the last line of a block gives its value",
@@ -64,7 +65,7 @@ impl Builder {
             Some(l) if l.as_rule() == Rule::expr => b.build_expr(l)?,
             Some(l) => {
                 return Err(Diag::at(
-                    "umpire::parse::block_value",
+                    Code::ParseBlockValue,
                     "a block must end with the value it gives",
                     self.span(&l),
                     "this is not a value",
@@ -73,7 +74,7 @@ impl Builder {
             }
             None => {
                 return Err(Diag::at(
-                    "umpire::parse::block_value",
+                    Code::ParseBlockValue,
                     "empty block",
                     span,
                     "a block must give a value",
@@ -117,7 +118,7 @@ impl Builder {
     pub(super) fn small(&self, s: &str, p: &Pair<Rule>, what: &str) -> R<u32> {
         s.parse::<u32>().map_err(|_| {
             Diag::at(
-                "umpire::limit::dice",
+                Code::LimitDice,
                 format!("{what} too large"),
                 self.span(p),
                 "too large",
@@ -131,7 +132,7 @@ impl Builder {
         let span = self.span(p);
         let bad = |what: &str| {
             Diag::at(
-                "umpire::parse::number",
+                Code::ParseNumber,
                 format!("{what} is too large to hold exactly"),
                 span,
                 "too large",
@@ -142,21 +143,21 @@ impl Builder {
             NumberError::TooLarge => bad("this number"),
             NumberError::DecimalTooLarge => bad("this decimal"),
             NumberError::TooManyDigits => Diag::at(
-                "umpire::parse::number",
+                Code::ParseNumber,
                 "this decimal has more digits than can be held exactly",
                 span,
                 "too many digits",
             )
             .help("write it as a fraction, like `1/3`"),
             NumberError::ZeroBelow => Diag::at(
-                "umpire::eval::division_by_zero",
+                Code::EvalDivisionByZero,
                 "a fraction with 0 below the line",
                 span,
                 "divides by zero",
             ),
             NumberError::NotMixed(value) => {
                 let d = Diag::at(
-                    "umpire::parse::unreduced_fraction",
+                    Code::ParseUnreducedFraction,
                     format!(
                         "`{}` is not a mixed number the way a rulebook writes one",
                         s.trim()
@@ -175,7 +176,7 @@ impl Builder {
                 denom: d,
                 value: r,
             } => Diag::at(
-                "umpire::parse::unreduced_fraction",
+                Code::ParseUnreducedFraction,
                 format!("`{s}` is not in lowest terms"),
                 span,
                 "a rulebook cell of two values?",
@@ -197,7 +198,7 @@ impl Builder {
         let mut si = p.into_inner().filter(|q| q.as_rule() != Rule::set_kw);
         let (Some(target), Some(op), Some(value)) = (si.next(), si.next(), si.next()) else {
             return Err(Diag::at(
-                "umpire::parse::syntax",
+                Code::ParseSyntax,
                 "write `set PATH = VALUE`",
                 span,
                 "incomplete",
@@ -248,10 +249,8 @@ impl Builder {
                 None
             };
             if let Some(msg) = limit_hit {
-                return Err(
-                    Diag::at("umpire::limit::nesting", msg, self.span(&q), "too many")
-                        .help("split the expression with `let` bindings or smaller rules"),
-                );
+                return Err(Diag::at(Code::LimitNesting, msg, self.span(&q), "too many")
+                    .help("split the expression with `let` bindings or smaller rules"));
             }
         }
         let b = self.deeper(self.span(&p), operators + 1)?;
@@ -416,7 +415,7 @@ impl Builder {
                 let inches_n = self.number(&inches, "\"")?;
                 if inches_n >= Rational::from_integer(12) {
                     return Err(Diag::at(
-                        "umpire::parse::feet_inches",
+                        Code::ParseFeetInches,
                         "the inches of a feet-and-inches length are less than 12",
                         span,
                         "12\" or more is a foot",
@@ -426,7 +425,7 @@ impl Builder {
                 let extra = inches_n / Rational::from_integer(12);
                 let feet = self.number(&n, "'")?.checked_add(&extra).ok_or_else(|| {
                     Diag::at(
-                        "umpire::parse::number",
+                        Code::ParseNumber,
                         "this length is too large to hold exactly",
                         span,
                         "too large",

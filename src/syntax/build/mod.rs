@@ -2,6 +2,7 @@
 
 use super::ast::*;
 use super::parser::{is_infix, span_of, Rule, MAX_DEPTH, MAX_NESTING, MAX_OPERATORS, PRATT};
+use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::span::{FileId, Span, Spanned};
 use crate::value::Rational;
@@ -13,7 +14,7 @@ use std::iter::Peekable;
 fn no_keys(extra: &[Param], what: &str) -> R<()> {
     match extra.first() {
         Some(p) => Err(Diag::at(
-            "umpire::parse::params",
+            Code::ParseParams,
             format!("`;` separates table keys from other parameters; {what} has no keys"),
             p.name.span,
             "write `,` here",
@@ -24,12 +25,7 @@ fn no_keys(extra: &[Param], what: &str) -> R<()> {
 
 /// The error for a definition cut short.
 fn incomplete(span: Span) -> Diag {
-    Diag::at(
-        "umpire::parse::syntax",
-        "incomplete definition",
-        span,
-        "here",
-    )
+    Diag::at(Code::ParseSyntax, "incomplete definition", span, "here")
 }
 
 /// Builds AST nodes from pest pairs of one source.
@@ -84,7 +80,7 @@ impl Builder {
     fn int(&self, p: &Pair<Rule>) -> R<i64> {
         p.as_str().trim().parse::<i64>().map_err(|_| {
             Diag::at(
-                "umpire::parse::number",
+                Code::ParseNumber,
                 "number too large",
                 self.span(p),
                 "does not fit in 64 bits",
@@ -100,7 +96,7 @@ impl Builder {
         let depth = self.depth + cost;
         if depth > MAX_DEPTH {
             return Err(Diag::at(
-                "umpire::limit::nesting",
+                Code::LimitNesting,
                 format!("expression nested too deeply (more than {MAX_DEPTH} levels, counting each operator)"),
                 span,
                 "too deep",

@@ -1,6 +1,7 @@
 //! Parameters, types, table rows and patterns.
 
 use super::*;
+use crate::diagnostic::Code;
 
 impl Builder {
     pub(super) fn build_params(&self, p: Pair<Rule>) -> R<(Vec<Param>, Vec<Param>)> {
@@ -32,12 +33,7 @@ impl Builder {
     pub(super) fn build_type(&self, p: Pair<Rule>) -> R<TypeExpr> {
         let span = self.span(&p);
         let Some(inner) = p.into_inner().next() else {
-            return Err(Diag::at(
-                "umpire::parse::syntax",
-                "expected a type",
-                span,
-                "here",
-            ));
+            return Err(Diag::at(Code::ParseSyntax, "expected a type", span, "here"));
         };
         Ok(match inner.as_rule() {
             Rule::ident => TypeExpr::Named(self.name(inner)),
@@ -50,7 +46,7 @@ impl Builder {
             Rule::group_type => {
                 let Some(member) = inner.into_inner().next() else {
                     return Err(Diag::at(
-                        "umpire::parse::syntax",
+                        Code::ParseSyntax,
                         "expected `group of Type`",
                         span,
                         "here",
@@ -62,7 +58,7 @@ impl Builder {
                 let mut ri = inner.into_inner();
                 let (Some(a), Some(b)) = (ri.next(), ri.next()) else {
                     return Err(Diag::at(
-                        "umpire::parse::syntax",
+                        Code::ParseSyntax,
                         "expected a pair type",
                         span,
                         "here",
@@ -135,7 +131,7 @@ impl Builder {
                     let (lo, hi) = (int_at(0)?, int_at(1)?);
                     if lo > hi {
                         return Err(Diag::at(
-                            "umpire::parse::range",
+                            Code::ParseRange,
                             format!("the range {lo}-{hi} is empty"),
                             aspan,
                             "low end first",

@@ -5,6 +5,10 @@
 //! (CLI, REPL) attach the source text with [`Diag::with_sources`] before rendering, so the
 //! caret lands in the ruleset file, the state file or the typed line.
 
+mod code;
+
+pub use code::{Code, Phase};
+
 use crate::span::{SourceMap, Span};
 use miette::{LabeledSpan, NamedSource, Severity, SourceSpan};
 use std::fmt;
@@ -18,7 +22,7 @@ const MAX_DRAWN_LINE: usize = 10_000;
 #[error("{message}")]
 pub struct Diag {
     /// Stable code, e.g. `umpire::parse::syntax`.
-    pub code: &'static str,
+    pub code: Code,
     /// The one-line message.
     pub message: String,
     /// Labelled spans; the first is the primary one.
@@ -41,7 +45,7 @@ struct Attached {
 
 impl Diag {
     /// An error with a code and message and no span (e.g. a missing file).
-    pub fn error(code: &'static str, message: impl Into<String>) -> Diag {
+    pub fn error(code: Code, message: impl Into<String>) -> Diag {
         Diag {
             code,
             message: message.into(),
@@ -55,7 +59,7 @@ impl Diag {
 
     /// An error at `span`, labelled `label`.
     pub fn at(
-        code: &'static str,
+        code: Code,
         message: impl Into<String>,
         span: Span,
         label: impl Into<String>,
@@ -180,7 +184,7 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 
 impl miette::Diagnostic for Diag {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(self.code))
+        Some(Box::new(self.code.as_str()))
     }
     fn severity(&self) -> Option<Severity> {
         Some(if self.warning {
@@ -291,7 +295,7 @@ impl FileReport {
 
 impl miette::Diagnostic for FileReport {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new("umpire::check::report"))
+        Some(Box::new(Code::CheckReport))
     }
     fn severity(&self) -> Option<Severity> {
         Some(if self.problems.iter().all(|d| d.warning) {
