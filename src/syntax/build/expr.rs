@@ -422,15 +422,20 @@ impl Builder {
                     )
                     .help("carry the whole feet into the feet, e.g. `2' 1\"` for `1' 13\"`"));
                 }
-                let extra = inches_n / Rational::from_integer(12);
-                let feet = self.number(&n, "'")?.checked_add(&extra).ok_or_else(|| {
-                    Diag::at(
-                        Code::ParseNumber,
-                        "this length is too large to hold exactly",
-                        span,
-                        "too large",
-                    )
-                })?;
+                // (Checked: the inches' denominator times 12 can overflow.)
+                let extra =
+                    num_traits::CheckedDiv::checked_div(&inches_n, &Rational::from_integer(12));
+                let whole = self.number(&n, "'")?;
+                let feet = extra
+                    .and_then(|extra| whole.checked_add(&extra))
+                    .ok_or_else(|| {
+                        Diag::at(
+                            Code::ParseNumber,
+                            "this length is too large to hold exactly",
+                            span,
+                            "too large",
+                        )
+                    })?;
                 ExprKind::Length(feet, LengthUnit::Feet)
             }
             _ => ExprKind::Length(
