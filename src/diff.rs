@@ -423,6 +423,8 @@ fn odds_of(r: &mut Ruleset, expr: &str, settings: &Settings) -> Result<Distribut
         query: &q,
         state: r.state.as_ref(),
         locals: &[],
+        readings: &r.readings,
+        limits: r.limits,
     };
     prob::odds(&job, settings)
 }
@@ -437,7 +439,7 @@ pub fn behavioural(
     scenario: &str,
     settings: &Settings,
 ) -> Result<Vec<Compared>, Diags> {
-    let plan = crate::scenario::entries(scenario)?;
+    let plan = crate::scenario::entries(scenario, &old.limits)?;
     for (name, reading) in &plan.interpret {
         old.interpret(name, reading)?;
         new.interpret(name, reading)?;
