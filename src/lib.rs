@@ -566,3 +566,6 @@ pub fn run_check(
         .help(format!("expected {want}")),
     )
 }
+
+#[cfg(test)]
+mod tests;
