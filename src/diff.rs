@@ -430,7 +430,8 @@ fn odds_of(r: &mut Ruleset, expr: &str, settings: &Settings) -> Result<Distribut
 }
 
 /// The scenario's adjudications under both rulesets (the scenario's state loaded into
-/// each; its own ruleset replaced).
+/// each; its own ruleset replaced), each within its own ruleset's limits (the scenario
+/// read within the old one's).
 ///
 /// Errors: the scenario or its state cannot be read.
 pub fn behavioural(
