@@ -59,7 +59,6 @@ pub fn digest(p: &Program) -> String {
 pub fn readings(p: &Program, chosen: &Readings) -> serde_json::Map<String, Json> {
     let mut m = serde_json::Map::new();
     for (i, info) in p.interpretations.iter().enumerate() {
-        let i = u32::try_from(i).unwrap_or(u32::MAX);
         let r = chosen.get(i).or(info.default);
         let name = r.and_then(|r| {
             p.enums

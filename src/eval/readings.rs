@@ -19,11 +19,12 @@ impl Readings {
         Readings::default()
     }
 
-    /// The reading chosen for interpretation `i`, if one is.
-    pub fn get(&self, i: u32) -> Option<u16> {
+    /// The reading chosen for interpretation `i` (its index in the program's
+    /// interpretations), if one is.
+    pub fn get(&self, i: usize) -> Option<u16> {
         self.chosen
             .iter()
-            .find(|(at, _)| *at == i)
+            .find(|(at, _)| *at as usize == i)
             .map(|&(_, reading)| reading)
     }
 

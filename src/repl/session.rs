@@ -407,11 +407,7 @@ impl Session {
         // Readings chosen with `:interpret` stay chosen, where the new ruleset has them.
         let old = &self.rules.program;
         for (i, info) in old.interpretations.iter().enumerate() {
-            let Some(r) = self
-                .rules
-                .readings
-                .get(u32::try_from(i).unwrap_or(u32::MAX))
-            else {
+            let Some(r) = self.rules.readings.get(i) else {
                 continue;
             };
             let Some(reading) = old.enum_value(info.readings, r).map(|v| v.name.to_string()) else {
@@ -764,11 +760,7 @@ impl Session {
             let mut out = String::new();
             for (i, info) in p.interpretations.iter().enumerate() {
                 out.push_str(&format!("{}: {}\n", info.name, info.text));
-                let chosen = self
-                    .rules
-                    .readings
-                    .get(u32::try_from(i).unwrap_or(u32::MAX));
-                let used = chosen.or(info.default);
+                let used = self.rules.readings.get(i).or(info.default);
                 if let Some(e) = p.enums.get(usize::from(info.readings)) {
                     for (j, v) in e.values.iter().enumerate() {
                         let mark = if used == u16::try_from(j).ok() {
