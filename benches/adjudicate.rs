@@ -187,6 +187,8 @@ fn b3(c: &mut Criterion) {
         query: &q,
         state: rules.state.as_ref(),
         locals: &[],
+        readings: &rules.readings,
+        limits: rules.limits,
     };
     let d = umpire::prob::exact(&job, 100_000).expect("enumerates");
     // Exactly, outcome by outcome: Well Handled 3/10; Tardy, Hold, Disengage 1/5;
@@ -228,6 +230,8 @@ fn b3(c: &mut Criterion) {
             query: q,
             state: None,
             locals: &[],
+            readings: &rules.readings,
+            limits: rules.limits,
         })
         .collect();
     // 3d6: a 10 comes 27 ways in 216. 50d6: 251 sums from 50 to 300, 50 once in 6^50,

@@ -423,12 +423,15 @@ fn odds_of(r: &mut Ruleset, expr: &str, settings: &Settings) -> Result<Distribut
         query: &q,
         state: r.state.as_ref(),
         locals: &[],
+        readings: &r.readings,
+        limits: r.limits,
     };
     prob::odds(&job, settings)
 }
 
 /// The scenario's adjudications under both rulesets (the scenario's state loaded into
-/// each; its own ruleset replaced).
+/// each; its own ruleset replaced), each within its own ruleset's limits (the scenario
+/// read within the old one's).
 ///
 /// Errors: the scenario or its state cannot be read.
 pub fn behavioural(
@@ -437,7 +440,7 @@ pub fn behavioural(
     scenario: &str,
     settings: &Settings,
 ) -> Result<Vec<Compared>, Diags> {
-    let plan = crate::scenario::entries(scenario)?;
+    let plan = crate::scenario::entries(scenario, &old.limits)?;
     for (name, reading) in &plan.interpret {
         old.interpret(name, reading)?;
         new.interpret(name, reading)?;

@@ -8,6 +8,7 @@
 
 use crate::diagnostic::Code;
 use crate::diagnostic::{closest, Diag, Diags};
+use crate::limits::Limits;
 use crate::program::Program;
 use crate::span::{FileId, SourceFile, Span, Spanned};
 use crate::syntax::ast::{self, Item, ModifierChange};
@@ -26,6 +27,7 @@ pub fn parse_tree(
     file: FileId,
     name: &str,
     depth: u32,
+    limits: &Limits,
 ) -> Result<ast::File, Diags> {
     let text = program
         .sources
@@ -86,15 +88,19 @@ pub fn parse_tree(
             program,
         ));
     }
-    let (label, text) = read_base(&base_name, name).map_err(|d| fail(d, program))?;
+    let (label, text) = read_base(&base_name, name, limits).map_err(|d| fail(d, program))?;
     let base_file = program.sources.add(SourceFile::new(label.clone(), text));
-    let base = parse_tree(program, base_file, &label, depth + 1)?;
+    let base = parse_tree(program, base_file, &label, depth + 1, limits)?;
     merge(program, base, house, name)
 }
 
 /// The text of the ruleset `base_name` that the file `name` extends, and the name it is
 /// shown by: a bundled ruleset, or a file beside the extending one.
-fn read_base(base_name: &Spanned<String>, name: &str) -> Result<(String, String), Diag> {
+fn read_base(
+    base_name: &Spanned<String>,
+    name: &str,
+    limits: &Limits,
+) -> Result<(String, String), Diag> {
     // The base: a bundled name, or a path beside the extending file.
     let base_text_name = &base_name.node;
     match crate::bundled::source(base_text_name) {
@@ -110,7 +116,7 @@ fn read_base(base_name: &Spanned<String>, name: &str) -> Result<(String, String)
                 None => std::path::PathBuf::from(base_text_name),
             };
             let shown = path.to_string_lossy().into_owned();
-            match crate::read_file(&shown) {
+            match crate::read_file(&shown, limits) {
                 Ok(t) => Ok((shown, t)),
                 Err(ds) => {
                     let d = Diag::at(

@@ -26,6 +26,8 @@ use crate::adjudication::Roll;
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::Seeded;
+use crate::eval::Readings;
+use crate::limits::Limits;
 use crate::program::Program;
 use crate::repl::session::{Io, Session};
 use crate::value::Value;
@@ -54,10 +56,10 @@ pub fn digest(p: &Program) -> String {
 
 /// The reading in force for each interpretation, by name (the chosen one, else the
 /// default; an interpretation with neither is left out).
-pub fn readings(p: &Program) -> serde_json::Map<String, Json> {
+pub fn readings(p: &Program, chosen: &Readings) -> serde_json::Map<String, Json> {
     let mut m = serde_json::Map::new();
     for (i, info) in p.interpretations.iter().enumerate() {
-        let r = p.chosen.get(i).copied().flatten().or(info.default);
+        let r = chosen.get(i).or(info.default);
         let name = r.and_then(|r| {
             p.enums
                 .get(usize::from(info.readings))
@@ -82,14 +84,15 @@ pub enum Dice {
     PerAdjudication,
 }
 
-/// The `game` line: the ruleset (as named to load it), its digest, the readings in
-/// force, the dice, the state.
+/// The `game` line: the ruleset (as named to load it), its digest, its limits, the
+/// readings in force, the dice, the state.
 pub fn game_line(rules: &Ruleset, ruleset: &str, dice: Dice) -> Json {
-    game_line_at(&rules.program, rules.state.as_ref(), ruleset, dice)
+    game_line_at(rules, rules.state.as_ref(), ruleset, dice)
 }
 
-/// The `game` line for `program` with `state` on the table.
-pub fn game_line_at(program: &Program, state: Option<&Value>, ruleset: &str, dice: Dice) -> Json {
+/// The `game` line for `rules` with `state` on the table.
+pub fn game_line_at(rules: &Ruleset, state: Option<&Value>, ruleset: &str, dice: Dice) -> Json {
+    let program = &rules.program;
     let dice = match dice {
         Dice::Seeded(s) => json!({ "rng": RNG, "seed": s }),
         Dice::Table => json!({ "table": true }),
@@ -99,7 +102,7 @@ pub fn game_line_at(program: &Program, state: Option<&Value>, ruleset: &str, dic
         Some(s) => crate::state::to_json_value(program, s),
         None => Json::Null,
     };
-    let l = crate::limits::current();
+    let l = rules.limits;
     // A ruleset file is named by its full path, so the log replays from anywhere.
     let ruleset = if crate::bundled::source(ruleset).is_none() {
         std::fs::canonicalize(ruleset)
@@ -117,7 +120,7 @@ pub fn game_line_at(program: &Program, state: Option<&Value>, ruleset: &str, dic
             "dice_per_roll": l.dice_per_roll, "sides": l.sides, "file_bytes": l.file_bytes,
         },
         "digest": digest(program),
-        "interpretations": readings(program),
+        "interpretations": readings(program, &rules.readings),
         "dice": dice,
         "state": state,
     }})
@@ -140,7 +143,7 @@ pub fn dice_json(queued: usize, at: Option<(u64, u128)>) -> Json {
 pub fn scenario_lines(report: &crate::scenario::Report) -> Vec<Json> {
     let p = &report.ruleset.program;
     let mut lines = vec![game_line_at(
-        p,
+        &report.ruleset,
         report.start_state.as_ref(),
         &report.ruleset_path,
         Dice::PerAdjudication,
@@ -328,16 +331,15 @@ const COMPARED: [&str; 6] = [
 /// Replays the log at `path`: every result adjudicated again, with the logged faces,
 /// against the ruleset the `game` line names (loaded again, its digest compared) and
 /// the state as logged; seeded faces drawn again from the logged seed and position.
+/// The log is read within `limits`, and the game played within them until a `game`
+/// line gives the limits it was played within.
 ///
 /// Errors: the log cannot be read, a line is not JSON, or the first line is not a
 /// `game` line; a ruleset that does not load. Differences are not errors: they are in
 /// the [`Replay`].
-pub fn replay(path: &str) -> Result<Replay, Diags> {
-    crate::limits::scoped(crate::limits::current(), || replay_text(path))
-}
-
-fn replay_text(path: &str) -> Result<Replay, Diags> {
-    let text = crate::read_file(path)?;
+pub fn replay(path: &str, limits: &Limits) -> Result<Replay, Diags> {
+    let text = crate::read_file(path, limits)?;
+    let mut limits = *limits;
     let log_dir = std::path::Path::new(path)
         .parent()
         .map(std::path::Path::to_path_buf)
@@ -361,7 +363,7 @@ fn replay_text(path: &str) -> Result<Replay, Diags> {
             Diag::error(Code::ReplayFormat, format!("{path}:{n}: {what}")).into()
         };
         if let Some(game) = line.get("game") {
-            let g = start(game, session.take(), &log_dir).map_err(|why| {
+            let g = start(game, session.take(), &log_dir, &mut limits).map_err(|why| {
                 Diags::from(Diag::error(
                     Code::ReplayGame,
                     format!("{path}:{n}: cannot start the game this line describes: {why}"),
@@ -568,7 +570,14 @@ struct Game {
     note: Option<String>,
 }
 
-fn start(game: &Json, old: Option<Session>, log_dir: &std::path::Path) -> Result<Game, String> {
+/// Starts the game `game` describes within `limits`, the limits in force: the line's
+/// own replace them when it gives them, and stay in force for the lines after.
+fn start(
+    game: &Json,
+    old: Option<Session>,
+    log_dir: &std::path::Path,
+    limits: &mut Limits,
+) -> Result<Game, String> {
     let name = game
         .get("ruleset")
         .and_then(Json::as_str)
@@ -598,7 +607,7 @@ fn start(game: &Json, old: Option<Session>, log_dir: &std::path::Path) -> Result
         _ => return Err("its `dice` are neither seeded (`rng`, `seed`) nor at the table".into()),
     };
     if let Some(l) = game.get("limits") {
-        let d = crate::limits::Limits::default();
+        let d = Limits::default();
         let get = |k: &str, d: u64| -> Result<u64, String> {
             match l.get(k) {
                 None => Ok(d),
@@ -608,16 +617,17 @@ fn start(game: &Json, old: Option<Session>, log_dir: &std::path::Path) -> Result
             }
         };
         let small = |v: u64| u32::try_from(v).map_err(|_| "a limit is too large".to_string());
-        crate::limits::set(crate::limits::Limits {
+        *limits = Limits {
             steps: get("steps", d.steps)?,
             depth: small(get("depth", u64::from(d.depth))?)?,
             dice: get("dice", d.dice)?,
             dice_per_roll: small(get("dice_per_roll", u64::from(d.dice_per_roll))?)?,
             sides: small(get("sides", u64::from(d.sides))?)?,
             file_bytes: get("file_bytes", d.file_bytes)?,
-        });
+        };
     }
     let mut s = old.unwrap_or_else(|| Session::new(seed.unwrap_or(0)));
+    s.set_limits(*limits);
     let mut io = Quiet::default();
     // A ruleset file named relative to where the game was played may be beside the log.
     let beside = log_dir.join(name);

@@ -11,7 +11,7 @@
 //! let q = rules
 //!     .compile("<doc>", "melee(attackers: 11, defenders: 9, attacker_support: 0, defender_support: 0)")
 //!     .expect("expression checks");
-//! let a = rules.adjudicate(&q, &mut Given::new(vec![]), Options { trace: true, ..Options::default() })
+//! let a = rules.adjudicate(&q, &mut Given::new(vec![]), Options { trace: true, ..rules.options() })
 //!     .expect("no error");
 //! assert_eq!(
 //!     headline(&rules.program, &a.outcome),
@@ -54,6 +54,7 @@ use crate::diagnostic::Code;
 use adjudication::{Adjudication, Outcome};
 use diagnostic::{Diag, Diags};
 use dice::{DiceSource, Given, Seeded};
+use limits::Limits;
 use program::{ExprKind, Program, Query};
 use span::SourceFile;
 use syntax::ast::{BinOp, Expectation};
@@ -65,22 +66,39 @@ pub struct Ruleset {
     pub program: Program,
     /// The game state adjudications read, once loaded (`load_state`).
     pub state: Option<value::Value>,
+    /// The readings chosen for the program's interpretations ([`Ruleset::interpret`]):
+    /// its adjudications go by them.
+    pub readings: eval::Readings,
+    /// The limits it was loaded with: its questions are checked, its state files read
+    /// and its adjudications run ([`Ruleset::options`]) within them.
+    pub limits: Limits,
 }
 
 impl Ruleset {
-    /// Parses and checks ruleset source text named `name` (a path, `bundled:NAME`).
+    /// Parses and checks ruleset source text named `name` (a path, `bundled:NAME`),
+    /// within the default limits.
     ///
     /// Errors: every syntax and check error, with the source attached for rendering.
     pub fn from_source(name: &str, text: &str) -> Result<Ruleset, Diags> {
+        Ruleset::from_source_with(name, text, &Limits::default())
+    }
+
+    /// Parses and checks ruleset source text named `name` within `limits` (the text no
+    /// larger than `limits.file_bytes`), which the ruleset keeps.
+    ///
+    /// Errors: as [`Ruleset::from_source`].
+    pub fn from_source_with(name: &str, text: &str, limits: &Limits) -> Result<Ruleset, Diags> {
         let mut program = Program::default();
         let file = program.sources.add(SourceFile::new(name, text));
-        let most = limits::current().file_bytes;
+        let most = limits.file_bytes;
         if text.len() as u64 > most {
             return Err(Diags(vec![too_big(name, most)]));
         }
         // A house rule or an edition is read on top of the ruleset it extends.
-        let ast = extend::parse_tree(&mut program, file, name, 0)?;
-        check::check_file(&mut program, &ast).map_err(|d| d.with_sources(&program.sources))?;
+        let ast = extend::parse_tree(&mut program, file, name, 0, limits)?;
+        let opts = check::CheckOptions { limits: *limits };
+        check::check_file(&mut program, &ast, &opts)
+            .map_err(|d| d.with_sources(&program.sources))?;
         program.ruleset_files = program.sources.files().len();
         let warnings = std::mem::take(&mut program.warnings);
         program.warnings = warnings
@@ -90,13 +108,20 @@ impl Ruleset {
         Ok(Ruleset {
             program,
             state: None,
+            readings: eval::Readings::none(),
+            limits: *limits,
         })
     }
 
-    /// A bundled ruleset by name (`little_wars`, `kriegspiel`).
+    /// A bundled ruleset by name (`little_wars`, `kriegspiel`), within the default limits.
     pub fn bundled(name: &str) -> Result<Ruleset, Diags> {
+        Ruleset::bundled_with(name, &Limits::default())
+    }
+
+    /// A bundled ruleset by name, within `limits`.
+    fn bundled_with(name: &str, limits: &Limits) -> Result<Ruleset, Diags> {
         match bundled::source(name) {
-            Some(text) => Ruleset::from_source(&format!("bundled:{name}"), text),
+            Some(text) => Ruleset::from_source_with(&format!("bundled:{name}"), text, limits),
             None => Err(Diag::error(
                 Code::CliUnknownRuleset,
                 format!("no bundled ruleset `{name}`"),
@@ -106,14 +131,22 @@ impl Ruleset {
         }
     }
 
-    /// A bundled name, or else a path to a ruleset file.
+    /// A bundled name, or else a path to a ruleset file, within the default limits.
     ///
     /// Errors: an unreadable file (with the bundled names listed), or the ruleset's own.
     pub fn load(name_or_path: &str) -> Result<Ruleset, Diags> {
+        Ruleset::load_with(name_or_path, &Limits::default())
+    }
+
+    /// A bundled name, or else a path to a ruleset file, within `limits` (no file larger
+    /// than `limits.file_bytes` is read), which the ruleset keeps.
+    ///
+    /// Errors: as [`Ruleset::load`].
+    pub fn load_with(name_or_path: &str, limits: &Limits) -> Result<Ruleset, Diags> {
         let looks_like_path = name_or_path.contains(['/', '\\', '.']);
         if !looks_like_path {
             if bundled::source(name_or_path).is_some() {
-                return Ruleset::bundled(name_or_path);
+                return Ruleset::bundled_with(name_or_path, limits);
             }
             if !std::path::Path::new(name_or_path).exists() {
                 let with_ext = format!("{name_or_path}.rules");
@@ -135,8 +168,8 @@ impl Ruleset {
                     .into());
             }
         }
-        let text = read_file(name_or_path)?;
-        Ruleset::from_source(name_or_path, &text)
+        let text = read_file(name_or_path, limits)?;
+        Ruleset::from_source_with(name_or_path, &text, limits)
     }
 
     /// Loads a game state file (TOML) checked against the ruleset's `state` declaration;
@@ -144,8 +177,25 @@ impl Ruleset {
     ///
     /// Errors: every field that does not fit, at its place in the file.
     pub fn load_state(&mut self, path: &str) -> Result<(), Diags> {
-        self.state = Some(state::load(&mut self.program, path)?);
+        self.state = Some(state::load(&mut self.program, path, &self.limits)?);
         Ok(())
+    }
+
+    /// The options its adjudications go by unless told otherwise: its readings and its
+    /// limits, no explanation (`Options { trace: true, ..rules.options() }` for one).
+    pub fn options(&self) -> eval::Options {
+        eval::Options {
+            trace: false,
+            limits: self.limits,
+            readings: self.readings.clone(),
+        }
+    }
+
+    /// What its questions are checked with: its limits.
+    fn check_options(&self) -> check::CheckOptions {
+        check::CheckOptions {
+            limits: self.limits,
+        }
     }
 
     /// Compiles an expression typed by a user (command line, REPL) named `origin`.
@@ -170,10 +220,12 @@ impl Ruleset {
         let stmt = syntax::parse_set(file, &normalised)
             .map_err(|d| Diags::from(d).with_sources(&self.program.sources))?;
         let len = u32::try_from(normalised.len()).unwrap_or(u32::MAX);
+        let opts = self.check_options();
         check::check_set_query(
             &mut self.program,
             &stmt,
             span::Span::new(file, 0, len as usize),
+            &opts,
         )
         .map_err(|d| d.with_sources(&self.program.sources))
     }
@@ -225,7 +277,7 @@ impl Ruleset {
             .with_sources(&self.program.sources)
             .into());
         };
-        let a = self.adjudicate(&g, &mut Given::new(vec![]), eval::Options::default())?;
+        let a = self.adjudicate(&g, &mut Given::new(vec![]), self.options())?;
         let members = match a.outcome {
             Outcome::Value(value::Value::Group(m)) => m.as_ref().clone(),
             _ => Vec::new(),
@@ -274,7 +326,8 @@ impl Ruleset {
             .unwrap_or_default();
         let ast = syntax::parse_expr(file, &text)
             .map_err(|d| Diags::from(d).with_sources(&self.program.sources))?;
-        check::check_query_with(&mut self.program, &ast, bound)
+        let opts = self.check_options();
+        check::check_query_with(&mut self.program, &ast, bound, &opts)
             .map_err(|d| d.with_sources(&self.program.sources))
     }
 
@@ -292,35 +345,25 @@ impl Ruleset {
     }
 
     /// Chooses a reading of an ambiguous rule (`--interpret NAME=READING`): adjudications
-    /// go by it from now on, and their explanations name it.
+    /// with [`Ruleset::options`] go by it from now on, and their explanations name it.
     ///
     /// Errors: no such interpretation or reading (with what there is).
     pub fn interpret(&mut self, name: &str, reading: &str) -> Result<(), Diag> {
         let (i, r) = program::find_reading(&self.program, name, reading)
             .map_err(|m| Diag::error(Code::CliInterpret, m))?;
-        if let Some(c) = self.program.chosen.get_mut(i as usize) {
-            *c = Some(r);
-        }
+        self.readings.choose(i, r);
         Ok(())
     }
 
-    /// Runs every `example` block; one result per check.
+    /// Runs every `example` block, within the ruleset's limits and with its readings;
+    /// one result per check.
     pub fn run_examples(&self) -> Vec<ExampleResult> {
         let mut out = Vec::new();
         for ex in &self.program.examples {
-            // An example that pins readings is read with them.
-            let pinned;
-            let program = if ex.readings.is_empty() {
-                &self.program
-            } else {
-                let mut p = self.program.clone();
-                for &(i, r) in &ex.readings {
-                    if let Some(c) = p.chosen.get_mut(i as usize) {
-                        *c = Some(r);
-                    }
-                }
-                pinned = p;
-                &pinned
+            // An example that pins readings is read with them (the ruleset's own stay).
+            let opts = eval::Options {
+                readings: self.readings.with(&ex.readings),
+                ..self.options()
             };
             let mut given = Given::new(ex.rolls.iter().map(|(r, _)| *r).collect());
             let mut seeded = ex.seed.map(Seeded::new);
@@ -331,7 +374,14 @@ impl Ruleset {
                     Some(s) => s,
                     None => &mut given,
                 };
-                let failure = run_check(program, &chk.query, chk.expect, dice, no_dice);
+                let failure = run_check(
+                    &self.program,
+                    &chk.query,
+                    chk.expect,
+                    dice,
+                    no_dice,
+                    opts.clone(),
+                );
                 dice_failed |= failure
                     .as_ref()
                     .is_some_and(|d| d.code.phase() == crate::diagnostic::Phase::Dice);
@@ -374,11 +424,11 @@ fn too_big(name: &str, most: u64) -> Diag {
 }
 
 /// Reads a file as UTF-8 text, refusing files over the file-size limit
-/// ([`limits::Limits::file_bytes`]).
-pub fn read_file(path: &str) -> Result<String, Diags> {
+/// ([`Limits::file_bytes`]).
+pub fn read_file(path: &str, limits: &Limits) -> Result<String, Diags> {
     let meta = std::fs::metadata(path)
         .map_err(|e| Diag::error(Code::IoRead, format!("cannot read {path}: {e}")))?;
-    let most = limits::current().file_bytes;
+    let most = limits.file_bytes;
     if meta.len() > most {
         return Err(too_big(path, most).into());
     }
@@ -437,17 +487,17 @@ impl DiceSource for NoDice {
     }
 }
 
-/// Runs one check: `None` if it holds, else why not.
+/// Runs one check, evaluated with `opts`: `None` if it holds, else why not.
 pub fn run_check(
     p: &Program,
     q: &Query,
     expect: Option<Expectation>,
     dice: &mut dyn DiceSource,
     no_dice: bool,
+    opts: eval::Options,
 ) -> Option<Diag> {
     let mut nodice = NoDice;
     let dice: &mut dyn DiceSource = if no_dice { &mut nodice } else { dice };
-    let opts = eval::Options::default();
     let span = q.expr.span;
     // `A == B`: evaluate both sides, so a failure shows what each gave.
     if let (None, ExprKind::Binary(BinOp::Eq, a, b)) = (expect, &q.expr.kind) {
@@ -516,3 +566,6 @@ pub fn run_check(
         .help(format!("expected {want}")),
     )
 }
+
+#[cfg(test)]
+mod tests;

@@ -4,9 +4,11 @@
 //! Two kinds:
 //! - **configurable** ([`Limits`]): file size, dice in one term, sides of a die, steps,
 //!   call depth and dice rolled per adjudication. The command line sets them
-//!   (`--max-steps N` and the like, see `umpire help eval`); a library user sets them
-//!   with [`set`] or for one piece of work with [`scoped`]. They are per thread: each
-//!   thread starts with [`Limits::default`].
+//!   (`--max-steps N` and the like, see `umpire help eval`); a library user gives them
+//!   where the work is done: loading a ruleset ([`crate::Ruleset::load_with`], kept in
+//!   the [`crate::Ruleset`] for its questions, states and adjudications), checking
+//!   ([`crate::check::CheckOptions`]) and adjudicating ([`crate::eval::Options`]).
+//!   Nothing is kept per thread: where none are given, they are [`Limits::default`].
 //! - **fixed**: how deeply brackets, prefix operators, expressions and records may nest
 //!   ([`crate::syntax::parser::MAX_NESTING`], [`crate::syntax::parser::MAX_DEPTH`],
 //!   [`crate::syntax::parser::MAX_OPERATORS`], [`crate::program::MAX_VALUE_DEPTH`],
@@ -15,8 +17,6 @@
 //!
 //! A limit hit is a diagnostic (`umpire::limit::*`) naming the limit, at the span that
 //! hit it. The exact-odds engine's case limit is `umpire prob --limit`.
-
-use std::cell::Cell;
 
 /// The configurable limits. Each is the largest value allowed: the limit itself is
 /// accepted, one past it is an error.
@@ -48,34 +48,6 @@ impl Default for Limits {
             dice: 100_000,
         }
     }
-}
-
-thread_local! {
-    static CURRENT: Cell<Limits> = Cell::new(Limits::default());
-}
-
-/// The limits in force on this thread.
-pub fn current() -> Limits {
-    CURRENT.with(Cell::get)
-}
-
-/// Sets the limits in force on this thread (the command line does, once, from its
-/// `--max-*` flags).
-pub fn set(limits: Limits) {
-    CURRENT.with(|c| c.set(limits));
-}
-
-/// Runs `f` with `limits` in force on this thread, then puts the old ones back.
-pub fn scoped<R>(limits: Limits, f: impl FnOnce() -> R) -> R {
-    struct Restore(Limits);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            set(self.0);
-        }
-    }
-    let _restore = Restore(current());
-    set(limits);
-    f()
 }
 
 /// Runs `f`, a step of a walk down a tree (building, checking, evaluating), on more

@@ -752,9 +752,6 @@ pub struct Program {
     pub enum_values: HashMap<String, Vec<(EnumId, u16)>>,
     /// Interpretations of ambiguous rules, by index.
     pub interpretations: Vec<InterpretationInfo>,
-    /// The reading chosen for each interpretation (`--interpret NAME=READING`); `None`:
-    /// its default.
-    pub chosen: Vec<Option<u16>>,
     /// Warnings found while checking.
     pub warnings: Vec<crate::diagnostic::Diag>,
     /// How many of [`Program::sources`] are the ruleset's own files (a house rule and

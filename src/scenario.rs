@@ -23,6 +23,7 @@ use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::{DiceSource, Given, Seeded};
 use crate::eval::Options;
+use crate::limits::Limits;
 use crate::program::Ty;
 use crate::render::{adjudication_json, explain, headline};
 use crate::span::{SourceFile, Span};
@@ -148,9 +149,10 @@ fn content_range(text: &str, start: usize, end: usize) -> Option<(usize, usize)>
 /// adjudications (name, expression), without running them (`umpire diff` runs them
 /// under two rulesets).
 ///
-/// Errors: the file cannot be read or is not a scenario.
-pub fn entries(path: &str) -> Result<Plan, Diags> {
-    let text = crate::read_file(path)?;
+/// Errors: the file cannot be read (or is larger than `limits.file_bytes`) or is not a
+/// scenario.
+pub fn entries(path: &str, limits: &Limits) -> Result<Plan, Diags> {
+    let text = crate::read_file(path, limits)?;
     let src = SourceFile::new(path, text);
     let mut scratch = crate::span::SourceMap::default();
     let sfile = scratch.add(src.clone());
@@ -192,12 +194,13 @@ pub struct Plan {
     pub adjudications: Vec<(String, String)>,
 }
 
-/// Loads and runs a scenario file.
+/// Loads and runs a scenario file within `limits` (the scenario, its ruleset and its
+/// state read, and its adjudications run, within them).
 ///
 /// Errors: an unreadable or malformed scenario, or a ruleset that does not load. Errors
 /// in one adjudication are reported in its [`Done`] and the rest still run.
-pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
-    let text = crate::read_file(path)?;
+pub fn run(path: &str, trace: bool, limits: &Limits) -> Result<Report, Diags> {
+    let text = crate::read_file(path, limits)?;
     let src = SourceFile::new(path, text);
     let mut scratch = crate::span::SourceMap::default();
     let sfile = scratch.add(src.clone());
@@ -205,7 +208,7 @@ pub fn run(path: &str, trace: bool) -> Result<Report, Diags> {
     let parsed: ScenarioFile =
         toml::from_str(&src.text).map_err(|e| attach(toml_error(&src, sfile, &e)))?;
     let name = parsed.ruleset.get_ref().clone();
-    let (mut ruleset, target) = load(path, &parsed, sfile, &scratch)?;
+    let (mut ruleset, target) = load(path, &parsed, sfile, &scratch, limits)?;
     let start_state = ruleset.state.clone();
     // The scenario itself joins the ruleset's sources, so spans in it render.
     let sfile = ruleset.program.sources.add(src.clone());
@@ -238,6 +241,7 @@ fn load(
     parsed: &ScenarioFile,
     sfile: crate::span::FileId,
     scratch: &crate::span::SourceMap,
+    limits: &Limits,
 ) -> Result<(Ruleset, String), Diags> {
     let name = parsed.ruleset.get_ref().clone();
     let base = Path::new(path).parent().unwrap_or(Path::new(""));
@@ -248,7 +252,7 @@ fn load(
     } else {
         name.clone()
     };
-    let mut ruleset = Ruleset::load(&target).map_err(|ds| {
+    let mut ruleset = Ruleset::load_with(&target, limits).map_err(|ds| {
         let r = parsed.ruleset.span();
         let mut v = ds.0;
         v.push(
@@ -399,7 +403,7 @@ impl Scenario<'_> {
                     dice,
                     Options {
                         trace: self.trace,
-                        ..Options::default()
+                        ..ruleset.options()
                     },
                 )?;
                 if entry.rolls.is_none() && !a.rolls.is_empty() {
@@ -501,7 +505,7 @@ fn expectation(
             .with_sources(&ruleset.program.sources));
         }
     }
-    let a = ruleset.adjudicate(&q, &mut NoRolls, Options::default())?;
+    let a = ruleset.adjudicate(&q, &mut NoRolls, ruleset.options())?;
     Ok(a.outcome)
 }
 

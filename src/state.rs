@@ -17,6 +17,7 @@
 
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
+use crate::limits::Limits;
 use crate::program::{IntRange, Program, RecordInfo, Ty};
 use crate::span::{FileId, SourceFile, Span};
 use crate::value::written::{self, Written};
@@ -27,9 +28,10 @@ use toml_edit::{Item, Table, Value as Toml};
 /// Loads the state file at `path` against the program's `state` declaration.
 ///
 /// Errors: no `state` in the ruleset, an unreadable or malformed file, and every field
-/// that does not fit the declaration (all of them, each at its place in the file).
-pub fn load(program: &mut Program, path: &str) -> Result<Value, Diags> {
-    let text = crate::read_file(path)?;
+/// that does not fit the declaration (all of them, each at its place in the file); a
+/// file larger than `limits.file_bytes`.
+pub fn load(program: &mut Program, path: &str, limits: &Limits) -> Result<Value, Diags> {
+    let text = crate::read_file(path, limits)?;
     load_text(program, path, text)
 }
 

@@ -140,13 +140,15 @@ fn expr_text(c: &Case) -> Option<String> {
     }
 }
 
-fn run_case(c: &Case) -> Came {
+/// Runs one case within `limits`: the ruleset keeps them for its question and its
+/// adjudication.
+fn run_case(c: &Case, limits: &Limits) -> Came {
     let mut rules = match (&c.ruleset, rules_text(c)) {
-        (Some(name), None) => match Ruleset::load(name) {
+        (Some(name), None) => match Ruleset::load_with(name, limits) {
             Ok(r) => r,
             Err(ds) => return first_error(ds),
         },
-        (None, Some(text)) => match Ruleset::from_source("case.rules", &text) {
+        (None, Some(text)) => match Ruleset::from_source_with("case.rules", &text, limits) {
             Ok(r) => r,
             Err(ds) => return first_error(ds),
         },
@@ -178,7 +180,7 @@ fn run_case(c: &Case) -> Came {
             &mut given
         }
     };
-    match rules.adjudicate(&q, dice, Options::default()) {
+    match rules.adjudicate(&q, dice, rules.options()) {
         Ok(a) => Came::Value(
             report_text(&rules.program, &a)
                 .lines()
@@ -305,10 +307,11 @@ fn corpus(file: &str) {
                 if std::env::var_os("UMPIRE_CORPUS_TRACE").is_some() {
                     eprintln!("case: {}", c.name);
                 }
-                let came = match &c.limits {
-                    Some(l) => umpire::limits::scoped(l.limits(), || run_case(c)),
-                    None => run_case(c),
-                };
+                let limits = c
+                    .limits
+                    .as_ref()
+                    .map_or_else(Limits::default, CaseLimits::limits);
+                let came = run_case(c, &limits);
                 if let Err(e) = check(c, came) {
                     failures.push(e);
                 }
@@ -377,6 +380,8 @@ fn exact_odds_enumerate_up_to_the_case_limit_and_sample_past_it() {
         query: &q,
         state: None,
         locals: &[],
+        readings: &rules.readings,
+        limits: rules.limits,
     };
     assert!(umpire::prob::exact(&job, 11).is_some());
     assert!(umpire::prob::exact(&job, 10).is_none());

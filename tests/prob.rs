@@ -86,6 +86,8 @@ fn exact_of(rules: &Ruleset, expr: &str) -> (Ruleset, umpire::prob::Distribution
         query: &q,
         state: r.state.as_ref(),
         locals: &[],
+        readings: &r.readings,
+        limits: r.limits,
     };
     let d = exact(&job, 1_000_000).expect("few enough cases");
     (r, d)
@@ -191,6 +193,8 @@ fn many_dice_are_summed_by_convolution_with_exact_big_fractions() {
         query: &q,
         state: None,
         locals: &[],
+        readings: &r.readings,
+        limits: r.limits,
     };
     let d = exact(&job, 1000).expect("exact");
     assert_eq!(d.chances.len(), 251);
@@ -218,6 +222,8 @@ fn sampling_agrees_with_the_exact_odds_within_four_standard_errors() {
             query: &q,
             state: None,
             locals: &[],
+            readings: &r.readings,
+            limits: r.limits,
         };
         let exact_d = exact(&job, 100_000).expect("exact");
         let settings = Settings {
@@ -254,6 +260,8 @@ fn too_many_cases_fall_back_to_sampling() {
         query: &q,
         state: None,
         locals: &[],
+        readings: &r.readings,
+        limits: r.limits,
     };
     assert!(exact(&job, 1000).is_none(), "6^8 cases are more than 1000");
     let d = odds(

@@ -65,6 +65,7 @@ fn transcript(path: &std::path::Path) -> String {
             get(&keys, "state"),
             Some(seed),
             get(&keys, "dice") == Some("table"),
+            &umpire::limits::Limits::default(),
             &mut script,
         )
     };

@@ -62,7 +62,8 @@ fn every_example_scenario_runs_as_expected() {
     let found = files("examples", "toml");
     assert!(!found.is_empty());
     for path in found {
-        let report = scenario::run(&path, true).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let report = scenario::run(&path, true, &umpire::limits::Limits::default())
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
         assert!(!report.done.is_empty(), "{path} adjudicates something");
         for d in &report.done {
             assert!(

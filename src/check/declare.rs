@@ -114,7 +114,7 @@ impl Checker<'_> {
                     self.prog.cite = cite.as_ref().map(|c| rc(&c.node));
                 }
                 ast::Item::Die { sides } => {
-                    let most = crate::limits::current().sides;
+                    let most = self.limits.sides;
                     if sides.node == 0 || sides.node > most {
                         self.err(
                             Diag::at(
@@ -160,7 +160,6 @@ impl Checker<'_> {
                             readings: id,
                             default,
                         });
-                        self.prog.chosen.push(None);
                     }
                 }
                 _ => {}

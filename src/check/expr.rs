@@ -111,7 +111,7 @@ impl Checker<'_> {
                 }
             }
         };
-        let limits = crate::limits::current();
+        let limits = self.limits;
         if count > limits.dice_per_roll {
             self.err(
                 Diag::at(

@@ -78,9 +78,21 @@ impl Scope {
     }
 }
 
+/// What the checker is given besides the program and the text: the limits (the dice in
+/// one roll and the sides of a die are checked where they are written).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CheckOptions {
+    /// The limits checked against.
+    pub limits: crate::limits::Limits,
+}
+
 /// Checks a parsed ruleset file into a program (the sources must already hold `file`).
-pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
-    let mut c = Checker::new(program);
+pub fn check_file(
+    program: &mut Program,
+    ast: &ast::File,
+    opts: &CheckOptions,
+) -> Result<(), Diags> {
+    let mut c = Checker::new(program, opts);
     c.declare(ast);
     c.check_all();
     c.check_examples(ast);
@@ -116,8 +128,12 @@ pub fn check_file(program: &mut Program, ast: &ast::File) -> Result<(), Diags> {
 }
 
 /// Compiles an expression against a checked program.
-pub fn check_query(program: &mut Program, expr: &ast::Expr) -> Result<Query, Diags> {
-    check_query_with(program, expr, &[])
+pub fn check_query(
+    program: &mut Program,
+    expr: &ast::Expr,
+    opts: &CheckOptions,
+) -> Result<Query, Diags> {
+    check_query_with(program, expr, &[], opts)
 }
 
 /// Compiles an expression in which each of `bound` (name, type) is a local, in slots
@@ -126,8 +142,9 @@ pub fn check_query_with(
     program: &mut Program,
     expr: &ast::Expr,
     bound: &[(String, Ty)],
+    opts: &CheckOptions,
 ) -> Result<Query, Diags> {
-    let mut c = Checker::new(program);
+    let mut c = Checker::new(program, opts);
     let mut scope = Scope::default();
     for (name, ty) in bound {
         scope.bind(name, ty.clone());
@@ -151,8 +168,9 @@ pub fn check_set_query(
     program: &mut Program,
     stmt: &ast::Stmt,
     span: Span,
+    opts: &CheckOptions,
 ) -> Result<Query, Diags> {
-    let mut c = Checker::new(program);
+    let mut c = Checker::new(program, opts);
     let mut scope = Scope::default();
     let ast::Stmt::Set { target, op, value } = stmt else {
         return Err(Diags::from(Diag::at(
@@ -197,6 +215,8 @@ struct Checker<'p> {
     /// Tables with an error in their rows (some rows may be missing from the program,
     /// so their coverage is not judged).
     broken_tables: std::collections::HashSet<usize>,
+    /// The limits the dice written in the source are checked against.
+    limits: crate::limits::Limits,
 }
 
 /// Most errors reported from one ruleset.
@@ -221,7 +241,7 @@ fn idx(n: usize) -> u32 {
 }
 
 impl<'p> Checker<'p> {
-    fn new(prog: &'p mut Program) -> Checker<'p> {
+    fn new(prog: &'p mut Program, opts: &CheckOptions) -> Checker<'p> {
         Checker {
             prog,
             pend: Pending::default(),
@@ -231,6 +251,7 @@ impl<'p> Checker<'p> {
             more_errors: 0,
             more_warnings: 0,
             broken_tables: Default::default(),
+            limits: opts.limits,
         }
     }
 

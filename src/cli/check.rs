@@ -3,6 +3,7 @@
 
 use super::{failed_if, render};
 use crate::diagnostic::{Diags, FileReport};
+use crate::limits::Limits;
 use crate::Ruleset;
 use std::process::ExitCode;
 
@@ -18,10 +19,10 @@ pub(super) struct Args {
 }
 
 /// Runs `umpire check`: exit 1 if any file has errors (or warnings, when denied).
-pub(super) fn run(args: Args) -> ExitCode {
+pub(super) fn run(args: Args, limits: &Limits) -> ExitCode {
     let mut failed = false;
     for name in &args.rulesets {
-        failed |= match Ruleset::load(name) {
+        failed |= match Ruleset::load_with(name, limits) {
             Ok(r) => loaded(name, &r, args.deny_warnings),
             Err(ds) => refused(name, &ds),
         };

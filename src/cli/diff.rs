@@ -3,6 +3,7 @@
 
 use super::{load_with_state, Format};
 use crate::diagnostic::Diags;
+use crate::limits::Limits;
 use std::process::ExitCode;
 
 // No doc comment: the subcommand's help is the one written on `Command::Diff`.
@@ -24,9 +25,9 @@ pub(super) struct Args {
 }
 
 /// Runs `umpire diff`: exit 3 with `--exit-code` when anything differs.
-pub(super) fn run(args: Args) -> Result<ExitCode, Diags> {
-    let mut a = load_with_state(&args.old, None, &[])?;
-    let mut b = load_with_state(&args.new, None, &[])?;
+pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
+    let mut a = load_with_state(&args.old, None, &[], limits)?;
+    let mut b = load_with_state(&args.new, None, &[], limits)?;
     let changes = crate::diff::structural(&a.program, &b.program);
     let settings = crate::prob::Settings {
         seed: Some(0),

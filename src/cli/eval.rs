@@ -6,6 +6,7 @@ use super::{load_with_state, Format};
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::DiceSource;
 use crate::eval::Options;
+use crate::limits::Limits;
 use crate::render::{adjudication_json, effects_text, explain, headline, report_text};
 use crate::Ruleset;
 use std::process::ExitCode;
@@ -44,8 +45,13 @@ pub(super) struct Args {
 }
 
 /// Runs `umpire eval`.
-pub(super) fn run(args: Args) -> Result<ExitCode, Diags> {
-    let mut rules = load_with_state(&args.ruleset, args.state.as_deref(), &args.interpret)?;
+pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
+    let mut rules = load_with_state(
+        &args.ruleset,
+        args.state.as_deref(),
+        &args.interpret,
+        limits,
+    )?;
     let mut dice = Dice::new(args.seed, args.roll);
     if let Some(each) = &args.each {
         return eval_each(
@@ -63,7 +69,7 @@ pub(super) fn run(args: Args) -> Result<ExitCode, Diags> {
         dice.source(),
         Options {
             trace: args.explain,
-            ..Options::default()
+            ..rules.options()
         },
     )?;
     match args.format {
@@ -143,7 +149,7 @@ fn eval_each(
                     &mut source,
                     Options {
                         trace: want,
-                        ..Options::default()
+                        ..rules.options()
                     },
                 )
                 .map_err(|mut d| {

@@ -7,6 +7,7 @@
 
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
+use crate::limits::Limits;
 use crate::{bundled, Ruleset};
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -78,9 +79,9 @@ struct LimitArgs {
 }
 
 impl LimitArgs {
-    fn limits(&self) -> crate::limits::Limits {
-        let d = crate::limits::Limits::default();
-        crate::limits::Limits {
+    fn limits(&self) -> Limits {
+        let d = Limits::default();
+        Limits {
             steps: self.max_steps.unwrap_or(d.steps),
             depth: self.max_depth.unwrap_or(d.depth),
             dice: self.max_dice.unwrap_or(d.dice),
@@ -166,7 +167,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    crate::limits::set(cli.limits.limits());
+    let limits = cli.limits.limits();
     // EXPR may begin with `-` (`-3 + 1`), but `--bogus` is a mistyped option.
     if let Command::Eval(eval::Args { expr, .. }) = &cli.command {
         if expr.starts_with("--") && expr[2..].starts_with(|c: char| c.is_ascii_alphabetic()) {
@@ -175,7 +176,7 @@ pub fn main() -> ExitCode {
         }
     }
     let json_errors = cli.command.json_errors();
-    match run(cli.command) {
+    match run(cli.command, &limits) {
         Ok(code) => code,
         Err(ds) => {
             if json_errors {
@@ -192,29 +193,32 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Runs one subcommand: its exit code, or the errors that stopped it (exit 1).
-fn run(cmd: Command) -> Result<ExitCode, Diags> {
+/// Runs one subcommand within `limits` (from the limit flags): its exit code, or the
+/// errors that stopped it (exit 1).
+fn run(cmd: Command, limits: &Limits) -> Result<ExitCode, Diags> {
     match cmd {
-        Command::Eval(a) => eval::run(a),
-        Command::Check(a) => Ok(check::run(a)),
-        Command::Test(a) => Ok(test::run(a)),
+        Command::Eval(a) => eval::run(a, limits),
+        Command::Check(a) => Ok(check::run(a, limits)),
+        Command::Test(a) => Ok(test::run(a, limits)),
         Command::Show(a) => show::run(a),
-        Command::Prob(a) => prob::run(a),
-        Command::Diff(a) => diff::run(a),
-        Command::Repl(a) => Ok(repl::run(a)),
-        Command::Run(a) => run::run(a),
-        Command::Replay(a) => replay::run(a),
+        Command::Prob(a) => prob::run(a, limits),
+        Command::Diff(a) => diff::run(a, limits),
+        Command::Repl(a) => Ok(repl::run(a, limits)),
+        Command::Run(a) => run::run(a, limits),
+        Command::Replay(a) => replay::run(a, limits),
     }
 }
 
-/// A ruleset by name or path (its warnings shown), with a state file loaded if given.
+/// A ruleset by name or path loaded within `limits` (its warnings shown), with a state
+/// file loaded if given.
 fn load_with_state(
     ruleset: &str,
     state: Option<&str>,
     interpret: &[String],
+    limits: &Limits,
 ) -> Result<Ruleset, Diags> {
     note_bundled_over_file(ruleset);
-    let mut rules = Ruleset::load(ruleset)?;
+    let mut rules = Ruleset::load_with(ruleset, limits)?;
     for choice in interpret {
         let Some((name, reading)) = choice.split_once('=') else {
             return Err(Diag::error(

@@ -4,6 +4,7 @@
 use super::{load_with_state, Format};
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
+use crate::limits::Limits;
 use crate::prob::{report, Distribution, Method, Settings};
 use crate::Ruleset;
 use std::io::IsTerminal;
@@ -42,8 +43,13 @@ pub(super) struct Args {
 }
 
 /// Runs `umpire prob`.
-pub(super) fn run(args: Args) -> Result<ExitCode, Diags> {
-    let mut rules = load_with_state(&args.ruleset, args.state.as_deref(), &args.interpret)?;
+pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
+    let mut rules = load_with_state(
+        &args.ruleset,
+        args.state.as_deref(),
+        &args.interpret,
+        limits,
+    )?;
     if args.samples == Some(0) {
         return Err(
             Diag::error(Code::ProbSamples, "--samples 0 samples nothing")
@@ -72,6 +78,8 @@ fn once(rules: &mut Ruleset, args: &Args, settings: &Settings) -> Result<(), Dia
         query: &q,
         state: rules.state.as_ref(),
         locals: &[],
+        readings: &rules.readings,
+        limits: rules.limits,
     };
     let d = crate::prob::odds(&job, settings)?;
     report_sampling(&d, args.seed);

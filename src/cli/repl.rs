@@ -1,6 +1,7 @@
 //! `umpire repl [RULESET]`: adjudicate at the table, one line at a time (the REPL face
 //! itself is `crate::repl`).
 
+use crate::limits::Limits;
 use std::process::ExitCode;
 
 // No doc comment: the subcommand's help is the one written on `Command::Repl`.
@@ -20,6 +21,6 @@ pub(super) struct Args {
 }
 
 /// Runs `umpire repl`.
-pub(super) fn run(args: Args) -> ExitCode {
-    crate::repl::main(args.ruleset, args.state, args.seed, args.table_dice)
+pub(super) fn run(args: Args, limits: &Limits) -> ExitCode {
+    crate::repl::main(args.ruleset, args.state, args.seed, args.table_dice, limits)
 }

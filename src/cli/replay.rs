@@ -1,6 +1,7 @@
 //! `umpire replay LOG`: adjudicate a game log's results again and say where any differs.
 
 use crate::diagnostic::Diags;
+use crate::limits::Limits;
 use std::process::ExitCode;
 
 // No doc comment: the subcommand's help is the one written on `Command::Replay`.
@@ -11,9 +12,9 @@ pub(super) struct Args {
 }
 
 /// Runs `umpire replay`: exit 1 when any result differs.
-pub(super) fn run(args: Args) -> Result<ExitCode, Diags> {
+pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
     let log = args.log;
-    let r = crate::gamelog::replay(&log)?;
+    let r = crate::gamelog::replay(&log, limits)?;
     for n in &r.notes {
         errln!("note: {n}");
     }

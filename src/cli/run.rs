@@ -4,6 +4,7 @@
 use super::{failed_if, render, Format};
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
+use crate::limits::Limits;
 use crate::scenario;
 use std::process::ExitCode;
 
@@ -29,14 +30,14 @@ pub(super) struct Args {
 }
 
 /// Runs `umpire run`: exit 1 when an adjudication failed or was not as expected.
-pub(super) fn run(args: Args) -> Result<ExitCode, Diags> {
+pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
     let path = &args.scenario;
     if let Some(log) = &args.log {
         let mut others = vec![path.as_str()];
         others.extend(args.write_state.as_deref());
         crate::gamelog::check_target(log, &others).map_err(|d| Diags(vec![d]))?;
     }
-    let r = scenario::run(path, !args.brief)?;
+    let r = scenario::run(path, !args.brief, limits)?;
     if let Some(log) = &args.log {
         crate::gamelog::append_all(log, &crate::gamelog::scenario_lines(&r))
             .map_err(|d| Diags(vec![d]))?;

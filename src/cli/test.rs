@@ -2,6 +2,7 @@
 //! and the count passed and failed.
 
 use super::{failed_if, render, report};
+use crate::limits::Limits;
 use crate::Ruleset;
 use std::process::ExitCode;
 
@@ -14,10 +15,10 @@ pub(super) struct Args {
 }
 
 /// Runs `umpire test`: exit 1 if any check failed or any ruleset did not load.
-pub(super) fn run(args: Args) -> ExitCode {
+pub(super) fn run(args: Args, limits: &Limits) -> ExitCode {
     let (mut passed, mut failed) = (0usize, 0usize);
     for name in &args.rulesets {
-        let r = match Ruleset::load(name) {
+        let r = match Ruleset::load_with(name, limits) {
             Ok(r) => r,
             Err(ds) => {
                 report(&ds);

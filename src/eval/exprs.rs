@@ -197,7 +197,7 @@ impl Evaluator<'_> {
         let Some(info) = prog.interpretations.get(i as usize) else {
             return Err(internal(span, "an interpretation"));
         };
-        let chosen = prog.chosen.get(i as usize).copied().flatten();
+        let chosen = self.readings.get(i as usize);
         match chosen.or(info.default) {
             Some(r) => {
                 // The explanation names the reading it went by.

@@ -9,6 +9,7 @@ mod calls;
 mod effects;
 mod exprs;
 mod ops;
+mod readings;
 mod rolls;
 mod trace;
 
@@ -22,26 +23,21 @@ use crate::value::{ArithError, Value};
 use std::rc::Rc;
 
 pub use crate::limits::Limits;
+pub use readings::Readings;
 
 /// Deepest nesting of expressions (calls included) in one adjudication.
 pub const MAX_EVAL_NESTING: u32 = 4096;
 
-/// Options for one adjudication.
-#[derive(Debug, Clone, Copy)]
+/// Options for one adjudication. The default: no explanation, [`Limits::default`], no
+/// reading chosen (a ruleset's own are [`crate::Ruleset::options`]).
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Build the explanation.
     pub trace: bool,
-    /// Limits (by default those in force on this thread, [`crate::limits::current`]).
+    /// Limits on the work the adjudication may do.
     pub limits: Limits,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            trace: false,
-            limits: crate::limits::current(),
-        }
-    }
+    /// The readings chosen for the program's interpretations.
+    pub readings: Readings,
 }
 
 /// How evaluation leaves an expression early.
@@ -126,6 +122,7 @@ pub struct Evaluator<'a> {
     /// Changes to the state produced so far (not applied: reads see the state as it was).
     pub effects: Vec<crate::adjudication::Effect>,
     limits: Limits,
+    readings: Readings,
 }
 
 fn arith_err(e: ArithError, span: Span) -> Flow {
@@ -164,6 +161,7 @@ impl<'a> Evaluator<'a> {
             state: None,
             effects: Vec::new(),
             limits: opts.limits,
+            readings: opts.readings,
         }
     }
 

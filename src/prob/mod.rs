@@ -10,7 +10,7 @@ use crate::adjudication::Outcome;
 use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::dice::{DiceRequest, DiceSource, Seeded};
-use crate::eval::{adjudicate_bound, Options};
+use crate::eval::{adjudicate_bound, Limits, Options, Readings};
 use crate::program::{Program, Query};
 use crate::render::show_arg;
 
@@ -281,6 +281,10 @@ pub struct Job<'a> {
     pub state: Option<&'a Value>,
     /// Values of the query's first locals.
     pub locals: &'a [Value],
+    /// The readings chosen for the program's interpretations.
+    pub readings: &'a Readings,
+    /// The limits each case is adjudicated within.
+    pub limits: Limits,
 }
 
 impl Job<'_> {
@@ -290,7 +294,11 @@ impl Job<'_> {
             self.program,
             self.query,
             dice,
-            Options::default(),
+            Options {
+                trace: false,
+                limits: self.limits,
+                readings: self.readings.clone(),
+            },
             self.state,
             self.locals.to_vec(),
         );
@@ -299,7 +307,7 @@ impl Job<'_> {
         let steps = match &r {
             // Each die rolled counts as a step too.
             Ok(a) => a.steps + a.rolls.iter().map(|x| x.faces.len() as u64).sum::<u64>(),
-            Err(d) if d.code == Code::LimitSteps => Options::default().limits.steps,
+            Err(d) if d.code == Code::LimitSteps => self.limits.steps,
             Err(_) => 1_000,
         };
         (Case::of(r), steps)

@@ -6,7 +6,6 @@ use super::{odds, Distribution, Job, Settings};
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::Given;
-use crate::eval::Options;
 use crate::program::Ty;
 use crate::span::SourceFile;
 use crate::value::Value;
@@ -188,13 +187,15 @@ pub fn run(
             // The state with the path set to the value, checked as `:set` is.
             let text = format!("set {} = {v}", sweep.name);
             let set = rules.compile_set(SourceFile::new("<--sweep>", text))?;
-            let a = rules.adjudicate(&set, &mut Given::new(vec![]), Options::default())?;
+            let a = rules.adjudicate(&set, &mut Given::new(vec![]), rules.options())?;
             let state = crate::state::apply(&start, &a.effects)?;
             let job = Job {
                 program: &rules.program,
                 query: &q,
                 state: Some(&state),
                 locals: &[],
+                readings: &rules.readings,
+                limits: rules.limits,
             };
             rows.push((v.clone(), odds(&job, settings).map_err(Diags::from)?));
         }
@@ -246,6 +247,8 @@ pub fn run(
             query: &q,
             state: rules.state.as_ref(),
             locals: &locals,
+            readings: &rules.readings,
+            limits: rules.limits,
         };
         rows.push((v.clone(), odds(&job, settings).map_err(Diags::from)?));
     }

@@ -339,6 +339,7 @@ pub fn interactive(
     state: Option<&str>,
     seed: Option<u64>,
     table: bool,
+    limits: &crate::limits::Limits,
 ) -> bool {
     let colour = std::env::var_os("NO_COLOR").is_none();
     let config = rustyline::Config::builder()
@@ -370,7 +371,7 @@ pub fn interactive(
             editor: &mut editor,
             colour,
         };
-        start(ruleset, state, seed, table, &mut t)
+        start(ruleset, state, seed, table, limits, &mut t)
     };
     session.ask_again = true;
     // Leaving with changes not saved asks for a second `:quit` (or Ctrl-D).

@@ -142,17 +142,20 @@ impl Io for Script<'_> {
     }
 }
 
-/// Starts a session: the ruleset and state given on the command line, if any.
+/// Starts a session within `limits`: the ruleset and state given on the command line,
+/// if any.
 pub fn start(
     ruleset: Option<&str>,
     state: Option<&str>,
     seed: Option<u64>,
     table: bool,
+    limits: &crate::limits::Limits,
     io: &mut dyn Io,
 ) -> Session {
     let fresh = seed.is_none();
     let seed = seed.unwrap_or_else(crate::dice::fresh_seed);
     let mut s = Session::new(seed);
+    s.set_limits(*limits);
     if table {
         s.input(":dice table", io);
     } else if fresh {
@@ -175,15 +178,17 @@ pub fn start(
 }
 
 /// `umpire repl [RULESET] [--state FILE] [--seed N]`: at a terminal, the line editor;
-/// otherwise a script on stdin. Exits 1 if any input failed.
+/// otherwise a script on stdin. Exits 1 if any input failed. Rulesets are loaded, and
+/// questions checked and adjudicated, within `limits`.
 pub fn main(
     ruleset: Option<String>,
     state: Option<String>,
     seed: Option<u64>,
     table: bool,
+    limits: &crate::limits::Limits,
 ) -> ExitCode {
     let code = if std::io::stdin().is_terminal() {
-        editor::interactive(ruleset.as_deref(), state.as_deref(), seed, table)
+        editor::interactive(ruleset.as_deref(), state.as_deref(), seed, table, limits)
     } else {
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
@@ -199,6 +204,7 @@ pub fn main(
             state.as_deref(),
             seed,
             table,
+            limits,
             &mut script,
         );
         script.run(&mut session);

@@ -209,6 +209,8 @@ fn no_ruleset() -> Ruleset {
     Ruleset::from_source("<no ruleset>", "").unwrap_or(Ruleset {
         program: Program::default(),
         state: None,
+        readings: crate::eval::Readings::none(),
+        limits: crate::limits::Limits::default(),
     })
 }
 
@@ -262,6 +264,12 @@ impl Session {
     /// The last line given to the game log (made whether or not a log is kept).
     pub fn last_event(&self) -> Option<&serde_json::Value> {
         self.last_event.as_ref()
+    }
+
+    /// Sets the limits rulesets are loaded, and questions checked and adjudicated, within
+    /// (the ruleset in use keeps them too).
+    pub fn set_limits(&mut self, limits: crate::limits::Limits) {
+        self.rules.limits = limits;
     }
 
     /// Puts a ruleset in use, leaving any state behind (`:use!`), without logging it.
@@ -319,7 +327,7 @@ impl Session {
             ));
             return false;
         }
-        match Ruleset::load(name) {
+        match Ruleset::load_with(name, &self.rules.limits) {
             Err(ds) => {
                 self.report(&ds, io);
                 io.err(&format!("{} stays in use\n", self.describe_source()));
@@ -399,7 +407,7 @@ impl Session {
         // Readings chosen with `:interpret` stay chosen, where the new ruleset has them.
         let old = &self.rules.program;
         for (i, info) in old.interpretations.iter().enumerate() {
-            let Some(r) = old.chosen.get(i).copied().flatten() else {
+            let Some(r) = self.rules.readings.get(i) else {
                 continue;
             };
             let Some(reading) = old.enum_value(info.readings, r).map(|v| v.name.to_string()) else {
@@ -719,6 +727,8 @@ impl Session {
                         query: &q,
                         state: p.state.as_ref(),
                         locals: &[],
+                        readings: &p.readings,
+                        limits: p.limits,
                     };
                     let d = match crate::prob::odds(&job, &settings) {
                         Ok(d) => d,
@@ -750,7 +760,7 @@ impl Session {
             let mut out = String::new();
             for (i, info) in p.interpretations.iter().enumerate() {
                 out.push_str(&format!("{}: {}\n", info.name, info.text));
-                let used = p.chosen.get(i).copied().flatten().or(info.default);
+                let used = self.rules.readings.get(i).or(info.default);
                 if let Some(e) = p.enums.get(usize::from(info.readings)) {
                     for (j, v) in e.values.iter().enumerate() {
                         let mark = if used == u16::try_from(j).ok() {
@@ -796,7 +806,7 @@ impl Session {
             ));
             return false;
         };
-        match Ruleset::load(&path) {
+        match Ruleset::load_with(&path, &self.rules.limits) {
             Err(ds) => {
                 self.report(&ds, io);
                 io.err(&format!(
@@ -953,7 +963,7 @@ impl Session {
             &mut dice,
             Options {
                 trace,
-                ..Options::default()
+                ..self.rules.options()
             },
         );
         let used = if dice.used.is_empty() {
@@ -1009,7 +1019,7 @@ impl Session {
             &mut given,
             Options {
                 trace: true,
-                ..Options::default()
+                ..self.rules.options()
             },
         );
         self.rules.state = now;
@@ -1038,10 +1048,11 @@ impl Session {
                 return false;
             }
         };
-        match self
-            .rules
-            .adjudicate(&q, &mut crate::dice::Given::new(vec![]), Options::default())
-        {
+        match self.rules.adjudicate(
+            &q,
+            &mut crate::dice::Given::new(vec![]),
+            self.rules.options(),
+        ) {
             Ok(a) => {
                 // Values by the names a state file and `:set` use (`grenadier`).
                 let shown = match &a.outcome {

@@ -1,0 +1,112 @@
+//! Limits and readings are given, not kept per thread or in the checked program.
+
+use crate::adjudication::Outcome;
+use crate::diagnostic::Code;
+use crate::dice::Given;
+use crate::eval::Options;
+use crate::limits::Limits;
+use crate::value::Value;
+use crate::Ruleset;
+
+/// The headline of adjudicating `expr` against `rules` with its own options, each die
+/// rolled showing 3 (an error's code when it fails).
+fn answer(rules: &mut Ruleset, expr: &str) -> Result<String, Code> {
+    let dice = expr
+        .split_once('d')
+        .map_or(0, |(n, _)| n.parse().unwrap_or(0));
+    let q = rules
+        .compile("<test>", expr)
+        .map_err(|ds| ds.0.first().map_or(Code::TestFailed, |d| d.code))?;
+    let a = rules
+        .adjudicate(&q, &mut Given::new(vec![3; dice]), rules.options())
+        .map_err(|d| d.code)?;
+    Ok(crate::render::headline(&rules.program, &a.outcome))
+}
+
+#[test]
+fn two_rulesets_on_one_thread_each_keep_the_limits_they_were_loaded_with() {
+    let few = Limits {
+        dice_per_roll: 10,
+        dice: 5,
+        file_bytes: 100,
+        ..Limits::default()
+    };
+    let mut small = Ruleset::load_with(
+        "kriegspiel",
+        &Limits {
+            file_bytes: u64::MAX,
+            ..few
+        },
+    )
+    .expect("loads");
+    let mut plain = Ruleset::load("kriegspiel").expect("loads");
+    // Interleaved on one thread: each question is checked and adjudicated within its
+    // own ruleset's limits, whichever was loaded last.
+    assert_eq!(answer(&mut small, "20d6"), Err(Code::LimitDice));
+    assert_eq!(answer(&mut plain, "20d6"), Ok("60".into()));
+    assert_eq!(
+        answer(&mut small, "6d6"),
+        Err(Code::LimitDice),
+        "6 dice > 5"
+    );
+    assert_eq!(answer(&mut plain, "6d6"), Ok("18".into()));
+    assert_eq!(answer(&mut small, "4d6"), Ok("12".into()));
+    // The file-size limit is the loader's: the same text loads under one and not the
+    // other.
+    let text = format!(
+        "# {}\nruleset \"t\"\n",
+        "a comment longer than 100 bytes ".repeat(4)
+    );
+    let refused = Ruleset::from_source_with("t.rules", &text, &few).expect_err("too big");
+    assert_eq!(refused.0.first().map(|d| d.code), Some(Code::LimitFileSize));
+    assert!(Ruleset::from_source("t.rules", &text).is_ok());
+    // An evaluation's own options: the default is the default limits, whatever else
+    // was loaded on this thread.
+    assert_eq!(Options::default().limits, Limits::default());
+    let q = plain.compile("<test>", "6d6").expect("checks");
+    let tight = Options {
+        limits: few,
+        ..plain.options()
+    };
+    let err = plain
+        .adjudicate(&q, &mut Given::new(vec![1; 6]), tight)
+        .expect_err("6 dice > 5");
+    assert_eq!(err.code, Code::LimitDice);
+    let a = plain
+        .adjudicate(&q, &mut Given::new(vec![1; 6]), Options::default())
+        .expect("within the default limits");
+    assert!(matches!(a.outcome, Outcome::Value(Value::Num(_))));
+}
+
+#[test]
+fn an_example_pinning_a_reading_leaves_the_rulesets_own_reading() {
+    // Kriegspiel's example "forage, read with the infantry's fractions rule" pins
+    // `forage_part_six = fractions_rule`; the default reading is `whole_packet`.
+    let mut rules = Ruleset::bundled("kriegspiel").expect("loads");
+    let before = answer(&mut rules, "forage_packets(14)");
+    assert_eq!(before, Ok("3".into()), "whole packets: ceil(14 / 6)");
+    let failures: Vec<_> = rules
+        .run_examples()
+        .into_iter()
+        .filter_map(|r| r.failure.map(|d| format!("{}: {}", r.example, d.message)))
+        .collect();
+    assert!(failures.is_empty(), "{failures:?}");
+    assert!(
+        rules.readings.is_empty(),
+        "no reading chosen for the ruleset"
+    );
+    assert_eq!(answer(&mut rules, "forage_packets(14)"), before);
+    // A reading the ruleset chose stays chosen, and the example still goes by its own.
+    rules
+        .interpret("forage_part_six", "whole_sixes_only")
+        .expect("a reading");
+    let chosen = rules.readings.clone();
+    let pinned = "forage, read with the infantry's fractions rule";
+    let results = rules.run_examples();
+    let of_pinned: Vec<_> = results.iter().filter(|r| r.example == pinned).collect();
+    assert!(!of_pinned.is_empty(), "the example is there");
+    assert!(of_pinned.iter().all(|r| r.failure.is_none()));
+    assert_eq!(rules.readings, chosen);
+    assert_eq!(answer(&mut rules, "forage_packets(14)"), Ok("2".into()));
+    assert_eq!(answer(&mut rules, "forage_packets(17)"), Ok("2".into()));
+}
