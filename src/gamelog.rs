@@ -28,6 +28,7 @@ use crate::diagnostic::{Diag, Diags};
 use crate::dice::Seeded;
 use crate::program::Program;
 use crate::repl::session::{Io, Session};
+use crate::span::SourceMap;
 use crate::value::Value;
 use crate::Ruleset;
 use serde_json::{json, Value as Json};
@@ -40,10 +41,10 @@ pub const RNG: &str = "ChaCha8";
 
 /// `sha256:` and the hex SHA-256 of the ruleset's source texts, in load order, each
 /// preceded by its length (so two files cannot run together into a third).
-pub fn digest(p: &Program) -> String {
+pub fn digest(sources: &SourceMap) -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
-    for f in p.sources.files().iter().take(p.ruleset_files) {
+    for f in sources.files() {
         h.update((f.text.len() as u64).to_le_bytes());
         h.update(f.text.as_bytes());
     }
@@ -85,11 +86,12 @@ pub enum Dice {
 /// The `game` line: the ruleset (as named to load it), its digest, the readings in
 /// force, the dice, the state.
 pub fn game_line(rules: &Ruleset, ruleset: &str, dice: Dice) -> Json {
-    game_line_at(&rules.program, rules.state.as_ref(), ruleset, dice)
+    game_line_at(rules, rules.state.as_ref(), ruleset, dice)
 }
 
-/// The `game` line for `program` with `state` on the table.
-pub fn game_line_at(program: &Program, state: Option<&Value>, ruleset: &str, dice: Dice) -> Json {
+/// The `game` line for `rules` with `state` on the table.
+pub fn game_line_at(rules: &Ruleset, state: Option<&Value>, ruleset: &str, dice: Dice) -> Json {
+    let program = &rules.program;
     let dice = match dice {
         Dice::Seeded(s) => json!({ "rng": RNG, "seed": s }),
         Dice::Table => json!({ "table": true }),
@@ -116,7 +118,7 @@ pub fn game_line_at(program: &Program, state: Option<&Value>, ruleset: &str, dic
             "steps": l.steps, "depth": l.depth, "dice": l.dice,
             "dice_per_roll": l.dice_per_roll, "sides": l.sides, "file_bytes": l.file_bytes,
         },
-        "digest": digest(program),
+        "digest": digest(&rules.sources),
         "interpretations": readings(program),
         "dice": dice,
         "state": state,
@@ -140,7 +142,7 @@ pub fn dice_json(queued: usize, at: Option<(u64, u128)>) -> Json {
 pub fn scenario_lines(report: &crate::scenario::Report) -> Vec<Json> {
     let p = &report.ruleset.program;
     let mut lines = vec![game_line_at(
-        p,
+        &report.ruleset,
         report.start_state.as_ref(),
         &report.ruleset_path,
         Dice::PerAdjudication,
@@ -633,7 +635,7 @@ fn start(game: &Json, old: Option<Session>, log_dir: &std::path::Path) -> Result
         return Err(format!("its ruleset `{name}` did not load: {said}"));
     }
     let mut note = None;
-    let have = digest(s.program());
+    let have = digest(s.sources());
     match game.get("digest").and_then(Json::as_str) {
         Some(want) if want == have => {}
         Some(want) => {

@@ -57,7 +57,7 @@ pub(super) fn run(args: Args) -> Result<ExitCode, Diags> {
             args.format,
         );
     }
-    let q = rules.compile("<expression>", &args.expr)?;
+    let q = rules.question("<expression>", &args.expr)?;
     let a = rules.adjudicate(
         &q,
         dice.source(),
@@ -129,7 +129,7 @@ fn eval_each(
             return Ok(ExitCode::from(2));
         }
     };
-    let (q, members) = rules.compile_each("<expression>", expr, name, path)?;
+    let (q, members) = rules.question_each("<expression>", expr, name, path)?;
     let mut rolled = false;
     let mut json = Vec::new();
     {

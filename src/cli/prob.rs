@@ -66,7 +66,7 @@ pub(super) fn run(args: Args) -> Result<ExitCode, Diags> {
 
 /// The odds of the expression as it stands.
 fn once(rules: &mut Ruleset, args: &Args, settings: &Settings) -> Result<(), Diags> {
-    let q = rules.compile("<expression>", &args.expr)?;
+    let q = rules.question("<expression>", &args.expr)?;
     let job = crate::prob::Job {
         program: &rules.program,
         query: &q,
