@@ -437,7 +437,7 @@ pub struct Compared {
     pub new: Result<Distribution, Diag>,
 }
 
-fn odds_of(r: &mut Ruleset, expr: &str, settings: &Settings) -> Result<Distribution, Diag> {
+fn odds_of(r: &Ruleset, expr: &str, settings: &Settings) -> Result<Distribution, Diag> {
     let q = r.question("<scenario>", expr).map_err(|ds| {
         ds.0.into_iter()
             .next()

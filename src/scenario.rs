@@ -372,7 +372,7 @@ impl Scenario<'_> {
     /// its type when it compiled.
     fn adjudicate(
         &self,
-        ruleset: &mut Ruleset,
+        ruleset: &Ruleset,
         entry: &Entry,
         seed: u64,
     ) -> (Result<Adjudication, Diag>, Option<Ty>) {
@@ -462,7 +462,7 @@ fn first(ds: Diags) -> Diag {
 }
 
 fn expectation(
-    ruleset: &mut Ruleset,
+    ruleset: &Ruleset,
     src: &SourceFile,
     raw: &str,
     result_ty: Option<&Ty>,

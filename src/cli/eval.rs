@@ -45,11 +45,11 @@ pub(super) struct Args {
 
 /// Runs `umpire eval`.
 pub(super) fn run(args: Args) -> Result<ExitCode, Diags> {
-    let mut rules = load_with_state(&args.ruleset, args.state.as_deref(), &args.interpret)?;
+    let rules = load_with_state(&args.ruleset, args.state.as_deref(), &args.interpret)?;
     let mut dice = Dice::new(args.seed, args.roll);
     if let Some(each) = &args.each {
         return eval_each(
-            &mut rules,
+            &rules,
             &args.expr,
             each,
             &mut dice,
@@ -115,7 +115,7 @@ fn each_parts(each: &str) -> Result<(&str, &str), String> {
 
 /// `umpire eval ... --each NAME=PATH`: one adjudication per member of the group.
 fn eval_each(
-    rules: &mut Ruleset,
+    rules: &Ruleset,
     expr: &str,
     each: &str,
     dice: &mut Dice,

@@ -165,7 +165,7 @@ fn is_state_path(rules: &Ruleset, name: &str) -> bool {
 ///
 /// Errors: the expression or a value does not check; a state path with no state loaded.
 pub fn run(
-    rules: &mut Ruleset,
+    rules: &Ruleset,
     expr: &str,
     sweep: &Sweep,
     settings: &Settings,
