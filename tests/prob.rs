@@ -34,7 +34,7 @@ impl DiceSource for Faces<'_> {
 
 /// Every outcome's chance by running every sequence of faces, each die on its own.
 fn brute_force(rules: &Ruleset, expr: &str) -> HashMap<String, BigRational> {
-    let r = rules.clone();
+    let r = rules;
     let q = r.question("<test>", expr).expect("checks");
     let mut out: HashMap<String, BigRational> = HashMap::new();
     let mut stack: Vec<Vec<u32>> = vec![Vec::new()];
@@ -211,7 +211,7 @@ fn many_dice_are_summed_by_convolution_with_exact_big_fractions() {
 fn sampling_agrees_with_the_exact_odds_within_four_standard_errors() {
     let rules = Ruleset::load("tests/prob/small.rules").expect("loads");
     for expr in ["duel(1)", "2d6 + d4", "sometimes_refused()"] {
-        let r = rules.clone();
+        let r = &rules;
         let q = r.question("<test>", expr).expect("checks");
         let job = Job {
             program: &r.program,
