@@ -55,8 +55,8 @@ fn expected(face: u32) -> &'static str {
 }
 
 fn b1_b2(c: &mut Criterion) {
-    let mut rules = furious_reason();
-    let q = rules.compile("<bench>", MANOEUVRE).expect("checks");
+    let rules = furious_reason();
+    let q = rules.question("<bench>", MANOEUVRE).expect("checks");
     // Right before timed: every face of the D10 gives the table's outcome.
     for face in 1..=10u32 {
         let a = rules
@@ -129,7 +129,7 @@ fn b1_b2(c: &mut Criterion) {
     });
     // `2d6 + drm`, the unit's DRM worked out once (as the peers do).
     let drm = rules
-        .compile("<bench>", "manoeuvre_drm(brigade.second_foot)")
+        .question("<bench>", "manoeuvre_drm(brigade.second_foot)")
         .expect("checks");
     let drm = match rules
         .adjudicate(&drm, &mut Given::new(vec![]), Options::default())
@@ -141,7 +141,7 @@ fn b1_b2(c: &mut Criterion) {
     };
     assert_eq!(drm, Value::int(-1));
     let roll = rules
-        .compile_with(
+        .question_with(
             "<bench>",
             "2d6 + drm",
             &[("drm".to_string(), umpire::program::Ty::Int)],
@@ -180,8 +180,8 @@ fn b1_b2(c: &mut Criterion) {
 }
 
 fn b3(c: &mut Criterion) {
-    let mut rules = furious_reason();
-    let q = rules.compile("<bench>", MANOEUVRE).expect("checks");
+    let rules = furious_reason();
+    let q = rules.question("<bench>", MANOEUVRE).expect("checks");
     let job = umpire::prob::Job {
         program: &rules.program,
         query: &q,
@@ -221,7 +221,11 @@ fn b3(c: &mut Criterion) {
     });
 
     let sums: Vec<_> = (1..=50)
-        .map(|n| rules.compile("<bench>", &format!("{n}d6")).expect("checks"))
+        .map(|n| {
+            rules
+                .question("<bench>", &format!("{n}d6"))
+                .expect("checks")
+        })
         .collect();
     let jobs: Vec<_> = sums
         .iter()
@@ -291,11 +295,7 @@ fn b4(c: &mut Criterion) {
     let lines = text.lines().count();
     let rules =
         Ruleset::from_source("generated.rules", &text).expect("the generated ruleset checks");
-    assert!(
-        rules.program.warnings.is_empty(),
-        "{:?}",
-        rules.program.warnings
-    );
+    assert!(rules.warnings.is_empty(), "{:?}", rules.warnings);
     println!("generated ruleset: {lines} lines");
     if let Ok(dir) = std::env::var("UMPIRE_BENCH_META") {
         let _ = std::fs::create_dir_all(&dir);
@@ -384,9 +384,9 @@ fn b5(c: &mut Criterion) {
 }
 
 fn more(c: &mut Criterion) {
-    let mut rules = Ruleset::bundled("little_wars").expect("bundled ruleset checks");
+    let rules = Ruleset::bundled("little_wars").expect("bundled ruleset checks");
     let q = rules
-        .compile(
+        .question(
             "<bench>",
             "melee(attackers: 11, defenders: 9, attacker_support: 0, defender_support: 0)",
         )

@@ -143,8 +143,11 @@ pub enum TraceNode {
     },
     /// Dice were rolled.
     Roll {
-        /// The term as written.
+        /// Where the term is written.
         span: Span,
+        /// The term as written (`2d6`): it may be in a question's source, which the
+        /// program does not hold.
+        dice: Rc<str>,
         /// Faces per die.
         sides: u32,
         /// Each die's face, in order.

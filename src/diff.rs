@@ -6,6 +6,7 @@ use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::prob::{self, report, Distribution, Job, Settings};
 use crate::program::{Pat, Program};
+use crate::span::SourceMap;
 use crate::value::Value;
 use crate::Ruleset;
 use num_rational::BigRational;
@@ -28,12 +29,35 @@ fn squash(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn text(p: &Program, span: crate::span::Span) -> String {
+/// A ruleset's program, with the sources its spans point into.
+#[derive(Clone, Copy)]
+struct Side<'a> {
+    program: &'a Program,
+    sources: &'a SourceMap,
+}
+
+impl std::ops::Deref for Side<'_> {
+    type Target = Program;
+    fn deref(&self) -> &Program {
+        self.program
+    }
+}
+
+impl<'a> Side<'a> {
+    fn of(r: &'a Ruleset) -> Side<'a> {
+        Side {
+            program: &r.program,
+            sources: &r.sources,
+        }
+    }
+}
+
+fn text(p: &Side<'_>, span: crate::span::Span) -> String {
     squash(p.sources.snippet(span))
 }
 
 /// A table cell as text: `6"`, `not given`, `refused: no guns`.
-fn cell_text(p: &Program, e: &crate::program::Expr) -> String {
+fn cell_text(p: &Side<'_>, e: &crate::program::Expr) -> String {
     match &e.kind {
         crate::program::ExprKind::NotGiven { .. } => "not given".into(),
         crate::program::ExprKind::Refuse { reason, .. } => format!("refused: {reason}"),
@@ -53,7 +77,7 @@ fn key_values(
 }
 
 /// The cell a table gives for these key values: the first row that matches.
-fn cell_for(p: &Program, t: &crate::program::TableInfo, combo: &[&Value]) -> String {
+fn cell_for(p: &Side<'_>, t: &crate::program::TableInfo, combo: &[&Value]) -> String {
     t.rows
         .iter()
         .find(|r| {
@@ -68,7 +92,7 @@ fn cell_for(p: &Program, t: &crate::program::TableInfo, combo: &[&Value]) -> Str
 /// Most changed cells listed for one table.
 const MAX_CELLS: usize = 40;
 
-fn tables(old: &Program, new: &Program, out: &mut Vec<Change>) {
+fn tables(old: &Side<'_>, new: &Side<'_>, out: &mut Vec<Change>) {
     for t in &old.tables {
         let Some(n) = new.tables.iter().find(|x| x.name == t.name) else {
             out.push(Change {
@@ -116,7 +140,7 @@ fn tables(old: &Program, new: &Program, out: &mut Vec<Change>) {
             }
             // Rows keyed by numbers: row by row, by their keys as written.
             _ => {
-                let rows = |p: &Program, t: &crate::program::TableInfo| -> Vec<(String, String)> {
+                let rows = |p: &Side<'_>, t: &crate::program::TableInfo| -> Vec<(String, String)> {
                     t.rows
                         .iter()
                         .map(|r| (r.quoted(), cell_text(p, &r.cell)))
@@ -167,8 +191,8 @@ fn tables(old: &Program, new: &Program, out: &mut Vec<Change>) {
     }
 }
 
-fn modifiers(old: &Program, new: &Program, out: &mut Vec<Change>) {
-    let entry = |p: &Program, m: &crate::program::ModifierInfo| {
+fn modifiers(old: &Side<'_>, new: &Side<'_>, out: &mut Vec<Change>) {
+    let entry = |p: &Side<'_>, m: &crate::program::ModifierInfo| {
         // The amount with its sign, as a modifier list writes it (`+1`).
         let mut s = text(p, m.amount.span);
         if !s.starts_with(['+', '-']) {
@@ -258,12 +282,13 @@ fn wholes(
 }
 
 /// Every difference in the text of two rulesets, definition by definition.
-pub fn structural(old: &Program, new: &Program) -> Vec<Change> {
+pub fn structural(old: &Ruleset, new: &Ruleset) -> Vec<Change> {
+    let (old, new) = (&Side::of(old), &Side::of(new));
     let mut out = Vec::new();
     tables(old, new, &mut out);
     modifiers(old, new, &mut out);
     consts(old, new, &mut out);
-    let rules = |p: &Program| {
+    let rules = |p: &Side<'_>| {
         p.rules
             .iter()
             .map(|r| {
@@ -276,7 +301,7 @@ pub fn structural(old: &Program, new: &Program) -> Vec<Change> {
             .collect()
     };
     wholes("rule", rules(old), rules(new), &mut out);
-    let enums = |p: &Program| {
+    let enums = |p: &Side<'_>| {
         p.enums
             .iter()
             .map(|e| {
@@ -288,7 +313,7 @@ pub fn structural(old: &Program, new: &Program) -> Vec<Change> {
     wholes("enum", enums(old), enums(new), &mut out);
     records(old, new, &mut out);
     // Interpretations: their readings (their enums, above) and which is the default.
-    let interps = |p: &Program| {
+    let interps = |p: &Side<'_>| {
         p.interpretations
             .iter()
             .map(|i| {
@@ -301,7 +326,7 @@ pub fn structural(old: &Program, new: &Program) -> Vec<Change> {
             .collect()
     };
     wholes("interpretation", interps(old), interps(new), &mut out);
-    let examples = |p: &Program| {
+    let examples = |p: &Side<'_>| {
         p.examples
             .iter()
             .map(|e| {
@@ -315,8 +340,8 @@ pub fn structural(old: &Program, new: &Program) -> Vec<Change> {
 }
 
 /// Constants: a value changed (old → new), and constants added or removed.
-fn consts(old: &Program, new: &Program, out: &mut Vec<Change>) {
-    let consts = |p: &Program| {
+fn consts(old: &Side<'_>, new: &Side<'_>, out: &mut Vec<Change>) {
+    let consts = |p: &Side<'_>| {
         p.consts
             .iter()
             .map(|c| (c.name.to_string(), text(p, c.value.span)))
@@ -412,8 +437,8 @@ pub struct Compared {
     pub new: Result<Distribution, Diag>,
 }
 
-fn odds_of(r: &mut Ruleset, expr: &str, settings: &Settings) -> Result<Distribution, Diag> {
-    let q = r.compile("<scenario>", expr).map_err(|ds| {
+fn odds_of(r: &Ruleset, expr: &str, settings: &Settings) -> Result<Distribution, Diag> {
+    let q = r.question("<scenario>", expr).map_err(|ds| {
         ds.0.into_iter()
             .next()
             .unwrap_or_else(|| Diag::error(Code::DiffExpr, "does not check"))

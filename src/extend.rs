@@ -9,33 +9,29 @@
 use crate::diagnostic::Code;
 use crate::diagnostic::{closest, Diag, Diags};
 use crate::limits::Limits;
-use crate::program::Program;
-use crate::span::{FileId, SourceFile, Span, Spanned};
+use crate::span::{SourceFile, SourceMap, Span, Spanned};
 use crate::syntax::ast::{self, Item, ModifierChange};
 
 /// Deepest chain of rulesets extending one another.
 const MAX_EXTENDS: u32 = 8;
 
-/// Parses the ruleset in `file` (named `name`), reading the ruleset it extends, if any,
-/// underneath it: the definitions of both, merged.
+/// Parses the ruleset `source` (added to `sources`), reading the ruleset it extends, if
+/// any, underneath it (added after it): the definitions of both, merged.
 ///
 /// Errors: syntax errors in either file; a base that cannot be read; overriding
 /// something the base does not have (with "did you mean"); a new definition taking a
 /// name of the base without `override`; `override` without `extends`.
 pub fn parse_tree(
-    program: &mut Program,
-    file: FileId,
-    name: &str,
+    sources: &mut SourceMap,
+    source: SourceFile,
     depth: u32,
     limits: &Limits,
 ) -> Result<ast::File, Diags> {
-    let text = program
-        .sources
-        .get(file)
-        .map(|f| f.text.clone())
-        .unwrap_or_default();
-    let house = crate::syntax::parse_file(file, &text)
-        .map_err(|d| Diags::from(d).with_sources(&program.sources))?;
+    let name = source.name.clone();
+    let name = name.as_str();
+    let (file, text) = sources.add(source);
+    let house =
+        crate::syntax::parse_file(file, &text).map_err(|d| Diags::from(d).with_sources(sources))?;
     let extends: Vec<&Spanned<String>> = house
         .items
         .iter()
@@ -44,7 +40,7 @@ pub fn parse_tree(
             _ => None,
         })
         .collect();
-    let fail = |d: Diag, program: &Program| Diags::from(d).with_sources(&program.sources);
+    let fail = |d: Diag, sources: &SourceMap| Diags::from(d).with_sources(sources);
     let Some(base_name) = extends.first().map(|s| (*s).clone()) else {
         // No base: `override` has nothing to change.
         if let Some(span) = house.items.iter().find_map(|i| match i {
@@ -60,7 +56,7 @@ pub fn parse_tree(
                     "nothing to override",
                 )
                 .help("name the base first: `extends \"furious_reason\"` (a bundled ruleset) or `extends \"base.rules\"` (a file beside this one)"),
-                program,
+                sources,
             ));
         }
         return Ok(house);
@@ -74,7 +70,7 @@ pub fn parse_tree(
                 "a second `extends`",
             )
             .label(base_name.span, "the first"),
-            program,
+            sources,
         ));
     }
     if depth >= MAX_EXTENDS {
@@ -85,13 +81,12 @@ pub fn parse_tree(
                 base_name.span,
                 "one too many",
             ),
-            program,
+            sources,
         ));
     }
-    let (label, text) = read_base(&base_name, name, limits).map_err(|d| fail(d, program))?;
-    let base_file = program.sources.add(SourceFile::new(label.clone(), text));
-    let base = parse_tree(program, base_file, &label, depth + 1, limits)?;
-    merge(program, base, house, name)
+    let (label, text) = read_base(&base_name, name, limits).map_err(|d| fail(d, sources))?;
+    let base = parse_tree(sources, SourceFile::new(label, text), depth + 1, limits)?;
+    merge(sources, base, house, name)
 }
 
 /// The text of the ruleset `base_name` that the file `name` extends, and the name it is
@@ -153,12 +148,8 @@ fn named(item: &Item) -> Option<(&'static str, &str, Span)> {
 }
 
 /// A pattern as written, spaces taken out, for matching a patch row with a base row.
-fn pattern_text(program: &Program, p: &ast::Pattern) -> String {
-    program
-        .sources
-        .snippet(p.span())
-        .split_whitespace()
-        .collect()
+fn pattern_text(sources: &SourceMap, p: &ast::Pattern) -> String {
+    sources.snippet(p.span()).split_whitespace().collect()
 }
 
 /// Marks a definition replaced whole by a house rule: with no section of its own, its
@@ -190,13 +181,13 @@ fn mark(item: Item, file: &str, span: Span) -> Item {
 
 /// The base's definitions with the house file's laid over them.
 fn merge(
-    program: &Program,
+    sources: &SourceMap,
     base: ast::File,
     house: ast::File,
     house_name: &str,
 ) -> Result<ast::File, Diags> {
     let mut m = Merge {
-        program,
+        sources,
         house_name,
         items: base.items,
         errors: Vec::new(),
@@ -208,13 +199,13 @@ fn merge(
     if m.errors.is_empty() {
         Ok(ast::File { items: m.items })
     } else {
-        Err(Diags(m.errors).with_sources(&program.sources))
+        Err(Diags(m.errors).with_sources(sources))
     }
 }
 
 /// A merge under way: the base's items, with the house file's laid over them one by one.
 struct Merge<'a> {
-    program: &'a Program,
+    sources: &'a SourceMap,
     house_name: &'a str,
     items: Vec<Item>,
     errors: Vec<Diag>,
@@ -313,7 +304,7 @@ impl Merge<'_> {
         cite: Option<Spanned<String>>,
         rows: Vec<ast::Row>,
     ) {
-        let program = self.program;
+        let sources = self.sources;
         let Some(Item::Table(t)) = self
             .items
             .iter_mut()
@@ -332,7 +323,7 @@ impl Merge<'_> {
             let keys: Vec<String> = row
                 .patterns
                 .iter()
-                .map(|p| pattern_text(program, p))
+                .map(|p| pattern_text(sources, p))
                 .collect();
             if let Some((_, first)) = seen.iter().find(|(k, _)| *k == keys) {
                 self.errors.push(
@@ -350,7 +341,7 @@ impl Merge<'_> {
             t.rows.retain(|r| {
                 r.patterns
                     .iter()
-                    .map(|p| pattern_text(program, p))
+                    .map(|p| pattern_text(sources, p))
                     .collect::<Vec<_>>()
                     != keys
             });

@@ -30,6 +30,7 @@ use crate::eval::Readings;
 use crate::limits::Limits;
 use crate::program::Program;
 use crate::repl::session::{Io, Session};
+use crate::span::SourceMap;
 use crate::value::Value;
 use crate::Ruleset;
 use serde_json::{json, Value as Json};
@@ -42,10 +43,10 @@ pub const RNG: &str = "ChaCha8";
 
 /// `sha256:` and the hex SHA-256 of the ruleset's source texts, in load order, each
 /// preceded by its length (so two files cannot run together into a third).
-pub fn digest(p: &Program) -> String {
+pub fn digest(sources: &SourceMap) -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
-    for f in p.sources.files().iter().take(p.ruleset_files) {
+    for f in sources.files() {
         h.update((f.text.len() as u64).to_le_bytes());
         h.update(f.text.as_bytes());
     }
@@ -119,7 +120,7 @@ pub fn game_line_at(rules: &Ruleset, state: Option<&Value>, ruleset: &str, dice:
             "steps": l.steps, "depth": l.depth, "dice": l.dice,
             "dice_per_roll": l.dice_per_roll, "sides": l.sides, "file_bytes": l.file_bytes,
         },
-        "digest": digest(program),
+        "digest": digest(&rules.sources),
         "interpretations": readings(program, &rules.readings),
         "dice": dice,
         "state": state,
@@ -643,7 +644,7 @@ fn start(
         return Err(format!("its ruleset `{name}` did not load: {said}"));
     }
     let mut note = None;
-    let have = digest(s.program());
+    let have = digest(s.sources());
     match game.get("digest").and_then(Json::as_str) {
         Some(want) if want == have => {}
         Some(want) => {

@@ -7,9 +7,9 @@
 //! ```
 //! use umpire::{Ruleset, dice::Given, eval::Options, render::{headline, explain}};
 //!
-//! let mut rules = Ruleset::bundled("little_wars").expect("bundled ruleset checks");
+//! let rules = Ruleset::bundled("little_wars").expect("bundled ruleset checks");
 //! let q = rules
-//!     .compile("<doc>", "melee(attackers: 11, defenders: 9, attacker_support: 0, defender_support: 0)")
+//!     .question("<doc>", "melee(attackers: 11, defenders: 9, attacker_support: 0, defender_support: 0)")
 //!     .expect("expression checks");
 //! let a = rules.adjudicate(&q, &mut Given::new(vec![]), Options { trace: true, ..rules.options() })
 //!     .expect("no error");
@@ -56,14 +56,23 @@ use diagnostic::{Diag, Diags};
 use dice::{DiceSource, Given, Seeded};
 use limits::Limits;
 use program::{ExprKind, Program, Query};
-use span::SourceFile;
+use span::{SourceFile, SourceMap};
+use std::rc::Rc;
+use std::sync::Arc;
 use syntax::ast::{BinOp, Expectation};
 
 /// A loaded, checked ruleset.
 #[derive(Debug, Clone)]
 pub struct Ruleset {
-    /// The checked program (and every source loaded into it).
-    pub program: Program,
+    /// The checked program, shared: questions, examples and games read it and never
+    /// change it.
+    pub program: Rc<Program>,
+    /// The ruleset's own files (the file loaded, then what it extends), which the
+    /// program's spans point into. A question's text is not added: it lives with its
+    /// [`Query`].
+    pub sources: SourceMap,
+    /// The warnings found while checking it, with their sources attached.
+    pub warnings: Vec<Diag>,
     /// The game state adjudications read, once loaded (`load_state`).
     pub state: Option<value::Value>,
     /// The readings chosen for the program's interpretations ([`Ruleset::interpret`]):
@@ -88,25 +97,24 @@ impl Ruleset {
     ///
     /// Errors: as [`Ruleset::from_source`].
     pub fn from_source_with(name: &str, text: &str, limits: &Limits) -> Result<Ruleset, Diags> {
-        let mut program = Program::default();
-        let file = program.sources.add(SourceFile::new(name, text));
+        let mut sources = SourceMap::default();
         let most = limits.file_bytes;
         if text.len() as u64 > most {
             return Err(Diags(vec![too_big(name, most)]));
         }
         // A house rule or an edition is read on top of the ruleset it extends.
-        let ast = extend::parse_tree(&mut program, file, name, 0, limits)?;
+        let ast = extend::parse_tree(&mut sources, SourceFile::new(name, text), 0, limits)?;
         let opts = check::CheckOptions { limits: *limits };
-        check::check_file(&mut program, &ast, &opts)
-            .map_err(|d| d.with_sources(&program.sources))?;
-        program.ruleset_files = program.sources.files().len();
-        let warnings = std::mem::take(&mut program.warnings);
-        program.warnings = warnings
+        let (program, warnings) =
+            check::check_file(&ast, &sources, &opts).map_err(|d| d.with_sources(&sources))?;
+        let warnings = warnings
             .into_iter()
-            .map(|d| d.with_sources(&program.sources))
+            .map(|d| d.with_sources(&sources))
             .collect();
         Ok(Ruleset {
-            program,
+            program: Rc::new(program),
+            sources,
+            warnings,
             state: None,
             readings: eval::Readings::none(),
             limits: *limits,
@@ -177,7 +185,12 @@ impl Ruleset {
     ///
     /// Errors: every field that does not fit, at its place in the file.
     pub fn load_state(&mut self, path: &str) -> Result<(), Diags> {
-        self.state = Some(state::load(&mut self.program, path, &self.limits)?);
+        self.state = Some(state::load(
+            &self.program,
+            &self.sources,
+            path,
+            &self.limits,
+        )?);
         Ok(())
     }
 
@@ -198,73 +211,70 @@ impl Ruleset {
         }
     }
 
-    /// Compiles an expression typed by a user (command line, REPL) named `origin`.
-    pub fn compile(&mut self, origin: &str, text: &str) -> Result<Query, Diags> {
-        let file = self.program.sources.add(SourceFile::new(origin, text));
-        self.compile_in(file, &[])
+    /// Parses and checks a question typed by a user (command line, REPL), named
+    /// `origin`. The ruleset is left as it was: the question's text lives with the query.
+    ///
+    /// Errors: a syntax or type error, with the question's source attached.
+    pub fn question(&self, origin: &str, text: &str) -> Result<Query, Diags> {
+        self.question_in(SourceFile::new(origin, text), &[])
     }
 
-    /// Compiles `set PATH = EXPR` (`+=`, `-=`) typed by a user (`source` may be masked
-    /// to the part after `:`, so carets point into the line as typed): a query whose one
-    /// effect is that change to the game state.
+    /// Parses and checks `set PATH = EXPR` (`+=`, `-=`) typed by a user (`source` may be
+    /// masked to the part after `:`, so carets point into the line as typed): a query
+    /// whose one effect is that change to the game state.
     ///
     /// Errors: a syntax error, a path that is not in the state, a value that does not fit.
-    pub fn compile_set(&mut self, source: SourceFile) -> Result<Query, Diags> {
-        let file = self.program.sources.add(source);
-        let normalised = self
-            .program
-            .sources
-            .get(file)
-            .map(|f| f.text.clone())
-            .unwrap_or_default();
-        let stmt = syntax::parse_set(file, &normalised)
-            .map_err(|d| Diags::from(d).with_sources(&self.program.sources))?;
-        let len = u32::try_from(normalised.len()).unwrap_or(u32::MAX);
+    pub fn question_set(&self, source: SourceFile) -> Result<Query, Diags> {
+        let (sources, file, text) = self.scratch(source);
+        let stmt =
+            syntax::parse_set(file, &text).map_err(|d| Diags::from(d).with_sources(&sources))?;
+        let len = u32::try_from(text.len()).unwrap_or(u32::MAX);
         let opts = self.check_options();
         check::check_set_query(
-            &mut self.program,
+            &self.program,
+            &sources,
             &stmt,
             span::Span::new(file, 0, len as usize),
             &opts,
         )
-        .map_err(|d| d.with_sources(&self.program.sources))
+        .map_err(|d| d.with_sources(&sources))
     }
 
-    /// Compiles `text` with each of `bound` (name, type) a local, in slots 0, 1, ... in
-    /// that order (a swept name: `--sweep m=-9..8`).
+    /// Parses and checks `text` with each of `bound` (name, type) a local, in slots 0,
+    /// 1, ... in that order (a swept name: `--sweep m=-9..8`).
     ///
     /// Errors: the expression's own.
-    pub fn compile_with(
-        &mut self,
+    pub fn question_with(
+        &self,
         origin: &str,
         text: &str,
         bound: &[(String, program::Ty)],
     ) -> Result<Query, Diags> {
-        let file = self.program.sources.add(SourceFile::new(origin, text));
-        self.compile_in(file, bound)
+        self.question_in(SourceFile::new(origin, text), bound)
     }
 
-    /// Compiles the expression held in `source` (e.g. a scenario file masked to one
-    /// expression, so that carets point into the scenario).
-    pub fn compile_source(&mut self, source: SourceFile) -> Result<Query, Diags> {
-        let file = self.program.sources.add(source);
-        self.compile_in(file, &[])
+    /// Parses and checks the expression held in `source` (e.g. a scenario file masked
+    /// to one expression, so that carets point into the scenario).
+    ///
+    /// Errors: the expression's own.
+    pub fn question_from(&self, source: SourceFile) -> Result<Query, Diags> {
+        self.question_in(source, &[])
     }
 
-    /// Compiles `text` with `name` bound to a member of the group that `group` (an
-    /// expression, e.g. `units`) evaluates to, and `name_name` to the member's name (a
-    /// text, for rules that change the member: `take_losses(u_name, 7)`); returns the
-    /// query and the members.
+    /// Parses and checks `text` with `name` bound to a member of the group that `group`
+    /// (an expression, e.g. `units`) evaluates to, and `name_name` to the member's name
+    /// (a text, for rules that change the member: `take_losses(u_name, 7)`); returns
+    /// the query and the members.
     ///
     /// Errors: `group` is not a group of the state, or either expression is wrong.
-    pub fn compile_each(
-        &mut self,
+    pub fn question_each(
+        &self,
         origin: &str,
         text: &str,
         name: &str,
         group: &str,
     ) -> Result<(Query, value::Members), Diags> {
-        let g = self.compile(&format!("{origin} (--each)"), group)?;
+        let g = self.question(&format!("{origin} (--each)"), group)?;
         let program::Ty::Group(member) = g.ty.clone() else {
             let what = g.ty.describe(&self.program);
             return Err(Diag::at(
@@ -274,7 +284,7 @@ impl Ruleset {
                 "not a group",
             )
             .help("--each NAME=PATH takes a group of the state, e.g. --each u=units")
-            .with_sources(&self.program.sources)
+            .with_sources(&g.sources)
             .into());
         };
         let a = self.adjudicate(&g, &mut Given::new(vec![]), self.options())?;
@@ -282,17 +292,17 @@ impl Ruleset {
             Outcome::Value(value::Value::Group(m)) => m.as_ref().clone(),
             _ => Vec::new(),
         };
-        let file = self.program.sources.add(SourceFile::new(origin, text));
         // The member's name is `NAME_name`, for rules that change it: `set units[name]...`.
         let bound = [
             (name.to_string(), *member),
             (format!("{name}_name"), program::Ty::Text),
         ];
-        let q = self.compile_in(file, &bound)?;
+        let q = self.question_in(SourceFile::new(origin, text), &bound)?;
         Ok((q, members))
     }
 
-    /// Adjudicates `q` for the member `name` whose value is `bound` (see `compile_each`).
+    /// Adjudicates `q` for the member `name` whose value is `bound` (see
+    /// `question_each`).
     pub fn adjudicate_bound(
         &self,
         q: &Query,
@@ -309,29 +319,33 @@ impl Ruleset {
             self.state.as_ref(),
             vec![bound, value::Value::Text(std::rc::Rc::from(name))],
         )
-        .map_err(|d| d.with_sources(&self.program.sources))
+        .map_err(|d| d.with_sources(&q.sources))
     }
 
-    /// Parses and checks the expression in `file`, with `bound` names as its first locals.
-    fn compile_in(
-        &mut self,
-        file: span::FileId,
+    /// A scratch copy of the ruleset's sources (sharing their text) with `source` added:
+    /// a question's, dropped with it. Returns it, the question's file and its text.
+    fn scratch(&self, source: SourceFile) -> (SourceMap, span::FileId, Arc<str>) {
+        let mut sources = self.sources.clone();
+        let (file, text) = sources.add(source);
+        (sources, file, text)
+    }
+
+    /// Parses and checks the expression in `source`, with `bound` names as its first
+    /// locals.
+    fn question_in(
+        &self,
+        source: SourceFile,
         bound: &[(String, program::Ty)],
     ) -> Result<Query, Diags> {
-        let text = self
-            .program
-            .sources
-            .get(file)
-            .map(|f| f.text.clone())
-            .unwrap_or_default();
-        let ast = syntax::parse_expr(file, &text)
-            .map_err(|d| Diags::from(d).with_sources(&self.program.sources))?;
+        let (sources, file, text) = self.scratch(source);
+        let ast =
+            syntax::parse_expr(file, &text).map_err(|d| Diags::from(d).with_sources(&sources))?;
         let opts = self.check_options();
-        check::check_query_with(&mut self.program, &ast, bound, &opts)
-            .map_err(|d| d.with_sources(&self.program.sources))
+        check::check_query_with(&self.program, &sources, &ast, bound, &opts)
+            .map_err(|d| d.with_sources(&sources))
     }
 
-    /// Adjudicates a compiled query.
+    /// Adjudicates a query made by [`Ruleset::question`] (or its kin).
     ///
     /// Errors: arithmetic, limits, dice (with the source attached).
     pub fn adjudicate(
@@ -341,7 +355,7 @@ impl Ruleset {
         opts: eval::Options,
     ) -> Result<Adjudication, Diag> {
         eval::adjudicate(&self.program, q, dice, opts, self.state.as_ref())
-            .map_err(|d| d.with_sources(&self.program.sources))
+            .map_err(|d| d.with_sources(&q.sources))
     }
 
     /// Chooses a reading of an ambiguous rule (`--interpret NAME=READING`): adjudications
@@ -376,6 +390,7 @@ impl Ruleset {
                 };
                 let failure = run_check(
                     &self.program,
+                    &self.sources,
                     &chk.query,
                     chk.expect,
                     dice,
@@ -387,8 +402,8 @@ impl Ruleset {
                     .is_some_and(|d| d.code.phase() == crate::diagnostic::Phase::Dice);
                 out.push(ExampleResult {
                     example: ex.name.clone(),
-                    check: self.program.sources.snippet(chk.span).to_string(),
-                    failure: failure.map(|d| d.with_sources(&self.program.sources)),
+                    check: self.sources.snippet(chk.span).to_string(),
+                    failure: failure.map(|d| d.with_sources(&self.sources)),
                     index: i,
                 });
             }
@@ -397,7 +412,7 @@ impl Ruleset {
                 if let Err(d) = given.finish() {
                     let d = d
                         .label(ex.span, "in this example")
-                        .with_sources(&self.program.sources);
+                        .with_sources(&self.sources);
                     out.push(ExampleResult {
                         example: ex.name.clone(),
                         check: "given rolls".into(),
@@ -487,9 +502,11 @@ impl DiceSource for NoDice {
     }
 }
 
-/// Runs one check, evaluated with `opts`: `None` if it holds, else why not.
+/// Runs one check of an example (its spans in `sources`, the ruleset's), evaluated with
+/// `opts`: `None` if it holds, else why not.
 pub fn run_check(
     p: &Program,
+    sources: &SourceMap,
     q: &Query,
     expect: Option<Expectation>,
     dice: &mut dyn DiceSource,
@@ -501,7 +518,7 @@ pub fn run_check(
     let span = q.expr.span;
     // `A == B`: evaluate both sides, so a failure shows what each gave.
     if let (None, ExprKind::Binary(BinOp::Eq, a, b)) = (expect, &q.expr.kind) {
-        let mut ev = eval::Evaluator::new(p, dice, opts);
+        let mut ev = eval::Evaluator::new(p, sources, dice, opts);
         let mut frame = vec![value::Value::Bool(false); q.slots as usize];
         let left = ev.eval(a, &mut frame);
         let left = match ev.outcome(left) {
@@ -534,7 +551,7 @@ pub fn run_check(
         );
     }
     // Given rolls run on across the checks of an example: no `finish` here.
-    let mut ev = eval::Evaluator::new(p, dice, opts);
+    let mut ev = eval::Evaluator::new(p, sources, dice, opts);
     let mut frame = vec![value::Value::Bool(false); q.slots as usize];
     let r = ev.eval(&q.expr, &mut frame);
     let outcome = match ev.outcome(r) {

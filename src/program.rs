@@ -395,6 +395,10 @@ pub struct Query {
     pub slots: u32,
     /// Its static type.
     pub ty: Ty,
+    /// The sources its spans point into, for a question typed by a user: the ruleset's
+    /// files (shared) and the question's own, dropped with it. Empty for a check of an
+    /// `example`, which points only into the ruleset's files.
+    pub sources: SourceMap,
 }
 
 /// A key pattern.
@@ -722,8 +726,6 @@ pub enum Global {
 /// A checked ruleset.
 #[derive(Debug, Clone, Default)]
 pub struct Program {
-    /// Every source loaded (ruleset files, expressions).
-    pub sources: SourceMap,
     /// `ruleset "Title"`.
     pub title: Option<String>,
     /// The ruleset's own citation.
@@ -752,11 +754,6 @@ pub struct Program {
     pub enum_values: HashMap<String, Vec<(EnumId, u16)>>,
     /// Interpretations of ambiguous rules, by index.
     pub interpretations: Vec<InterpretationInfo>,
-    /// Warnings found while checking.
-    pub warnings: Vec<crate::diagnostic::Diag>,
-    /// How many of [`Program::sources`] are the ruleset's own files (a house rule and
-    /// what it extends); the rest are questions compiled since.
-    pub ruleset_files: usize,
 }
 
 /// Every value of a type that can be listed — an enum's values, false and true — each

@@ -155,7 +155,7 @@ pub fn entries(path: &str, limits: &Limits) -> Result<Plan, Diags> {
     let text = crate::read_file(path, limits)?;
     let src = SourceFile::new(path, text);
     let mut scratch = crate::span::SourceMap::default();
-    let sfile = scratch.add(src.clone());
+    let (sfile, _) = scratch.add(src.clone());
     let parsed: ScenarioFile = toml::from_str(&src.text)
         .map_err(|e| Diags(vec![toml_error(&src, sfile, &e).with_sources(&scratch)]))?;
     let base = Path::new(path).parent().unwrap_or(Path::new(""));
@@ -203,19 +203,21 @@ pub fn run(path: &str, trace: bool, limits: &Limits) -> Result<Report, Diags> {
     let text = crate::read_file(path, limits)?;
     let src = SourceFile::new(path, text);
     let mut scratch = crate::span::SourceMap::default();
-    let sfile = scratch.add(src.clone());
+    let (sfile, _) = scratch.add(src.clone());
     let attach = |d: Diag| Diags(vec![d.with_sources(&scratch)]);
     let parsed: ScenarioFile =
         toml::from_str(&src.text).map_err(|e| attach(toml_error(&src, sfile, &e)))?;
     let name = parsed.ruleset.get_ref().clone();
     let (mut ruleset, target) = load(path, &parsed, sfile, &scratch, limits)?;
     let start_state = ruleset.state.clone();
-    // The scenario itself joins the ruleset's sources, so spans in it render.
-    let sfile = ruleset.program.sources.add(src.clone());
+    // The scenario joins a copy of the ruleset's sources, so spans in it render.
+    let mut sources = ruleset.sources.clone();
+    let (sfile, _) = sources.add(src.clone());
     let scenario = Scenario {
         path,
         src: &src,
         file: sfile,
+        sources,
         trace,
     };
     let done = parsed
@@ -297,8 +299,10 @@ fn load(
 struct Scenario<'a> {
     path: &'a str,
     src: &'a SourceFile,
-    /// The scenario among the ruleset's sources.
+    /// The scenario among `sources`.
     file: crate::span::FileId,
+    /// The ruleset's sources and the scenario.
+    sources: crate::span::SourceMap,
     trace: bool,
 }
 
@@ -343,7 +347,7 @@ impl Scenario<'_> {
                 "which dice?",
             )
             .help("use `rolls` for dice the players rolled, or `seed` for seeded dice, not both");
-            let result = Err(d.with_sources(&ruleset.program.sources));
+            let result = Err(d.with_sources(&self.sources));
             return done(result, None, None, false, None);
         }
         // Given rolls, else the entry's seed, else a fresh seed that is reported.
@@ -372,13 +376,13 @@ impl Scenario<'_> {
     /// its type when it compiled.
     fn adjudicate(
         &self,
-        ruleset: &mut Ruleset,
+        ruleset: &Ruleset,
         entry: &Entry,
         seed: u64,
     ) -> (Result<Adjudication, Diag>, Option<Ty>) {
         let mut expr_ty = None;
         let result = ruleset
-            .compile_source(self.piece(entry, &entry.expr, "expr"))
+            .question_from(self.piece(entry, &entry.expr, "expr"))
             .map_err(first)
             .and_then(|q| {
                 expr_ty = Some(q.ty.clone());
@@ -462,7 +466,7 @@ fn first(ds: Diags) -> Diag {
 }
 
 fn expectation(
-    ruleset: &mut Ruleset,
+    ruleset: &Ruleset,
     src: &SourceFile,
     raw: &str,
     result_ty: Option<&Ty>,
@@ -487,7 +491,7 @@ fn expectation(
         }
         _ => {}
     }
-    let q = ruleset.compile_source(src.clone()).map_err(first)?;
+    let q = ruleset.question_from(src.clone()).map_err(first)?;
     // The expectation is compared as `==` would compare it: values of two kinds are a
     // mistake in the scenario, not a result that differs.
     if let Some(got) = result_ty {
@@ -502,7 +506,7 @@ fn expectation(
                 q.expr.span,
                 format!("this is {want}"),
             )
-            .with_sources(&ruleset.program.sources));
+            .with_sources(&q.sources));
         }
     }
     let a = ruleset.adjudicate(&q, &mut NoRolls, ruleset.options())?;

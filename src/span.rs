@@ -66,8 +66,8 @@ pub struct SourceFile {
     pub name: String,
     /// The text exactly as the user wrote it (diagnostics render this).
     pub original: Arc<str>,
-    /// The normalised text the parser reads.
-    pub text: String,
+    /// The normalised text the parser reads (shared with whoever parses it).
+    pub text: Arc<str>,
     /// The text as diagnostics draw it (lone CRs shown as line breaks), made once and
     /// shared by every diagnostic of this source.
     pub display: Arc<str>,
@@ -110,7 +110,7 @@ impl SourceFile {
         SourceFile {
             name: name.into(),
             original,
-            text,
+            text: Arc::from(text),
             display,
             dropped,
         }
@@ -136,7 +136,7 @@ impl SourceFile {
         SourceFile {
             name: self.name.clone(),
             original: self.original.clone(),
-            text,
+            text: Arc::from(text),
             display: self.display.clone(),
             dropped: self.dropped.clone(),
         }
@@ -162,27 +162,32 @@ impl SourceFile {
     }
 }
 
-/// Every source loaded in a session, indexed by [`FileId`].
+/// Sources indexed by [`FileId`]: a ruleset's own files, or those and a question's.
+///
+/// The files are shared: a copy of the map (a question's scratch map, made from its
+/// ruleset's) copies no text.
 #[derive(Debug, Clone, Default)]
 pub struct SourceMap {
-    files: Vec<SourceFile>,
+    files: Vec<Arc<SourceFile>>,
 }
 
 impl SourceMap {
-    /// Adds a source and returns its id.
-    pub fn add(&mut self, file: SourceFile) -> FileId {
-        self.files.push(file);
-        FileId(u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX))
+    /// Adds a source; returns its id and its normalised text (shared, to be parsed).
+    pub fn add(&mut self, file: SourceFile) -> (FileId, Arc<str>) {
+        let text = file.text.clone();
+        self.files.push(Arc::new(file));
+        let id = FileId(u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX));
+        (id, text)
     }
 
     /// Every source, in the order added.
-    pub fn files(&self) -> &[SourceFile] {
+    pub fn files(&self) -> &[Arc<SourceFile>] {
         &self.files
     }
 
     /// The file with this id.
     pub fn get(&self, id: FileId) -> Option<&SourceFile> {
-        self.files.get(id.0 as usize)
+        self.files.get(id.0 as usize).map(|f| &**f)
     }
 
     /// The normalised text of a span.
@@ -215,7 +220,7 @@ mod tests {
     #[test]
     fn crlf_and_bom_map_back() {
         let f = SourceFile::new("t", "\u{FEFF}a\r\nbc\rd");
-        assert_eq!(f.text, "a\nbc\nd");
+        assert_eq!(&*f.text, "a\nbc\nd");
         // `b` is at normalised 2; in the original: BOM(3) + a + CR + LF = 6.
         assert_eq!(f.original_offset(2), 6);
         assert_eq!(&f.original[6..7], "b");

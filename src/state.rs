@@ -19,20 +19,27 @@ use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::limits::Limits;
 use crate::program::{IntRange, Program, RecordInfo, Ty};
-use crate::span::{FileId, SourceFile, Span};
+use crate::span::{FileId, SourceFile, SourceMap, Span};
 use crate::value::written::{self, Written};
 use crate::value::{Length, LengthUnit, Value};
 use std::rc::Rc;
 use toml_edit::{Item, Table, Value as Toml};
 
-/// Loads the state file at `path` against the program's `state` declaration.
+/// Loads the state file at `path` against the program's `state` declaration (`sources`:
+/// the program's files, for diagnostics that point into them; the state file is not
+/// added to them).
 ///
 /// Errors: no `state` in the ruleset, an unreadable or malformed file, and every field
 /// that does not fit the declaration (all of them, each at its place in the file); a
 /// file larger than `limits.file_bytes`.
-pub fn load(program: &mut Program, path: &str, limits: &Limits) -> Result<Value, Diags> {
+pub fn load(
+    program: &Program,
+    sources: &SourceMap,
+    path: &str,
+    limits: &Limits,
+) -> Result<Value, Diags> {
     let text = crate::read_file(path, limits)?;
-    load_text(program, path, text)
+    load_text(program, sources, path, text)
 }
 
 /// Loads a state from `text`, named `name` in diagnostics (JSON when the name ends in
@@ -40,7 +47,12 @@ pub fn load(program: &mut Program, path: &str, limits: &Limits) -> Result<Value,
 /// a ruleset's reload is checked against the new declaration this way.
 ///
 /// Errors: as [`load`].
-pub fn load_text(program: &mut Program, name: &str, text: String) -> Result<Value, Diags> {
+pub fn load_text(
+    program: &Program,
+    sources: &SourceMap,
+    name: &str,
+    text: String,
+) -> Result<Value, Diags> {
     let path = name;
     let Some(sid) = program.state else {
         return Err(Diag::error(
@@ -50,12 +62,9 @@ pub fn load_text(program: &mut Program, name: &str, text: String) -> Result<Valu
         .help("declare its shape in the ruleset: `state { move: 1.. = 1, units: group of Unit }`")
         .into());
     };
-    let file = program.sources.add(SourceFile::new(path, text));
-    let normalised = program
-        .sources
-        .get(file)
-        .map(|f| f.text.clone())
-        .unwrap_or_default();
+    // The state file joins a scratch copy of the program's sources, dropped on return.
+    let mut sources = sources.clone();
+    let (file, normalised) = sources.add(SourceFile::new(path, text));
 
     let json = path.to_ascii_lowercase().ends_with(".json");
     let root = match if json {
@@ -64,7 +73,7 @@ pub fn load_text(program: &mut Program, name: &str, text: String) -> Result<Valu
         read_toml(file, &normalised)
     } {
         Ok(root) => root,
-        Err(d) => return Err(Diags::from(d).with_sources(&program.sources)),
+        Err(d) => return Err(Diags::from(d).with_sources(&sources)),
     };
     let Some(info) = program.records.get(sid as usize).cloned() else {
         return Err(
@@ -73,6 +82,7 @@ pub fn load_text(program: &mut Program, name: &str, text: String) -> Result<Valu
     };
     let mut loader = Loader {
         program,
+        sources: &sources,
         errors: Vec::new(),
     };
     let value = loader.record(&root, &info, "the state");
@@ -82,7 +92,7 @@ pub fn load_text(program: &mut Program, name: &str, text: String) -> Result<Valu
         }
     }
     let errors = std::mem::take(&mut loader.errors);
-    Err(Diags(errors).with_sources(&program.sources))
+    Err(Diags(errors).with_sources(&sources))
 }
 
 /// A state file read into one tree, whatever its format: every node with its span.
@@ -367,6 +377,7 @@ fn json_value(file: FileId, v: &jsonc_parser::ast::Value<'_>) -> Node {
 
 struct Loader<'p> {
     program: &'p Program,
+    sources: &'p SourceMap,
     errors: Vec<Diag>,
 }
 
@@ -424,7 +435,7 @@ impl Loader<'_> {
                     Some(v) => out.push((name.clone(), v)),
                     None => {
                         ok = false;
-                        let span = first_line(node.span, self.program);
+                        let span = first_line(node.span, self.sources);
                         let d = if info.has_default.get(i) == Some(&true) {
                             Diag::at(Code::StateMissingField, format!("{what} needs `{name}`: its default is worked out, not written out"), span, format!("no `{name}`"))
                         } else {
@@ -624,8 +635,8 @@ fn is_name(key: &str) -> bool {
 }
 
 /// The first line of a span (a table's header, not its whole body).
-fn first_line(span: Span, program: &Program) -> Span {
-    let text = program.sources.snippet(span);
+fn first_line(span: Span, sources: &SourceMap) -> Span {
+    let text = sources.snippet(span);
     match text.find('\n') {
         Some(i) if i > 0 => Span {
             end: span.start + u32::try_from(i).unwrap_or(0),

@@ -7,6 +7,7 @@ use crate::eval::Options;
 use crate::limits::Limits;
 use crate::value::Value;
 use crate::Ruleset;
+use std::rc::Rc;
 
 /// The headline of adjudicating `expr` against `rules` with its own options, each die
 /// rolled showing 3 (an error's code when it fails).
@@ -15,7 +16,7 @@ fn answer(rules: &mut Ruleset, expr: &str) -> Result<String, Code> {
         .split_once('d')
         .map_or(0, |(n, _)| n.parse().unwrap_or(0));
     let q = rules
-        .compile("<test>", expr)
+        .question("<test>", expr)
         .map_err(|ds| ds.0.first().map_or(Code::TestFailed, |d| d.code))?;
     let a = rules
         .adjudicate(&q, &mut Given::new(vec![3; dice]), rules.options())
@@ -63,7 +64,7 @@ fn two_rulesets_on_one_thread_each_keep_the_limits_they_were_loaded_with() {
     // An evaluation's own options: the default is the default limits, whatever else
     // was loaded on this thread.
     assert_eq!(Options::default().limits, Limits::default());
-    let q = plain.compile("<test>", "6d6").expect("checks");
+    let q = plain.question("<test>", "6d6").expect("checks");
     let tight = Options {
         limits: few,
         ..plain.options()
@@ -109,4 +110,41 @@ fn an_example_pinning_a_reading_leaves_the_rulesets_own_reading() {
     assert_eq!(rules.readings, chosen);
     assert_eq!(answer(&mut rules, "forage_packets(14)"), Ok("2".into()));
     assert_eq!(answer(&mut rules, "forage_packets(17)"), Ok("2".into()));
+}
+
+/// Questions and state files leave the ruleset as it was: its sources stay its own
+/// files (they grew by one file per question and per state file before).
+#[test]
+fn questions_and_states_do_not_grow_the_ruleset() {
+    let mut rules = Ruleset::bundled("furious_reason").expect("bundled ruleset checks");
+    let own = rules.sources.files().len();
+    assert_eq!(own, 1);
+    let shared = Rc::clone(&rules.program);
+    for i in 0..1000 {
+        let q = rules
+            .question("<test>", &format!("{} + 1", i % 7))
+            .expect("checks");
+        // The question's own text lives with it, after the ruleset's files.
+        assert_eq!(q.sources.files().len(), own + 1);
+        rules
+            .load_state("examples/states/furious_reason_brigade.toml")
+            .expect("state loads");
+    }
+    assert_eq!(rules.sources.files().len(), own);
+    // Nothing copied the program either: it is still the one shared above.
+    assert!(Rc::ptr_eq(&shared, &rules.program));
+}
+
+/// A question's mistake is still drawn from its own text.
+#[test]
+fn a_questions_diagnostic_has_its_source() {
+    let rules = Ruleset::bundled("little_wars").expect("bundled ruleset checks");
+    let e = rules.question("<q>", "1 +").expect_err("a syntax error");
+    let d = e.0.first().expect("one diagnostic");
+    assert!(d
+        .span()
+        .is_some_and(|s| s.file.0 as usize == rules.sources.files().len()));
+    let drawn = crate::diagnostic::render(d, false);
+    assert!(drawn.contains("<q>:1:"), "{drawn}");
+    assert!(drawn.contains("1 +"), "{drawn}");
 }

@@ -156,7 +156,7 @@ fn run_case(c: &Case, limits: &Limits) -> Came {
     };
     if let Some(text) = state_text(c) {
         let name = c.state_name.as_deref().unwrap_or("case.toml");
-        match umpire::state::load_text(&mut rules.program, name, text) {
+        match umpire::state::load_text(&rules.program, &rules.sources, name, text) {
             Ok(v) => rules.state = Some(v),
             Err(ds) => return first_error(ds),
         }
@@ -164,7 +164,7 @@ fn run_case(c: &Case, limits: &Limits) -> Came {
     let Some(expr) = expr_text(c) else {
         return Came::Value("(loaded)".into());
     };
-    let q = match rules.compile("<expression>", &expr) {
+    let q = match rules.question("<expression>", &expr) {
         Ok(q) => q,
         Err(ds) => return first_error(ds),
     };
@@ -373,8 +373,8 @@ fn no_failure_becomes_a_value() {
 fn exact_odds_enumerate_up_to_the_case_limit_and_sample_past_it() {
     // 2d6 has 11 sums: with a limit of 11 cases it is worked out exactly; with 10 it is
     // too many, and the engine says so (the CLI then samples, and says that too).
-    let mut rules = Ruleset::bundled("kriegspiel").expect("bundled");
-    let q = rules.compile("<expression>", "2d6").expect("compiles");
+    let rules = Ruleset::bundled("kriegspiel").expect("bundled");
+    let q = rules.question("<expression>", "2d6").expect("compiles");
     let job = umpire::prob::Job {
         program: &rules.program,
         query: &q,
@@ -453,7 +453,7 @@ fn seeded_dice_give_these_rolls_on_every_machine() {
         .load_state("examples/states/furious_reason_brigade.toml")
         .expect("state");
     let faces = |rules: &mut Ruleset, expr: &str, seed: u64| -> (String, Vec<Vec<u32>>) {
-        let q = rules.compile("<expression>", expr).expect("compiles");
+        let q = rules.question("<expression>", expr).expect("compiles");
         let a = rules
             .adjudicate(&q, &mut Seeded::new(seed), Options::default())
             .expect("adjudicates");

@@ -46,8 +46,8 @@ fn eval_cases() {
         let text = std::fs::read_to_string(path).expect("case file");
         let (keys, body) = header(&text);
         let ruleset = get(&keys, "ruleset").expect("# ruleset: NAME");
-        let mut rules = Ruleset::load(ruleset).expect("ruleset loads");
-        let out = match rules.compile("<case>", body.trim()) {
+        let rules = Ruleset::load(ruleset).expect("ruleset loads");
+        let out = match rules.question("<case>", body.trim()) {
             Err(ds) => ds.0.iter().map(|d| render(d)).collect::<String>(),
             Ok(q) => {
                 let mut given;
@@ -138,13 +138,8 @@ fn check_cases() {
         let text = std::fs::read_to_string(path).expect("case file");
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("case");
         let out = match Ruleset::from_source(name, &text) {
-            Ok(r) if r.program.warnings.is_empty() => "checks clean\n".to_string(),
-            Ok(r) => r
-                .program
-                .warnings
-                .iter()
-                .map(|d| render(d))
-                .collect::<String>(),
+            Ok(r) if r.warnings.is_empty() => "checks clean\n".to_string(),
+            Ok(r) => r.warnings.iter().map(|d| render(d)).collect::<String>(),
             Err(ds) => ds.0.iter().map(|d| render(d)).collect::<String>(),
         };
         insta::assert_snapshot!(out);
@@ -171,7 +166,7 @@ fn state_cases() {
         let out = match loaded {
             Err(ds) => ds.0.iter().map(|d| render(d)).collect::<String>(),
             Ok(()) => {
-                let q = rules.compile("<case>", expr).expect("expression checks");
+                let q = rules.question("<case>", expr).expect("expression checks");
                 match rules.adjudicate(&q, &mut Given::new(vec![]), Options::default()) {
                     Ok(a) => format!("{}\n", headline(&rules.program, &a.outcome)),
                     Err(d) => render(&d),
@@ -186,7 +181,7 @@ fn state_cases() {
 /// `code: "text"`.
 fn underlined(name: &str, text: &str) -> Vec<String> {
     let diags = match Ruleset::from_source(name, text) {
-        Ok(r) => r.program.warnings,
+        Ok(r) => r.warnings,
         Err(ds) => ds.0,
     };
     let mut out = Vec::new();

@@ -1899,7 +1899,7 @@ fn a_replay_of_a_changed_ruleset_says_so_beside_the_difference() {
     let path = std::fs::canonicalize(dir.join("fr.rules")).expect("path");
     let digest = |p: &std::path::Path| {
         let r = umpire::Ruleset::load(p.to_str().expect("utf-8 path")).expect("loads");
-        umpire::gamelog::digest(&r.program)
+        umpire::gamelog::digest(&r.sources)
     };
     let changed = format!(
         "the ruleset `{}` has changed since the game was logged ({}, now {})",

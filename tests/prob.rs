@@ -34,8 +34,8 @@ impl DiceSource for Faces<'_> {
 
 /// Every outcome's chance by running every sequence of faces, each die on its own.
 fn brute_force(rules: &Ruleset, expr: &str) -> HashMap<String, BigRational> {
-    let mut r = rules.clone();
-    let q = r.compile("<test>", expr).expect("checks");
+    let r = rules;
+    let q = r.question("<test>", expr).expect("checks");
     let mut out: HashMap<String, BigRational> = HashMap::new();
     let mut stack: Vec<Vec<u32>> = vec![Vec::new()];
     while let Some(prefix) = stack.pop() {
@@ -79,8 +79,8 @@ fn brute_force(rules: &Ruleset, expr: &str) -> HashMap<String, BigRational> {
 
 /// The exact odds of `expr` (and the ruleset they were worked out with, for labels).
 fn exact_of(rules: &Ruleset, expr: &str) -> (Ruleset, umpire::prob::Distribution) {
-    let mut r = rules.clone();
-    let q = r.compile("<test>", expr).expect("checks");
+    let r = rules.clone();
+    let q = r.question("<test>", expr).expect("checks");
     let job = Job {
         program: &r.program,
         query: &q,
@@ -186,8 +186,8 @@ fn a_battalion_of_the_example_state_manoeuvres_as_worked_by_hand() {
 #[test]
 fn many_dice_are_summed_by_convolution_with_exact_big_fractions() {
     // 50d6: 251 sums, not 6^50 paths; P(50) = 1/6^50, a denominator past 128 bits.
-    let mut r = Ruleset::load("kriegspiel").expect("bundled");
-    let q = r.compile("<test>", "50d6").expect("checks");
+    let r = Ruleset::load("kriegspiel").expect("bundled");
+    let q = r.question("<test>", "50d6").expect("checks");
     let job = Job {
         program: &r.program,
         query: &q,
@@ -215,8 +215,8 @@ fn many_dice_are_summed_by_convolution_with_exact_big_fractions() {
 fn sampling_agrees_with_the_exact_odds_within_four_standard_errors() {
     let rules = Ruleset::load("tests/prob/small.rules").expect("loads");
     for expr in ["duel(1)", "2d6 + d4", "sometimes_refused()"] {
-        let mut r = rules.clone();
-        let q = r.compile("<test>", expr).expect("checks");
+        let r = &rules;
+        let q = r.question("<test>", expr).expect("checks");
         let job = Job {
             program: &r.program,
             query: &q,
@@ -251,9 +251,9 @@ fn sampling_agrees_with_the_exact_odds_within_four_standard_errors() {
 
 #[test]
 fn too_many_cases_fall_back_to_sampling() {
-    let mut r = Ruleset::load("kriegspiel").expect("bundled");
+    let r = Ruleset::load("kriegspiel").expect("bundled");
     let q = r
-        .compile("<test>", "d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6")
+        .question("<test>", "d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6")
         .expect("checks");
     let job = Job {
         program: &r.program,

@@ -49,11 +49,7 @@ fn bundled_rulesets_are_the_files_in_rulesets() {
         assert_eq!(&on_disk, text, "{name}");
         let r = Ruleset::bundled(name).unwrap_or_else(|e| panic!("bundled {name}: {e}"));
         // The bundled rulesets check clean with --deny-warnings.
-        assert!(
-            r.program.warnings.is_empty(),
-            "{name}: {:?}",
-            r.program.warnings
-        );
+        assert!(r.warnings.is_empty(), "{name}: {:?}", r.warnings);
     }
 }
 
@@ -108,16 +104,18 @@ fn the_language_feature_rulesets_pass_their_examples() {
 fn ranged_parameters_are_checked_at_every_call() {
     use umpire::dice::Given;
     use umpire::eval::Options;
-    let mut r = Ruleset::load("tests/language/features.rules").expect("checks");
+    let r = Ruleset::load("tests/language/features.rules").expect("checks");
     // Written out, it is caught before anything is adjudicated; worked out, at the call.
-    let e = r.compile("<t>", "leader(4)").expect_err("4 is out of 1..3");
+    let e = r
+        .question("<t>", "leader(4)")
+        .expect_err("4 is out of 1..3");
     assert_eq!(e.0[0].code.as_str(), "umpire::check::range");
-    let q = r.compile("<t>", "leader(2 + 2)").expect("compiles");
+    let q = r.question("<t>", "leader(2 + 2)").expect("compiles");
     let e = r
         .adjudicate(&q, &mut Given::new(vec![]), Options::default())
         .expect_err("4 is out of 1..3");
     assert_eq!(e.code.as_str(), "umpire::eval::range");
-    let q = r.compile("<t>", "leader(3)").expect("compiles");
+    let q = r.question("<t>", "leader(3)").expect("compiles");
     assert!(r
         .adjudicate(&q, &mut Given::new(vec![]), Options::default())
         .is_ok());
@@ -127,10 +125,10 @@ fn ranged_parameters_are_checked_at_every_call() {
 /// it is refused with both spellings offered.
 #[test]
 fn an_ambiguous_value_name_asks_which() {
-    let mut r = Ruleset::load("tests/language/features.rules").expect("checks");
-    let e = r.compile("<t>", "line").expect_err("ambiguous");
+    let r = Ruleset::load("tests/language/features.rules").expect("checks");
+    let e = r.question("<t>", "line").expect_err("ambiguous");
     assert_eq!(e.0[0].code.as_str(), "umpire::check::ambiguous");
-    assert!(r.compile("<t>", "Formation.line").is_ok());
+    assert!(r.question("<t>", "Formation.line").is_ok());
 }
 
 /// Ranges declared on constants, `let`s and results are enforced when evaluated.
@@ -142,7 +140,7 @@ fn declared_ranges_hold_everywhere() {
     let e = Ruleset::from_source("t.rules", "const c: 1..6 = 9\n").expect_err("9 is not in 1..6");
     assert_eq!(e.0[0].code.as_str(), "umpire::check::range");
     let src = "const c: 1..6 = 3 + 6\nrule r(n: Int) -> 1..6 { n }\nrule l(n: Int) -> Int { let k: 0..3 = n\n k }\n";
-    let mut r = Ruleset::from_source("t.rules", src).expect("checks");
+    let r = Ruleset::from_source("t.rules", src).expect("checks");
     for (expr, ok) in [
         ("c", false),
         ("r(6)", true),
@@ -150,7 +148,7 @@ fn declared_ranges_hold_everywhere() {
         ("l(3)", true),
         ("l(-1)", false),
     ] {
-        let q = r.compile("<t>", expr).expect("compiles");
+        let q = r.question("<t>", expr).expect("compiles");
         let got = r.adjudicate(&q, &mut Given::new(vec![]), Options::default());
         assert_eq!(got.is_ok(), ok, "{expr}: {got:?}");
         if let Err(e) = got {
@@ -166,9 +164,9 @@ fn declared_ranges_hold_everywhere() {
 fn nested_brackets_are_read_once() {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let mut r = Ruleset::bundled("kriegspiel").expect("checks");
+        let r = Ruleset::bundled("kriegspiel").expect("checks");
         let text = format!("{}1{}", "(".repeat(60), ")".repeat(60));
-        let ok = r.compile("<t>", &text).is_ok();
+        let ok = r.question("<t>", &text).is_ok();
         let _ = tx.send(ok);
     });
     let ok = rx

@@ -98,7 +98,6 @@ impl Checker<'_> {
             let (ce, ct) = self.expr(&row.cell, scope, expected);
             ty = self.join(&ty, &ct, row.cell.span);
             let text = self
-                .prog
                 .sources
                 .snippet(row.span)
                 .split_whitespace()

@@ -299,7 +299,7 @@ impl Checker<'_> {
                     t,
                     Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Any | Ty::Never
                 ) {
-                    let d = t.describe(self.prog);
+                    let d = t.describe(&self.prog);
                     self.err(Diag::at(
                         Code::CheckType,
                         format!("`abs` takes a number, length or time, not {d}"),
@@ -316,7 +316,7 @@ impl Checker<'_> {
                         at,
                         Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Any | Ty::Never
                     ) {
-                        let d = at.describe(self.prog);
+                        let d = at.describe(&self.prog);
                         self.err(Diag::at(
                             Code::CheckType,
                             format!("`{}` compares numbers, lengths or times, not {d}", b.name()),

@@ -281,7 +281,7 @@ impl Checker<'_> {
         }
         // A parameter a rule never reads is a slip — unless the rule's body is a gap of
         // the source (`not given`), whose parameters wait for a house rule to use them.
-        let body_text = self.prog.sources.snippet(def.body.span);
+        let body_text = self.sources.snippet(def.body.span);
         // (Not after an error in the body: a misspelled name would be reported twice.)
         if !body_text.contains("not given") && !body_errors {
             for (slot, p) in info.params.iter().enumerate() {
@@ -379,6 +379,7 @@ impl Checker<'_> {
                         expr: e,
                         slots: scope.slots,
                         ty,
+                        sources: Default::default(),
                     },
                     expect: chk.expect,
                     span: chk.span,
@@ -417,7 +418,7 @@ impl Checker<'_> {
 
     /// An interpretation and one of its readings, by name.
     fn reading_of(&self, name: &ast::Name, reading: &ast::Name) -> Result<(u32, u16), Diag> {
-        crate::program::find_reading(self.prog, &name.node, &reading.node)
+        crate::program::find_reading(&self.prog, &name.node, &reading.node)
             .map_err(|msg| Diag::at(Code::CheckReading, msg, reading.span.to(name.span), "here"))
     }
 

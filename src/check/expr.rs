@@ -153,7 +153,7 @@ impl Checker<'_> {
             Ty::Group(t) => (**t).clone(),
             Ty::Any => Ty::Any,
             other => {
-                let d = other.describe(self.prog);
+                let d = other.describe(&self.prog);
                 self.err(Diag::at(
                     Code::CheckType,
                     format!("`[...]` picks a member of a group, and this is {d}"),
@@ -186,7 +186,7 @@ impl Checker<'_> {
                     xt,
                     Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Any | Ty::Never
                 ) {
-                    let d = xt.describe(self.prog);
+                    let d = xt.describe(&self.prog);
                     self.err(Diag::at(
                         Code::CheckType,
                         format!("cannot take the sign of {d}"),
@@ -401,7 +401,7 @@ impl Checker<'_> {
                     let names: Vec<&str> = shape.fields.iter().map(|(n, _)| &**n).collect();
                     let d = Diag::at(
                         Code::CheckUnknownField,
-                        format!("{} has no field `{}`", bt.describe(self.prog), field.node),
+                        format!("{} has no field `{}`", bt.describe(&self.prog), field.node),
                         field.span,
                         "no such field",
                     )
@@ -428,7 +428,7 @@ impl Checker<'_> {
             },
             Ty::Any => Ty::Any,
             other => {
-                let d = other.describe(self.prog);
+                let d = other.describe(&self.prog);
                 self.err(Diag::at(
                     Code::CheckUnknownField,
                     format!("{d} has no fields"),

@@ -5,11 +5,12 @@
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::program::*;
-use crate::span::Span;
+use crate::span::{SourceMap, Span};
 use crate::syntax::ast;
 use crate::syntax::ast::{BinOp, LengthUnit, UnOp};
 use crate::value::{Length, Rational, Value};
 use num_traits::CheckedMul;
+use std::borrow::Cow;
 use std::rc::Rc;
 
 mod blocks;
@@ -86,13 +87,16 @@ pub struct CheckOptions {
     pub limits: crate::limits::Limits,
 }
 
-/// Checks a parsed ruleset file into a program (the sources must already hold `file`).
+/// Checks a parsed ruleset file into a program; `sources` holds the files it was parsed
+/// from. Returns the program and its warnings.
+///
+/// Errors: every error found (with the warnings among them), sources not yet attached.
 pub fn check_file(
-    program: &mut Program,
     ast: &ast::File,
+    sources: &SourceMap,
     opts: &CheckOptions,
-) -> Result<(), Diags> {
-    let mut c = Checker::new(program, opts);
+) -> Result<(Program, Vec<Diag>), Diags> {
+    let mut c = Checker::new(Cow::Owned(Program::default()), sources, opts);
     c.declare(ast);
     c.check_all();
     c.check_examples(ast);
@@ -122,29 +126,31 @@ pub fn check_file(
     if errors.iter().any(|d| !d.warning) {
         Err(Diags(errors))
     } else {
-        program.warnings.extend(errors);
-        Ok(())
+        Ok((c.prog.0.into_owned(), errors))
     }
 }
 
-/// Compiles an expression against a checked program.
+/// Checks an expression against a checked program (which it leaves as it is); `sources`
+/// holds the program's files and the expression's, and the query keeps a copy.
 pub fn check_query(
-    program: &mut Program,
+    program: &Program,
+    sources: &SourceMap,
     expr: &ast::Expr,
     opts: &CheckOptions,
 ) -> Result<Query, Diags> {
-    check_query_with(program, expr, &[], opts)
+    check_query_with(program, sources, expr, &[], opts)
 }
 
-/// Compiles an expression in which each of `bound` (name, type) is a local, in slots
+/// Checks an expression in which each of `bound` (name, type) is a local, in slots
 /// 0, 1, ... in that order (`--each u=units` binds `u` to each member in turn).
 pub fn check_query_with(
-    program: &mut Program,
+    program: &Program,
+    sources: &SourceMap,
     expr: &ast::Expr,
     bound: &[(String, Ty)],
     opts: &CheckOptions,
 ) -> Result<Query, Diags> {
-    let mut c = Checker::new(program, opts);
+    let mut c = Checker::new(Cow::Borrowed(program), sources, opts);
     let mut scope = Scope::default();
     for (name, ty) in bound {
         scope.bind(name, ty.clone());
@@ -157,6 +163,7 @@ pub fn check_query_with(
         expr: e,
         slots: scope.slots,
         ty,
+        sources: sources.clone(),
     })
 }
 
@@ -165,12 +172,13 @@ pub fn check_query_with(
 ///
 /// Errors: PATH is not a path into the game state, or EXPR does not fit it.
 pub fn check_set_query(
-    program: &mut Program,
+    program: &Program,
+    sources: &SourceMap,
     stmt: &ast::Stmt,
     span: Span,
     opts: &CheckOptions,
 ) -> Result<Query, Diags> {
-    let mut c = Checker::new(program, opts);
+    let mut c = Checker::new(Cow::Borrowed(program), sources, opts);
     let mut scope = Scope::default();
     let ast::Stmt::Set { target, op, value } = stmt else {
         return Err(Diags::from(Diag::at(
@@ -195,13 +203,39 @@ pub fn check_set_query(
             },
             slots: scope.slots,
             ty: Ty::Bool,
+            sources: sources.clone(),
         }),
         _ => Err(Diags(c.errors)),
     }
 }
 
+/// The program a checker works on: its own while a ruleset is checked into it, borrowed
+/// while a question is checked against it. A question only reads it; were it to write,
+/// the write would go to a copy (`Cow`), never to the ruleset's program.
+struct Target<'p>(Cow<'p, Program>);
+
+impl std::ops::Deref for Target<'_> {
+    type Target = Program;
+    fn deref(&self) -> &Program {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Target<'_> {
+    fn deref_mut(&mut self) -> &mut Program {
+        // Checking a question never writes: tests (debug builds) hold it to that.
+        debug_assert!(
+            matches!(self.0, Cow::Owned(_)),
+            "checking a question wrote to its program"
+        );
+        self.0.to_mut()
+    }
+}
+
 struct Checker<'p> {
-    prog: &'p mut Program,
+    prog: Target<'p>,
+    /// The source text its spans point into (rows and bodies are read as written).
+    sources: &'p SourceMap,
     pend: Pending,
     errors: Vec<Diag>,
     /// The citation of the definition being checked (refusals inherit it).
@@ -241,9 +275,10 @@ fn idx(n: usize) -> u32 {
 }
 
 impl<'p> Checker<'p> {
-    fn new(prog: &'p mut Program, opts: &CheckOptions) -> Checker<'p> {
+    fn new(prog: Cow<'p, Program>, sources: &'p SourceMap, opts: &CheckOptions) -> Checker<'p> {
         Checker {
-            prog,
+            prog: Target(prog),
+            sources,
             pend: Pending::default(),
             errors: Vec::new(),
             cite: None,

@@ -57,8 +57,8 @@ impl Checker<'_> {
                 } else {
                     c.expect_ty(&ty, &declared, row.cell.span);
                 }
-                let text = c.prog.sources.snippet(row.span).split_whitespace().collect::<Vec<_>>().join(" ");
-                let column = row.column.map(|col| rc(c.prog.sources.snippet(col).trim()));
+                let text = c.sources.snippet(row.span).split_whitespace().collect::<Vec<_>>().join(" ");
+                let column = row.column.map(|col| rc(c.sources.snippet(col).trim()));
                 let cite = row.cite.as_ref().map(|c| rc(&c.node));
                 rows.push(RowInfo { patterns, cell, text: rc(&text), column, span: row.span, cite });
             }
@@ -96,7 +96,7 @@ impl Checker<'_> {
         };
         let mut holed = false;
         let mut reported = std::collections::HashSet::new();
-        for col in coverage::columns(self.prog, info, rows, k) {
+        for col in coverage::columns(&self.prog, info, rows, k) {
             self.overlaps(rows, k, &col, &mut reported);
             holed |= self.holes(info, rows, k, &col);
         }
@@ -230,7 +230,7 @@ impl Checker<'_> {
         let mut values: Vec<Vec<Value>> = Vec::new();
         let mut named: Vec<usize> = Vec::new();
         for (ki, k) in keys.iter().enumerate() {
-            if let Some(vs) = crate::program::listed_values(self.prog, &k.ty) {
+            if let Some(vs) = crate::program::listed_values(&self.prog, &k.ty) {
                 named.push(ki);
                 values.push(vs.into_iter().map(|(v, _)| v).collect());
             }

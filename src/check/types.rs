@@ -13,11 +13,11 @@ impl Checker<'_> {
             Code::CheckType,
             format!(
                 "expected {}, found {}",
-                expected.describe(self.prog),
-                actual.describe(self.prog)
+                expected.describe(&self.prog),
+                actual.describe(&self.prog)
             ),
             span,
-            format!("this is {}", actual.describe(self.prog)),
+            format!("this is {}", actual.describe(&self.prog)),
         );
         d = match (actual, expected) {
             (Ty::Num, Ty::Int) => {
@@ -54,7 +54,7 @@ impl Checker<'_> {
             _ => {
                 self.err(Diag::at(
                     Code::CheckType,
-                    format!("this is {}, but the value before it is {}", b.describe(self.prog), a.describe(self.prog)),
+                    format!("this is {}, but the value before it is {}", b.describe(&self.prog), a.describe(&self.prog)),
                     span,
                     "different type",
                 ).help("every branch of an `if` or `match`, every cell of a table, both parts of a pair and all the arguments of `min`/`max` are the same kind of value"));
@@ -84,7 +84,7 @@ impl Checker<'_> {
                     } else {
                         self.err(Diag::at(
                             Code::CheckPattern,
-                            format!("this key is {}, not true/false", ty.describe(self.prog)),
+                            format!("this key is {}, not true/false", ty.describe(&self.prog)),
                             *s,
                             "wrong kind of pattern",
                         ));
@@ -104,7 +104,7 @@ impl Checker<'_> {
         }
         self.err(Diag::at(
             Code::CheckPattern,
-            format!("this key is {}, not a number", ty.describe(self.prog)),
+            format!("this key is {}, not a number", ty.describe(&self.prog)),
             span,
             "a number pattern",
         ));
@@ -120,7 +120,7 @@ impl Checker<'_> {
         let want = match (qual, ty) {
             (Some(q), _) => match self.prog.globals.get(&q.node) {
                 Some(Global::EnumType(e)) if matches!(ty, Ty::Enum(k) if k != e) => {
-                    let d = ty.describe(self.prog);
+                    let d = ty.describe(&self.prog);
                     self.err(Diag::at(
                         Code::CheckPattern,
                         format!("this key is {d}; `{}` is another enum", q.node),
@@ -143,7 +143,7 @@ impl Checker<'_> {
             (None, Ty::Enum(e)) => Some(*e),
             (None, Ty::Any) => None,
             (None, other) => {
-                let d = other.describe(self.prog);
+                let d = other.describe(&self.prog);
                 self.err(Diag::at(
                     Code::CheckPattern,
                     format!("this key is {d}, not a named value"),
@@ -217,7 +217,7 @@ impl Checker<'_> {
             BinOp::Eq | BinOp::Ne => {
                 let ok = compatible(a, b) || compatible(b, a);
                 if !ok {
-                    let (da, db) = (a.describe(self.prog), b.describe(self.prog));
+                    let (da, db) = (a.describe(&self.prog), b.describe(&self.prog));
                     self.err(
                         Diag::at(
                             Code::CheckType,
@@ -246,7 +246,7 @@ impl Checker<'_> {
 
     /// `<`, `<=`, `>`, `>=`: numbers, lengths or times, each with its own kind.
     fn order_ty(&mut self, a: &Ty, b: &Ty, aspan: Span, bspan: Span, span: Span) -> Ty {
-        let describe = |c: &Self, t: &Ty| t.describe(c.prog);
+        let describe = |c: &Self, t: &Ty| t.describe(&c.prog);
         if dim(a).is_none() || dim(a) != dim(b) {
             let (da, db) = (describe(self, a), describe(self, b));
             let mut d = Diag::at(
@@ -268,7 +268,7 @@ impl Checker<'_> {
     /// `+` and `-`: of one unit.
     fn sum_ty(&mut self, op: BinOp, a: &Ty, b: &Ty, aspan: Span, bspan: Span, span: Span) -> Ty {
         use Ty::*;
-        let describe = |c: &Self, t: &Ty| t.describe(c.prog);
+        let describe = |c: &Self, t: &Ty| t.describe(&c.prog);
         match (dim(a), dim(b)) {
             (Some(x), Some(y)) if x == y => {
                 if x == 0 {
@@ -317,7 +317,7 @@ impl Checker<'_> {
         span: Span,
     ) -> Ty {
         use Ty::*;
-        let describe = |c: &Self, t: &Ty| t.describe(c.prog);
+        let describe = |c: &Self, t: &Ty| t.describe(&c.prog);
         if op == BinOp::Mul {
             return match (dim(a), dim(b)) {
                 (Some(0), Some(0)) => {

@@ -33,10 +33,10 @@ pub(super) fn run(args: Args, limits: &Limits) -> ExitCode {
 /// Reports a ruleset that loaded; true when it fails (warnings denied).
 fn loaded(name: &str, r: &Ruleset, deny_warnings: bool) -> bool {
     let p = &r.program;
-    if !p.warnings.is_empty() {
-        err!("{}", render(&FileReport::new(name, &p.warnings)));
+    if !r.warnings.is_empty() {
+        err!("{}", render(&FileReport::new(name, &r.warnings)));
     }
-    let warnings = p.warnings.len();
+    let warnings = r.warnings.len();
     if deny_warnings && warnings > 0 {
         outln!("{name}: {} (denied)", count(warnings, "warning"));
         return true;

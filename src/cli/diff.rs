@@ -28,7 +28,7 @@ pub(super) struct Args {
 pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
     let mut a = load_with_state(&args.old, None, &[], limits)?;
     let mut b = load_with_state(&args.new, None, &[], limits)?;
-    let changes = crate::diff::structural(&a.program, &b.program);
+    let changes = crate::diff::structural(&a, &b);
     let settings = crate::prob::Settings {
         seed: Some(0),
         ..crate::prob::Settings::default()

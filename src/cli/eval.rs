@@ -46,7 +46,7 @@ pub(super) struct Args {
 
 /// Runs `umpire eval`.
 pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
-    let mut rules = load_with_state(
+    let rules = load_with_state(
         &args.ruleset,
         args.state.as_deref(),
         &args.interpret,
@@ -55,7 +55,7 @@ pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
     let mut dice = Dice::new(args.seed, args.roll);
     if let Some(each) = &args.each {
         return eval_each(
-            &mut rules,
+            &rules,
             &args.expr,
             each,
             &mut dice,
@@ -63,7 +63,7 @@ pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
             args.format,
         );
     }
-    let q = rules.compile("<expression>", &args.expr)?;
+    let q = rules.question("<expression>", &args.expr)?;
     let a = rules.adjudicate(
         &q,
         dice.source(),
@@ -121,7 +121,7 @@ fn each_parts(each: &str) -> Result<(&str, &str), String> {
 
 /// `umpire eval ... --each NAME=PATH`: one adjudication per member of the group.
 fn eval_each(
-    rules: &mut Ruleset,
+    rules: &Ruleset,
     expr: &str,
     each: &str,
     dice: &mut Dice,
@@ -135,7 +135,7 @@ fn eval_each(
             return Ok(ExitCode::from(2));
         }
     };
-    let (q, members) = rules.compile_each("<expression>", expr, name, path)?;
+    let (q, members) = rules.question_each("<expression>", expr, name, path)?;
     let mut rolled = false;
     let mut json = Vec::new();
     {

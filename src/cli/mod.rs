@@ -229,7 +229,7 @@ fn load_with_state(
         };
         rules.interpret(name.trim(), reading.trim())?;
     }
-    for w in &rules.program.warnings {
+    for w in &rules.warnings {
         err!("{}", render(w));
     }
     if let Some(path) = state {

@@ -44,7 +44,7 @@ pub(super) struct Args {
 
 /// Runs `umpire prob`.
 pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
-    let mut rules = load_with_state(
+    let rules = load_with_state(
         &args.ruleset,
         args.state.as_deref(),
         &args.interpret,
@@ -64,15 +64,15 @@ pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
         progress: std::io::stderr().is_terminal(),
     };
     match &args.sweep {
-        Some(spec) => sweep(&mut rules, &args, spec, &settings)?,
-        None => once(&mut rules, &args, &settings)?,
+        Some(spec) => sweep(&rules, &args, spec, &settings)?,
+        None => once(&rules, &args, &settings)?,
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// The odds of the expression as it stands.
-fn once(rules: &mut Ruleset, args: &Args, settings: &Settings) -> Result<(), Diags> {
-    let q = rules.compile("<expression>", &args.expr)?;
+fn once(rules: &Ruleset, args: &Args, settings: &Settings) -> Result<(), Diags> {
+    let q = rules.question("<expression>", &args.expr)?;
     let job = crate::prob::Job {
         program: &rules.program,
         query: &q,
@@ -91,7 +91,7 @@ fn once(rules: &mut Ruleset, args: &Args, settings: &Settings) -> Result<(), Dia
 }
 
 /// The odds for each value of the sweep, a row each.
-fn sweep(rules: &mut Ruleset, args: &Args, spec: &str, settings: &Settings) -> Result<(), Diags> {
+fn sweep(rules: &Ruleset, args: &Args, spec: &str, settings: &Settings) -> Result<(), Diags> {
     let sw = crate::prob::sweep::parse(spec)?;
     let rows = crate::prob::sweep::run(rules, &args.expr, &sw, settings)?;
     if let Some((_, d)) = rows.first() {

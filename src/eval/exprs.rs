@@ -19,7 +19,7 @@ impl Evaluator<'_> {
                 _ => Err(internal(span, "the state")),
             },
             None => Err(Flow::from(
-                Diag::at(Code::EvalNoState, format!("`{}` is part of the game state, and no state is loaded", self.prog.sources.snippet(span)), span, "needs the state")
+                Diag::at(Code::EvalNoState, format!("`{}` is part of the game state, and no state is loaded", self.sources.snippet(span)), span, "needs the state")
                     .help("give a state file: `--state FILE` (`umpire eval`, `umpire repl`), `:load FILE` in the REPL, or `state = \"FILE\"` in a scenario"),
             )),
         }
@@ -48,7 +48,7 @@ impl Evaluator<'_> {
         let Value::Text(name) = self.eval(key, frame)? else {
             return Err(internal(key.span, "a member name"));
         };
-        let g = self.prog.sources.snippet(base.span).to_string();
+        let g = self.sources.snippet(base.span).to_string();
         self.member(&b, &name, &g, span).cloned()
     }
 
@@ -74,7 +74,7 @@ impl Evaluator<'_> {
             // A member named in the state file: say which there are.
             Value::Group(members) => {
                 let names: Vec<&str> = members.iter().map(|(n, _)| &**n).collect();
-                let group = self.prog.sources.snippet(base.span).to_string();
+                let group = self.sources.snippet(base.span).to_string();
                 Flow::from(
                     Diag::at(
                         Code::EvalNoMember,

@@ -18,7 +18,7 @@ use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::dice::DiceSource;
 use crate::program::*;
-use crate::span::Span;
+use crate::span::{SourceMap, Span};
 use crate::value::{ArithError, Value};
 use std::rc::Rc;
 
@@ -83,7 +83,7 @@ pub fn adjudicate_bound(
     bound: Vec<Value>,
 ) -> Result<Adjudication, Diag> {
     let seed = dice.seed(); // before any die is drawn: the seed that gives these rolls
-    let mut ev = Evaluator::new(program, dice, opts);
+    let mut ev = Evaluator::new(program, &query.sources, dice, opts);
     ev.state = state;
     let mut frame = bound;
     frame.resize((query.slots as usize).max(frame.len()), Value::Bool(false));
@@ -104,6 +104,8 @@ pub fn adjudicate_bound(
 /// The evaluator's state for one adjudication.
 pub struct Evaluator<'a> {
     prog: &'a Program,
+    /// The source text the spans point into.
+    sources: &'a SourceMap,
     /// The dice source.
     pub dice: &'a mut dyn DiceSource,
     /// Every roll so far.
@@ -146,10 +148,17 @@ fn internal(span: Span, what: &str) -> Flow {
 }
 
 impl<'a> Evaluator<'a> {
-    /// A fresh evaluator.
-    pub fn new(prog: &'a Program, dice: &'a mut dyn DiceSource, opts: Options) -> Self {
+    /// A fresh evaluator; `sources` holds the files the program's and the query's spans
+    /// point into (dice terms and names are quoted from them as written).
+    pub fn new(
+        prog: &'a Program,
+        sources: &'a SourceMap,
+        dice: &'a mut dyn DiceSource,
+        opts: Options,
+    ) -> Self {
         Evaluator {
             prog,
+            sources,
             dice,
             rolls: Vec::new(),
             trace: opts.trace.then(|| vec![Vec::new()]),

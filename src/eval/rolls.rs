@@ -34,9 +34,9 @@ impl Evaluator<'_> {
                 "no such die",
             )));
         }
-        // The term as written, borrowed from the program (no copy until it is recorded).
-        let prog = self.prog;
-        let text = prog.sources.snippet(span);
+        // The term as written, borrowed from the sources (no copy until it is recorded).
+        let (prog, sources) = (self.prog, self.sources);
+        let text = sources.snippet(span);
         let within = match self.within.last() {
             Some(Callee::Rule(i)) => prog.rules.get(*i as usize).map(|r| &*r.name),
             Some(Callee::Table(i)) => prog.tables.get(*i as usize).map(|t| &*t.name),
@@ -55,6 +55,7 @@ impl Evaluator<'_> {
         if self.trace.is_some() {
             self.push(TraceNode::Roll {
                 span,
+                dice: text.into(),
                 sides,
                 faces: faces.clone(),
                 total,

@@ -164,7 +164,7 @@ fn is_state_path(rules: &Ruleset, name: &str) -> bool {
 ///
 /// Errors: the expression or a value does not check; a state path with no state loaded.
 pub fn run(
-    rules: &mut Ruleset,
+    rules: &Ruleset,
     expr: &str,
     sweep: &Sweep,
     settings: &Settings,
@@ -182,11 +182,11 @@ pub fn run(
             .help("give the state: --state FILE")
             .into());
         };
-        let q = rules.compile("<expression>", expr)?;
+        let q = rules.question("<expression>", expr)?;
         for v in &sweep.values {
             // The state with the path set to the value, checked as `:set` is.
             let text = format!("set {} = {v}", sweep.name);
-            let set = rules.compile_set(SourceFile::new("<--sweep>", text))?;
+            let set = rules.question_set(SourceFile::new("<--sweep>", text))?;
             let a = rules.adjudicate(&set, &mut Given::new(vec![]), rules.options())?;
             let state = crate::state::apply(&start, &a.effects)?;
             let job = Job {
@@ -218,7 +218,7 @@ pub fn run(
         .into());
     }
     let (ty, values) = free_values(rules, sweep)?;
-    let q = rules.compile_with("<expression>", expr, &[(sweep.name.clone(), ty)])?;
+    let q = rules.question_with("<expression>", expr, &[(sweep.name.clone(), ty)])?;
     // A name the expression never reads would give the same row for every value.
     let mut used = false;
     q.expr.walk(&mut |e| {

@@ -185,13 +185,14 @@ fn node_json(p: &Program, n: &TraceNode) -> Json {
             m.insert("total".into(), exact(total));
         }
         TraceNode::Roll {
-            span,
+            dice,
             sides,
             faces,
             total,
+            ..
         } => {
             kind("roll", &mut m);
-            m.insert("dice".into(), json!(p.sources.snippet(*span)));
+            m.insert("dice".into(), json!(&**dice));
             m.insert("sides".into(), json!(sides));
             m.insert("faces".into(), json!(faces));
             m.insert("total".into(), json!(total));

@@ -201,9 +201,8 @@ fn write_node(p: &Program, n: &TraceNode, depth: usize, out: &mut String) {
             total,
         } => write_modifiers(p, *list, applied, *total, &pad, out),
         TraceNode::Roll {
-            span, faces, total, ..
+            dice, faces, total, ..
         } => {
-            let dice = p.sources.snippet(*span);
             if faces.len() > 1 {
                 let faces: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
                 let _ = writeln!(out, "{pad}rolled {dice}: {} = {total}", faces.join(" + "));

@@ -207,7 +207,9 @@ pub struct Session {
 
 fn no_ruleset() -> Ruleset {
     Ruleset::from_source("<no ruleset>", "").unwrap_or(Ruleset {
-        program: Program::default(),
+        program: Default::default(),
+        sources: Default::default(),
+        warnings: Vec::new(),
         state: None,
         readings: crate::eval::Readings::none(),
         limits: crate::limits::Limits::default(),
@@ -249,6 +251,11 @@ impl Session {
     /// The ruleset in use (for completion: its names).
     pub fn program(&self) -> &Program {
         &self.rules.program
+    }
+
+    /// The ruleset's own source files (a game log's digest is taken of them).
+    pub fn sources(&self) -> &crate::span::SourceMap {
+        &self.rules.sources
     }
 
     /// Whether the state on the table has changed since it was loaded or saved.
@@ -293,7 +300,8 @@ impl Session {
     /// Errors: the state does not fit the ruleset's declaration.
     pub fn put_state(&mut self, json: &str, name: &str) -> Result<(), Diags> {
         let v = state::load_text(
-            &mut self.rules.program,
+            &self.rules.program,
+            &self.rules.sources,
             &format!("{name}.json"),
             json.to_string(),
         )?;
@@ -357,7 +365,7 @@ impl Session {
     fn carry_state(&mut self, mut new: Ruleset, io: &mut dyn Io, fit: Fit<'_>) -> bool {
         if let Some(old) = &self.rules.state {
             let text = state::to_toml(&self.rules.program, old);
-            match state::load_text(&mut new.program, "<the state on the table>", text) {
+            match state::load_text(&new.program, &new.sources, "<the state on the table>", text) {
                 Ok(v) => new.state = Some(v),
                 Err(ds) => match fit {
                     Fit::Reload => {
@@ -389,7 +397,7 @@ impl Session {
                 None => Some(None),
                 Some(v) => {
                     let text = state::to_toml(&self.rules.program, v);
-                    state::load_text(&mut new.program, "<an earlier state>", text)
+                    state::load_text(&new.program, &new.sources, "<an earlier state>", text)
                         .ok()
                         .map(Some)
                 }
@@ -440,7 +448,7 @@ impl Session {
     }
 
     fn warnings(&self, r: &Ruleset, io: &mut dyn Io) {
-        for w in &r.program.warnings {
+        for w in &r.warnings {
             io.err(&io.render(w));
         }
     }
@@ -720,7 +728,7 @@ impl Session {
                     }
                 }
             }
-            None => match p.compile("<input>", expr) {
+            None => match p.question("<input>", expr) {
                 Ok(q) => {
                     let job = crate::prob::Job {
                         program: &p.program,
@@ -907,7 +915,7 @@ impl Session {
     /// Adjudicates `text` against the state; prints it as `umpire eval` does.
     fn adjudicate(&mut self, text: &str, trace: bool, io: &mut dyn Io) -> bool {
         self.last_event = None;
-        let q = match self.rules.compile("<input>", text) {
+        let q = match self.rules.question("<input>", text) {
             Ok(q) => q,
             Err(ds) => {
                 self.report(&ds, io);
@@ -1041,7 +1049,7 @@ impl Session {
             io.out(&state::to_toml(&self.rules.program, st));
             return true;
         }
-        let q = match self.rules.compile("<input>", path) {
+        let q = match self.rules.question("<input>", path) {
             Ok(q) => q,
             Err(ds) => {
                 self.report(&ds, io);
@@ -1078,7 +1086,7 @@ impl Session {
         }
         let at = line.find(':').map_or(0, |i| i + 1);
         let source = crate::span::SourceFile::new("<input>", line).masked(at, line.len());
-        let q = match self.rules.compile_set(source) {
+        let q = match self.rules.question_set(source) {
             Ok(q) => q,
             Err(ds) => {
                 self.report(&ds, io);

@@ -18,7 +18,7 @@ impl Checker<'_> {
     /// cell gives is warned about: a rulebook outcome was left out, or misspelled twice.
     /// Examples do not count: a check of a value nothing produces fails anyway.
     pub(in crate::check) fn unused_enum_values(&mut self) {
-        let prog: &Program = self.prog;
+        let prog: &Program = &self.prog;
         let typed = typed_enums(prog);
         let seen = values_used(prog);
         let mut found = Vec::new();

@@ -33,7 +33,7 @@ impl Checker<'_> {
     /// load), and a row no roll reaches is a warning. Also: a table whose number key is
     /// declared with a range (`roll: 1..10`) must cover that range.
     pub(super) fn reachable_rolls(&mut self) {
-        let prog: &Program = self.prog;
+        let prog: &Program = &self.prog;
         let found = sites::call_sites(prog);
         let mut diags = Vec::new();
         for (t, table) in prog.tables.iter().enumerate() {
