@@ -70,19 +70,19 @@ const MAX_CELLS: usize = 40;
 
 fn tables(old: &Program, new: &Program, out: &mut Vec<Change>) {
     for t in &old.tables {
-        let Some(n) = new.tables.iter().find(|x| x.name == t.name) else {
+        let Some(n) = new.tables.iter().find(|x| x.sig.name == t.sig.name) else {
             out.push(Change {
-                what: format!("table {}", t.name),
+                what: format!("table {}", t.sig.name),
                 detail: "removed".into(),
             });
             continue;
         };
-        let what = format!("table {}", t.name);
-        let keys = &t.params[..t.keys];
+        let what = format!("table {}", t.sig.name);
+        let keys = &t.sig.params[..t.keys];
         let same_keys = keys.len() == n.keys
             && keys
                 .iter()
-                .zip(&n.params)
+                .zip(&n.sig.params)
                 .all(|(a, b)| a.name == b.name && a.ty == b.ty);
         let listed = key_values(old, keys)
             .filter(|vs| vs.iter().map(Vec::len).product::<usize>() <= 4096 && same_keys);
@@ -158,9 +158,9 @@ fn tables(old: &Program, new: &Program, out: &mut Vec<Change>) {
         }
     }
     for n in &new.tables {
-        if !old.tables.iter().any(|t| t.name == n.name) {
+        if !old.tables.iter().any(|t| t.sig.name == n.sig.name) {
             out.push(Change {
-                what: format!("table {}", n.name),
+                what: format!("table {}", n.sig.name),
                 detail: "added".into(),
             });
         }
@@ -183,8 +183,8 @@ fn modifiers(old: &Program, new: &Program, out: &mut Vec<Change>) {
         s
     };
     for m in &old.modifiers {
-        let what = format!("modifiers {}", m.name);
-        let Some(n) = new.modifiers.iter().find(|x| x.name == m.name) else {
+        let what = format!("modifiers {}", m.sig.name);
+        let Some(n) = new.modifiers.iter().find(|x| x.sig.name == m.sig.name) else {
             out.push(Change {
                 what,
                 detail: "removed".into(),
@@ -218,9 +218,9 @@ fn modifiers(old: &Program, new: &Program, out: &mut Vec<Change>) {
         }
     }
     for n in &new.modifiers {
-        if !old.modifiers.iter().any(|m| m.name == n.name) {
+        if !old.modifiers.iter().any(|m| m.sig.name == n.sig.name) {
             out.push(Change {
-                what: format!("modifiers {}", n.name),
+                what: format!("modifiers {}", n.sig.name),
                 detail: "added".into(),
             });
         }
@@ -267,9 +267,9 @@ pub fn structural(old: &Program, new: &Program) -> Vec<Change> {
         p.rules
             .iter()
             .map(|r| {
-                let params: Vec<String> = r.params.iter().map(|x| x.name.to_string()).collect();
+                let params: Vec<String> = r.sig.params.iter().map(|x| x.name.to_string()).collect();
                 (
-                    r.name.to_string(),
+                    r.sig.name.to_string(),
                     format!("{} {}", params.join(","), text(p, r.body.span)),
                 )
             })

@@ -257,44 +257,42 @@ pub struct ConstInfo {
     pub cite: Option<Rc<str>>,
 }
 
-/// A rule (procedure).
+/// What rules, tables and modifier lists share: their name, how they are called, what
+/// they give and where they were written. [`Program::signature`] finds a callee's.
 #[derive(Debug, Clone)]
-pub struct RuleInfo {
+pub struct Signature {
     /// Its name.
     pub name: Rc<str>,
-    /// Parameters (slots 0..n).
+    /// Parameters (slots 0..n); for a table, key parameters then extra parameters.
     pub params: Vec<ParamInfo>,
-    /// Result type.
+    /// Result type (a table's cell type; a modifier list's total).
     pub ret: Ty,
     /// The rulebook section.
     pub cite: Option<Rc<str>>,
-    /// Body.
-    pub body: Expr,
     /// Frame slots (parameters and lets).
     pub slots: u32,
     /// Where it was defined.
     pub span: Span,
 }
 
+/// A rule (procedure).
+#[derive(Debug, Clone)]
+pub struct RuleInfo {
+    /// Name, parameters, result type.
+    pub sig: Signature,
+    /// Body.
+    pub body: Expr,
+}
+
 /// A table: rows matched against key arguments, first match gives the cell.
 #[derive(Debug, Clone)]
 pub struct TableInfo {
-    /// Its name.
-    pub name: Rc<str>,
-    /// Key parameters, then extra parameters (slots 0..n).
-    pub params: Vec<ParamInfo>,
-    /// How many of `params` are keys.
+    /// Name, parameters (keys first), cell type.
+    pub sig: Signature,
+    /// How many of the parameters are keys.
     pub keys: usize,
-    /// Cell type.
-    pub ret: Ty,
-    /// The rulebook section.
-    pub cite: Option<Rc<str>>,
     /// Rows.
     pub rows: Vec<RowInfo>,
-    /// Frame slots.
-    pub slots: u32,
-    /// Where it was defined.
-    pub span: Span,
 }
 
 /// One table row.
@@ -327,20 +325,10 @@ impl RowInfo {
 /// A die roll modifier list.
 #[derive(Debug, Clone)]
 pub struct ModifiersInfo {
-    /// Its name.
-    pub name: Rc<str>,
-    /// Parameters.
-    pub params: Vec<ParamInfo>,
-    /// The rulebook section.
-    pub cite: Option<Rc<str>>,
+    /// Name, parameters, total's type.
+    pub sig: Signature,
     /// The modifiers.
     pub modifiers: Vec<ModifierInfo>,
-    /// Frame slots.
-    pub slots: u32,
-    /// Whole-number total?
-    pub ret: Ty,
-    /// Where it was defined.
-    pub span: Span,
 }
 
 /// One modifier.
@@ -855,11 +843,38 @@ impl Program {
             .and_then(|en| en.values.get(usize::from(i)))
     }
 
+    /// The signature of a rule, table or modifier list; `None` for a builtin or an index
+    /// out of range.
+    pub fn signature(&self, c: Callee) -> Option<&Signature> {
+        match c {
+            Callee::Rule(i) => self.rules.get(i as usize).map(|r| &r.sig),
+            Callee::Table(i) => self.tables.get(i as usize).map(|t| &t.sig),
+            Callee::Modifiers(i) => self.modifiers.get(i as usize).map(|m| &m.sig),
+            Callee::Builtin(_) => None,
+        }
+    }
+
+    /// [`Program::signature`], to change.
+    pub fn signature_mut(&mut self, c: Callee) -> Option<&mut Signature> {
+        match c {
+            Callee::Rule(i) => self.rules.get_mut(i as usize).map(|r| &mut r.sig),
+            Callee::Table(i) => self.tables.get_mut(i as usize).map(|t| &mut t.sig),
+            Callee::Modifiers(i) => self.modifiers.get_mut(i as usize).map(|m| &mut m.sig),
+            Callee::Builtin(_) => None,
+        }
+    }
+
+    /// Every rule's signature, then every table's, then every modifier list's.
+    pub fn signatures(&self) -> impl Iterator<Item = &Signature> {
+        let rules = self.rules.iter().map(|r| &r.sig);
+        let tables = self.tables.iter().map(|t| &t.sig);
+        rules
+            .chain(tables)
+            .chain(self.modifiers.iter().map(|m| &m.sig))
+    }
+
     /// Names of rules, tables and modifier lists, for listings and suggestions.
     pub fn callable_names(&self) -> Vec<&str> {
-        let mut v: Vec<&str> = self.rules.iter().map(|r| &*r.name).collect();
-        v.extend(self.tables.iter().map(|t| &*t.name));
-        v.extend(self.modifiers.iter().map(|m| &*m.name));
-        v
+        self.signatures().map(|s| &*s.name).collect()
     }
 }

@@ -20,8 +20,8 @@ use crate::value::{Mixed, Rational};
 /// The names of a traced call's parameters: the callee's, else none.
 fn params<'p>(p: &'p Program, node: &TraceNode) -> &'p [ParamInfo] {
     match node {
-        TraceNode::Rule { rule, .. } => p.rules.get(*rule as usize).map(|r| &r.params[..]),
-        TraceNode::Table { table, .. } => p.tables.get(*table as usize).map(|t| &t.params[..]),
+        TraceNode::Rule { rule, .. } => p.rules.get(*rule as usize).map(|r| &r.sig.params[..]),
+        TraceNode::Table { table, .. } => p.tables.get(*table as usize).map(|t| &t.sig.params[..]),
         _ => None,
     }
     .unwrap_or(&[])

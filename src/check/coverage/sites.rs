@@ -150,17 +150,17 @@ pub(super) fn call_sites(prog: &Program) -> Vec<CallSite> {
         example: false,
     };
     for r in &prog.rules {
-        let mut env = sites.reacher.param_env(&r.params, r.slots);
+        let mut env = sites.reacher.param_env(&r.sig);
         sites.visit(&r.body, &mut env);
     }
     for t in &prog.tables {
         for row in &t.rows {
-            let mut env = sites.reacher.param_env(&t.params, t.slots);
+            let mut env = sites.reacher.param_env(&t.sig);
             sites.visit(&row.cell, &mut env);
         }
     }
     for m in &prog.modifiers {
-        let mut env = sites.reacher.param_env(&m.params, m.slots);
+        let mut env = sites.reacher.param_env(&m.sig);
         for md in &m.modifiers {
             for e in [Some(&md.amount), md.per.as_ref(), md.condition.as_ref()]
                 .into_iter()
@@ -176,11 +176,8 @@ pub(super) fn call_sites(prog: &Program) -> Vec<CallSite> {
     }
     // Defaults are worked out where they are used, each in a scope of its own.
     let defaults = prog
-        .rules
-        .iter()
-        .flat_map(|r| &r.params)
-        .chain(prog.tables.iter().flat_map(|t| &t.params))
-        .chain(prog.modifiers.iter().flat_map(|m| &m.params))
+        .signatures()
+        .flat_map(|s| &s.params)
         .filter_map(|p| p.default.as_ref())
         .chain(
             prog.records
