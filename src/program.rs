@@ -594,57 +594,63 @@ impl Expr {
         let mut stack = vec![self];
         while let Some(e) = stack.pop() {
             f(e);
-            match &e.kind {
-                ExprKind::Call(_, args) => stack.extend(args.iter()),
-                ExprKind::Field(b, _, _) | ExprKind::Neg(b) | ExprKind::Not(b) => stack.push(b),
-                ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
-                    stack.push(a);
-                    stack.push(b);
+            e.for_each_child(|c| stack.push(c));
+        }
+    }
+
+    /// Calls `f` on each expression directly inside this one, in order: arguments, arms
+    /// (condition then value), fields, a block's statements (a `set`'s value, then the
+    /// member keys of its path) then its value. The one list of what an expression holds:
+    /// a walker that only goes down matches the kinds it means and calls this for the rest.
+    pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
+        match &self.kind {
+            ExprKind::Call(_, args) => args.iter().for_each(f),
+            ExprKind::Field(b, _, _) | ExprKind::Neg(b) | ExprKind::Not(b) => f(b),
+            ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
+                f(a);
+                f(b);
+            }
+            ExprKind::If(arms, other) => {
+                for (c, b) in arms {
+                    f(c);
+                    f(b);
                 }
-                ExprKind::If(arms, other) => {
-                    for (c, b) in arms {
-                        stack.push(c);
-                        stack.push(b);
-                    }
-                    if let Some(o) = other {
-                        stack.push(o);
-                    }
+                if let Some(o) = other {
+                    f(o);
                 }
-                ExprKind::Match(s, arms) => {
-                    stack.push(s);
-                    stack.extend(arms.iter().map(|(_, b, _)| b));
-                }
-                ExprKind::Record(fields) => stack.extend(fields.iter().map(|(_, f)| f)),
-                ExprKind::Block(stmts, v) => {
-                    for st in stmts {
-                        match st {
-                            Stmt::Let(_, x) | Stmt::Guard(x) => stack.push(x),
-                            Stmt::Set(set) => {
-                                stack.push(&set.value);
-                                for p in &set.path {
-                                    if let PathStep::Member(k) = p {
-                                        stack.push(k);
-                                    }
+            }
+            ExprKind::Match(s, arms) => {
+                f(s);
+                arms.iter().for_each(|(_, b, _)| f(b));
+            }
+            ExprKind::Record(fields) => fields.iter().for_each(|(_, x)| f(x)),
+            ExprKind::Block(stmts, v) => {
+                for st in stmts {
+                    match st {
+                        Stmt::Let(_, x) | Stmt::Guard(x) => f(x),
+                        Stmt::Set(set) => {
+                            f(&set.value);
+                            for p in &set.path {
+                                if let PathStep::Member(k) = p {
+                                    f(k);
                                 }
                             }
-                            Stmt::Note(_) => {}
                         }
+                        Stmt::Note(_) => {}
                     }
-                    stack.push(v);
                 }
-                ExprKind::InRange { value, .. } | ExprKind::Fresh { value, .. } => {
-                    stack.push(value)
-                }
-                ExprKind::Value(_)
-                | ExprKind::State(_)
-                | ExprKind::Local(_)
-                | ExprKind::Const(_)
-                | ExprKind::Dice { .. }
-                | ExprKind::Refuse { .. }
-                | ExprKind::NotGiven { .. }
-                | ExprKind::Default { .. }
-                | ExprKind::Chosen(_) => {}
+                f(v);
             }
+            ExprKind::InRange { value, .. } | ExprKind::Fresh { value, .. } => f(value),
+            ExprKind::Value(_)
+            | ExprKind::State(_)
+            | ExprKind::Local(_)
+            | ExprKind::Const(_)
+            | ExprKind::Dice { .. }
+            | ExprKind::Refuse { .. }
+            | ExprKind::NotGiven { .. }
+            | ExprKind::Default { .. }
+            | ExprKind::Chosen(_) => {}
         }
     }
 }

@@ -63,21 +63,10 @@ impl Sites<'_> {
     }
 
     fn visit_inner(&mut self, e: &Expr, env: &mut Vec<Fact>) {
+        if let ExprKind::Call(Callee::Table(t), args) = &e.kind {
+            self.site(*t, args, env);
+        }
         match &e.kind {
-            ExprKind::Call(callee, args) => {
-                if let Callee::Table(t) = callee {
-                    self.site(*t, args, env);
-                }
-                for a in args {
-                    self.visit(a, env);
-                }
-            }
-            ExprKind::Field(x, _, _) | ExprKind::Neg(x) | ExprKind::Not(x) => self.visit(x, env),
-            ExprKind::InRange { value: x, .. } => self.visit(x, env),
-            ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
-                self.visit(a, env);
-                self.visit(b, env);
-            }
             ExprKind::If(branches, other) => {
                 let mut otherwise = env.clone();
                 for (c, v) in branches {
@@ -98,11 +87,6 @@ impl Sites<'_> {
                     if narrow_to(x, pat, &mut arm) {
                         self.visit(v, &mut arm);
                     }
-                }
-            }
-            ExprKind::Record(fields) => {
-                for (_, v) in fields {
-                    self.visit(v, env);
                 }
             }
             ExprKind::Block(stmts, value) => {
@@ -129,15 +113,8 @@ impl Sites<'_> {
                 let mut fresh = vec![Fact::all(); *slots as usize];
                 self.visit(value, &mut fresh);
             }
-            ExprKind::Value(_)
-            | ExprKind::State(_)
-            | ExprKind::Local(_)
-            | ExprKind::Const(_)
-            | ExprKind::Dice { .. }
-            | ExprKind::Refuse { .. }
-            | ExprKind::NotGiven { .. }
-            | ExprKind::Default { .. }
-            | ExprKind::Chosen(_) => {}
+            // The rest take the same facts inside as out.
+            _ => e.for_each_child(|x| self.visit(x, env)),
         }
     }
 }
