@@ -5,7 +5,7 @@
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::prob::{self, report, Distribution, Job, Settings};
-use crate::program::{Pat, Program};
+use crate::program::{next_combination, Pat, Program};
 use crate::value::Value;
 use crate::Ruleset;
 use num_rational::BigRational;
@@ -91,7 +91,7 @@ fn tables(old: &Program, new: &Program, out: &mut Vec<Change>) {
             // Cell by cell: every combination of the keys.
             Some(values) if !values.is_empty() => {
                 let mut index = vec![0usize; values.len()];
-                'combos: loop {
+                loop {
                     let combo: Vec<&(Value, String)> =
                         index.iter().zip(&values).map(|(&i, vs)| &vs[i]).collect();
                     let vals: Vec<&Value> = combo.iter().map(|(v, _)| v).collect();
@@ -100,17 +100,8 @@ fn tables(old: &Program, new: &Program, out: &mut Vec<Change>) {
                         let names: Vec<&str> = combo.iter().map(|(_, s)| s.as_str()).collect();
                         changes.push(format!("{}: {a} → {b}", names.join(" | ")));
                     }
-                    let mut i = index.len();
-                    loop {
-                        if i == 0 {
-                            break 'combos;
-                        }
-                        i -= 1;
-                        index[i] += 1;
-                        if index[i] < values[i].len() {
-                            break;
-                        }
-                        index[i] = 0;
+                    if !next_combination(&mut index, &values) {
+                        break;
                     }
                 }
             }

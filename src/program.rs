@@ -598,10 +598,9 @@ impl Expr {
         }
     }
 
-    /// Calls `f` on each expression directly inside this one, in order: arguments, arms
-    /// (condition then value), fields, a block's statements (a `set`'s value, then the
-    /// member keys of its path) then its value. The one list of what an expression holds:
-    /// a walker that only goes down matches the kinds it means and calls this for the rest.
+    /// Calls `f` on each expression directly inside this one, in order (a `set`'s value
+    /// before its path's member keys). The one list of what each kind holds: a walker that
+    /// only goes down matches the kinds it means and calls this for the rest.
     pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
         match &self.kind {
             ExprKind::Call(_, args) => args.iter().for_each(f),
@@ -778,6 +777,19 @@ pub fn listed_values(p: &Program, ty: &Ty) -> Option<Vec<(Value, String)>> {
         ]),
         _ => None,
     }
+}
+
+/// Steps `index` (from all zeros) to the next pick of one item from each of `choices`, the
+/// last list turning fastest (an odometer); false after the last pick, `index` back at zeros.
+pub fn next_combination<T>(index: &mut [usize], choices: &[Vec<T>]) -> bool {
+    for (i, list) in index.iter_mut().zip(choices).rev() {
+        *i += 1;
+        if *i < list.len() {
+            return true;
+        }
+        *i = 0;
+    }
+    false
 }
 
 /// An interpretation's index and a reading's, by their names.

@@ -367,13 +367,7 @@ fn covered_combinations<'r>(
                 covered[at] = true;
                 left -= 1;
             }
-            for d in (0..pick.len()).rev() {
-                pick[d] += 1;
-                if pick[d] < matched[d].len() {
-                    break;
-                }
-                pick[d] = 0;
-            }
+            next_combination(&mut pick, &matched);
         }
     }
     Some((covered, left))

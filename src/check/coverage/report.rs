@@ -191,18 +191,8 @@ fn listed_columns(rows: &[RowInfo], k: usize, values: &[Vec<(Value, String)>]) -
             };
             out.push(finish(rows, k, pats, name, applies));
         }
-        // Next combination, the last key fastest.
-        let mut i = index.len();
-        loop {
-            if i == 0 {
-                return out;
-            }
-            i -= 1;
-            index[i] += 1;
-            if index[i] < values[i].len() {
-                break;
-            }
-            index[i] = 0;
+        if !next_combination(&mut index, values) {
+            return out;
         }
     }
 }
