@@ -248,10 +248,7 @@ impl Checker<'_> {
         };
         self.pend.rules[i].1 = State::Busy;
         let info = self.prog.rules[i].sig.clone();
-        let mut scope = Scope::default();
-        for p in &info.params {
-            scope.bind(&p.name, p.ty.clone());
-        }
+        let mut scope = Scope::params(&info);
         let declared = info.ret.clone();
         let expected = if declared == Ty::Any {
             None
@@ -306,10 +303,7 @@ impl Checker<'_> {
         };
         self.pend.modifiers[i].1 = State::Busy;
         let info = self.prog.modifiers[i].sig.clone();
-        let mut scope = Scope::default();
-        for p in &info.params {
-            scope.bind(&p.name, p.ty.clone());
-        }
+        let mut scope = Scope::params(&info);
         let mut ret = Ty::Int;
         let mut mods = Vec::new();
         self.with_cite(info.cite.clone(), |c| {

@@ -11,10 +11,7 @@ impl Checker<'_> {
         };
         self.pend.tables[i].1 = State::Busy;
         let info = self.prog.tables[i].clone();
-        let mut scope = Scope::default();
-        for p in &info.sig.params {
-            scope.bind(&p.name, p.ty.clone());
-        }
+        let mut scope = Scope::params(&info.sig);
         let declared = info.sig.ret.clone();
         let mut joined = if declared == Ty::Any {
             Ty::Never
