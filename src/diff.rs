@@ -5,7 +5,7 @@
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::prob::{self, report, Distribution, Job, Settings};
-use crate::program::{Pat, Program};
+use crate::program::{next_combination, Pat, Program};
 use crate::span::SourceMap;
 use crate::value::Value;
 use crate::Ruleset;
@@ -94,19 +94,19 @@ const MAX_CELLS: usize = 40;
 
 fn tables(old: &Side<'_>, new: &Side<'_>, out: &mut Vec<Change>) {
     for t in &old.tables {
-        let Some(n) = new.tables.iter().find(|x| x.name == t.name) else {
+        let Some(n) = new.tables.iter().find(|x| x.sig.name == t.sig.name) else {
             out.push(Change {
-                what: format!("table {}", t.name),
+                what: format!("table {}", t.sig.name),
                 detail: "removed".into(),
             });
             continue;
         };
-        let what = format!("table {}", t.name);
-        let keys = &t.params[..t.keys];
+        let what = format!("table {}", t.sig.name);
+        let keys = &t.sig.params[..t.keys];
         let same_keys = keys.len() == n.keys
             && keys
                 .iter()
-                .zip(&n.params)
+                .zip(&n.sig.params)
                 .all(|(a, b)| a.name == b.name && a.ty == b.ty);
         let listed = key_values(old, keys)
             .filter(|vs| vs.iter().map(Vec::len).product::<usize>() <= 4096 && same_keys);
@@ -115,7 +115,7 @@ fn tables(old: &Side<'_>, new: &Side<'_>, out: &mut Vec<Change>) {
             // Cell by cell: every combination of the keys.
             Some(values) if !values.is_empty() => {
                 let mut index = vec![0usize; values.len()];
-                'combos: loop {
+                loop {
                     let combo: Vec<&(Value, String)> =
                         index.iter().zip(&values).map(|(&i, vs)| &vs[i]).collect();
                     let vals: Vec<&Value> = combo.iter().map(|(v, _)| v).collect();
@@ -124,17 +124,8 @@ fn tables(old: &Side<'_>, new: &Side<'_>, out: &mut Vec<Change>) {
                         let names: Vec<&str> = combo.iter().map(|(_, s)| s.as_str()).collect();
                         changes.push(format!("{}: {a} → {b}", names.join(" | ")));
                     }
-                    let mut i = index.len();
-                    loop {
-                        if i == 0 {
-                            break 'combos;
-                        }
-                        i -= 1;
-                        index[i] += 1;
-                        if index[i] < values[i].len() {
-                            break;
-                        }
-                        index[i] = 0;
+                    if !next_combination(&mut index, &values) {
+                        break;
                     }
                 }
             }
@@ -182,9 +173,9 @@ fn tables(old: &Side<'_>, new: &Side<'_>, out: &mut Vec<Change>) {
         }
     }
     for n in &new.tables {
-        if !old.tables.iter().any(|t| t.name == n.name) {
+        if !old.tables.iter().any(|t| t.sig.name == n.sig.name) {
             out.push(Change {
-                what: format!("table {}", n.name),
+                what: format!("table {}", n.sig.name),
                 detail: "added".into(),
             });
         }
@@ -207,8 +198,8 @@ fn modifiers(old: &Side<'_>, new: &Side<'_>, out: &mut Vec<Change>) {
         s
     };
     for m in &old.modifiers {
-        let what = format!("modifiers {}", m.name);
-        let Some(n) = new.modifiers.iter().find(|x| x.name == m.name) else {
+        let what = format!("modifiers {}", m.sig.name);
+        let Some(n) = new.modifiers.iter().find(|x| x.sig.name == m.sig.name) else {
             out.push(Change {
                 what,
                 detail: "removed".into(),
@@ -242,9 +233,9 @@ fn modifiers(old: &Side<'_>, new: &Side<'_>, out: &mut Vec<Change>) {
         }
     }
     for n in &new.modifiers {
-        if !old.modifiers.iter().any(|m| m.name == n.name) {
+        if !old.modifiers.iter().any(|m| m.sig.name == n.sig.name) {
             out.push(Change {
-                what: format!("modifiers {}", n.name),
+                what: format!("modifiers {}", n.sig.name),
                 detail: "added".into(),
             });
         }
@@ -292,9 +283,9 @@ pub fn structural(old: &Ruleset, new: &Ruleset) -> Vec<Change> {
         p.rules
             .iter()
             .map(|r| {
-                let params: Vec<String> = r.params.iter().map(|x| x.name.to_string()).collect();
+                let params: Vec<String> = r.sig.params.iter().map(|x| x.name.to_string()).collect();
                 (
-                    r.name.to_string(),
+                    r.sig.name.to_string(),
                     format!("{} {}", params.join(","), text(p, r.body.span)),
                 )
             })

@@ -257,44 +257,42 @@ pub struct ConstInfo {
     pub cite: Option<Rc<str>>,
 }
 
-/// A rule (procedure).
+/// What rules, tables and modifier lists share: their name, how they are called, what
+/// they give and where they were written. [`Program::signature`] finds a callee's.
 #[derive(Debug, Clone)]
-pub struct RuleInfo {
+pub struct Signature {
     /// Its name.
     pub name: Rc<str>,
-    /// Parameters (slots 0..n).
+    /// Parameters (slots 0..n); for a table, key parameters then extra parameters.
     pub params: Vec<ParamInfo>,
-    /// Result type.
+    /// Result type (a table's cell type; a modifier list's total).
     pub ret: Ty,
     /// The rulebook section.
     pub cite: Option<Rc<str>>,
-    /// Body.
-    pub body: Expr,
     /// Frame slots (parameters and lets).
     pub slots: u32,
     /// Where it was defined.
     pub span: Span,
 }
 
+/// A rule (procedure).
+#[derive(Debug, Clone)]
+pub struct RuleInfo {
+    /// Name, parameters, result type.
+    pub sig: Signature,
+    /// Body.
+    pub body: Expr,
+}
+
 /// A table: rows matched against key arguments, first match gives the cell.
 #[derive(Debug, Clone)]
 pub struct TableInfo {
-    /// Its name.
-    pub name: Rc<str>,
-    /// Key parameters, then extra parameters (slots 0..n).
-    pub params: Vec<ParamInfo>,
-    /// How many of `params` are keys.
+    /// Name, parameters (keys first), cell type.
+    pub sig: Signature,
+    /// How many of the parameters are keys.
     pub keys: usize,
-    /// Cell type.
-    pub ret: Ty,
-    /// The rulebook section.
-    pub cite: Option<Rc<str>>,
     /// Rows.
     pub rows: Vec<RowInfo>,
-    /// Frame slots.
-    pub slots: u32,
-    /// Where it was defined.
-    pub span: Span,
 }
 
 /// One table row.
@@ -327,20 +325,10 @@ impl RowInfo {
 /// A die roll modifier list.
 #[derive(Debug, Clone)]
 pub struct ModifiersInfo {
-    /// Its name.
-    pub name: Rc<str>,
-    /// Parameters.
-    pub params: Vec<ParamInfo>,
-    /// The rulebook section.
-    pub cite: Option<Rc<str>>,
+    /// Name, parameters, total's type.
+    pub sig: Signature,
     /// The modifiers.
     pub modifiers: Vec<ModifierInfo>,
-    /// Frame slots.
-    pub slots: u32,
-    /// Whole-number total?
-    pub ret: Ty,
-    /// Where it was defined.
-    pub span: Span,
 }
 
 /// One modifier.
@@ -610,57 +598,62 @@ impl Expr {
         let mut stack = vec![self];
         while let Some(e) = stack.pop() {
             f(e);
-            match &e.kind {
-                ExprKind::Call(_, args) => stack.extend(args.iter()),
-                ExprKind::Field(b, _, _) | ExprKind::Neg(b) | ExprKind::Not(b) => stack.push(b),
-                ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
-                    stack.push(a);
-                    stack.push(b);
+            e.for_each_child(|c| stack.push(c));
+        }
+    }
+
+    /// Calls `f` on each expression directly inside this one, in order (a `set`'s value
+    /// before its path's member keys). The one list of what each kind holds: a walker that
+    /// only goes down matches the kinds it means and calls this for the rest.
+    pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
+        match &self.kind {
+            ExprKind::Call(_, args) => args.iter().for_each(f),
+            ExprKind::Field(b, _, _) | ExprKind::Neg(b) | ExprKind::Not(b) => f(b),
+            ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
+                f(a);
+                f(b);
+            }
+            ExprKind::If(arms, other) => {
+                for (c, b) in arms {
+                    f(c);
+                    f(b);
                 }
-                ExprKind::If(arms, other) => {
-                    for (c, b) in arms {
-                        stack.push(c);
-                        stack.push(b);
-                    }
-                    if let Some(o) = other {
-                        stack.push(o);
-                    }
+                if let Some(o) = other {
+                    f(o);
                 }
-                ExprKind::Match(s, arms) => {
-                    stack.push(s);
-                    stack.extend(arms.iter().map(|(_, b, _)| b));
-                }
-                ExprKind::Record(fields) => stack.extend(fields.iter().map(|(_, f)| f)),
-                ExprKind::Block(stmts, v) => {
-                    for st in stmts {
-                        match st {
-                            Stmt::Let(_, x) | Stmt::Guard(x) => stack.push(x),
-                            Stmt::Set(set) => {
-                                stack.push(&set.value);
-                                for p in &set.path {
-                                    if let PathStep::Member(k) = p {
-                                        stack.push(k);
-                                    }
+            }
+            ExprKind::Match(s, arms) => {
+                f(s);
+                arms.iter().for_each(|(_, b, _)| f(b));
+            }
+            ExprKind::Record(fields) => fields.iter().for_each(|(_, x)| f(x)),
+            ExprKind::Block(stmts, v) => {
+                for st in stmts {
+                    match st {
+                        Stmt::Let(_, x) | Stmt::Guard(x) => f(x),
+                        Stmt::Set(set) => {
+                            f(&set.value);
+                            for p in &set.path {
+                                if let PathStep::Member(k) = p {
+                                    f(k);
                                 }
                             }
-                            Stmt::Note(_) => {}
                         }
+                        Stmt::Note(_) => {}
                     }
-                    stack.push(v);
                 }
-                ExprKind::InRange { value, .. } | ExprKind::Fresh { value, .. } => {
-                    stack.push(value)
-                }
-                ExprKind::Value(_)
-                | ExprKind::State(_)
-                | ExprKind::Local(_)
-                | ExprKind::Const(_)
-                | ExprKind::Dice { .. }
-                | ExprKind::Refuse { .. }
-                | ExprKind::NotGiven { .. }
-                | ExprKind::Default { .. }
-                | ExprKind::Chosen(_) => {}
+                f(v);
             }
+            ExprKind::InRange { value, .. } | ExprKind::Fresh { value, .. } => f(value),
+            ExprKind::Value(_)
+            | ExprKind::State(_)
+            | ExprKind::Local(_)
+            | ExprKind::Const(_)
+            | ExprKind::Dice { .. }
+            | ExprKind::Refuse { .. }
+            | ExprKind::NotGiven { .. }
+            | ExprKind::Default { .. }
+            | ExprKind::Chosen(_) => {}
         }
     }
 }
@@ -780,6 +773,19 @@ pub fn listed_values(p: &Program, ty: &Ty) -> Option<Vec<(Value, String)>> {
     }
 }
 
+/// Steps `index` (from all zeros) to the next pick of one item from each of `choices`, the
+/// last list turning fastest (an odometer); false after the last pick, `index` back at zeros.
+pub fn next_combination<T>(index: &mut [usize], choices: &[Vec<T>]) -> bool {
+    for (i, list) in index.iter_mut().zip(choices).rev() {
+        *i += 1;
+        if *i < list.len() {
+            return true;
+        }
+        *i = 0;
+    }
+    false
+}
+
 /// An interpretation's index and a reading's, by their names.
 ///
 /// Errors: no such interpretation or reading, with what there is.
@@ -849,11 +855,38 @@ impl Program {
             .and_then(|en| en.values.get(usize::from(i)))
     }
 
+    /// The signature of a rule, table or modifier list; `None` for a builtin or an index
+    /// out of range.
+    pub fn signature(&self, c: Callee) -> Option<&Signature> {
+        match c {
+            Callee::Rule(i) => self.rules.get(i as usize).map(|r| &r.sig),
+            Callee::Table(i) => self.tables.get(i as usize).map(|t| &t.sig),
+            Callee::Modifiers(i) => self.modifiers.get(i as usize).map(|m| &m.sig),
+            Callee::Builtin(_) => None,
+        }
+    }
+
+    /// [`Program::signature`], to change.
+    pub fn signature_mut(&mut self, c: Callee) -> Option<&mut Signature> {
+        match c {
+            Callee::Rule(i) => self.rules.get_mut(i as usize).map(|r| &mut r.sig),
+            Callee::Table(i) => self.tables.get_mut(i as usize).map(|t| &mut t.sig),
+            Callee::Modifiers(i) => self.modifiers.get_mut(i as usize).map(|m| &mut m.sig),
+            Callee::Builtin(_) => None,
+        }
+    }
+
+    /// Every rule's signature, then every table's, then every modifier list's.
+    pub fn signatures(&self) -> impl Iterator<Item = &Signature> {
+        let rules = self.rules.iter().map(|r| &r.sig);
+        let tables = self.tables.iter().map(|t| &t.sig);
+        rules
+            .chain(tables)
+            .chain(self.modifiers.iter().map(|m| &m.sig))
+    }
+
     /// Names of rules, tables and modifier lists, for listings and suggestions.
     pub fn callable_names(&self) -> Vec<&str> {
-        let mut v: Vec<&str> = self.rules.iter().map(|r| &*r.name).collect();
-        v.extend(self.tables.iter().map(|t| &*t.name));
-        v.extend(self.modifiers.iter().map(|m| &*m.name));
-        v
+        self.signatures().map(|s| &*s.name).collect()
     }
 }

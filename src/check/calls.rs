@@ -19,22 +19,10 @@ impl Checker<'_> {
         if let Some((_, b)) = Builtin::ALL.iter().find(|(n, _)| *n == name.node) {
             return self.builtin(*b, name, args, span, scope);
         }
-        let (callee, params, what) = match self.prog.globals.get(&name.node).cloned() {
-            Some(Global::Rule(id)) => (
-                Callee::Rule(id),
-                self.prog.rules[id as usize].params.clone(),
-                "rule",
-            ),
-            Some(Global::Table(id)) => (
-                Callee::Table(id),
-                self.prog.tables[id as usize].params.clone(),
-                "table",
-            ),
-            Some(Global::Modifiers(id)) => (
-                Callee::Modifiers(id),
-                self.prog.modifiers[id as usize].params.clone(),
-                "modifier list",
-            ),
+        let (callee, what) = match self.prog.globals.get(&name.node).cloned() {
+            Some(Global::Rule(id)) => (Callee::Rule(id), "rule"),
+            Some(Global::Table(id)) => (Callee::Table(id), "table"),
+            Some(Global::Modifiers(id)) => (Callee::Modifiers(id), "modifier list"),
             Some(_) => {
                 self.err(Diag::at(
                     Code::CheckNotCallable,
@@ -69,6 +57,10 @@ impl Checker<'_> {
                 return (dummy(span), Ty::Any);
             }
         };
+        let params = self
+            .prog
+            .signature(callee)
+            .map_or(Vec::new(), |s| s.params.clone());
         let ordered = self.bind_args(callee, &name.node, what, &params, args, span, scope);
         let ret = match callee {
             Callee::Rule(id) => self.rule_ret(id, span),

@@ -225,13 +225,8 @@ impl Checker<'_> {
                     let params = self.params(&r.params);
                     let ret = r.returns.as_ref().map_or(Ty::Any, |t| self.ty(t).0);
                     self.prog.rules.push(RuleInfo {
-                        name: rc(&r.name.node),
-                        params,
-                        ret,
-                        cite: cite_of(&r.cite),
+                        sig: signature(&r.name, params, ret, &r.cite),
                         body: dummy(r.name.span),
-                        slots: 0,
-                        span: r.name.span,
                     });
                     self.pend.rules.push((Rc::new(r.clone()), State::Todo));
                 }
@@ -242,14 +237,9 @@ impl Checker<'_> {
                     params.extend(self.params(&t.extra));
                     let ret = t.returns.as_ref().map_or(Ty::Any, |r| self.ty(r).0);
                     self.prog.tables.push(TableInfo {
-                        name: rc(&t.name.node),
-                        params,
+                        sig: signature(&t.name, params, ret, &t.cite),
                         keys: t.keys.len(),
-                        ret,
-                        cite: cite_of(&t.cite),
                         rows: vec![],
-                        slots: 0,
-                        span: t.name.span,
                     });
                     self.pend.tables.push((Rc::new(t.clone()), State::Todo));
                 }
@@ -258,13 +248,8 @@ impl Checker<'_> {
                     self.define(&m.name, Global::Modifiers(id));
                     let params = self.params(&m.params);
                     self.prog.modifiers.push(ModifiersInfo {
-                        name: rc(&m.name.node),
-                        params,
-                        cite: cite_of(&m.cite),
+                        sig: signature(&m.name, params, Ty::Int, &m.cite),
                         modifiers: vec![],
-                        slots: 0,
-                        ret: Ty::Int,
-                        span: m.name.span,
                     });
                     self.pend.modifiers.push((Rc::new(m.clone()), State::Todo));
                 }
@@ -550,4 +535,22 @@ fn ranged_part(span: Span) -> Diag {
 /// A definition's citation, as the program keeps it.
 fn cite_of(cite: &Option<crate::span::Spanned<String>>) -> Option<Rc<str>> {
     cite.as_ref().map(|c| rc(&c.node))
+}
+
+/// A definition's signature as declared: its frame slots are counted when its body is
+/// checked.
+fn signature(
+    name: &ast::Name,
+    params: Vec<ParamInfo>,
+    ret: Ty,
+    cite: &Option<crate::span::Spanned<String>>,
+) -> Signature {
+    Signature {
+        name: rc(&name.node),
+        params,
+        ret,
+        cite: cite_of(cite),
+        slots: 0,
+        span: name.span,
+    }
 }

@@ -59,12 +59,12 @@ impl Checker<'_> {
         let name = |n: usize| -> (String, Span) {
             let p = &*self.prog;
             if n < nr {
-                (format!("`{}`", p.rules[n].name), p.rules[n].span)
+                (format!("`{}`", p.rules[n].sig.name), p.rules[n].sig.span)
             } else if n < nr + nt {
-                let t = &p.tables[n - nr];
+                let t = &p.tables[n - nr].sig;
                 (format!("table `{}`", t.name), t.span)
             } else if n < nr + nt + nm {
-                let m = &p.modifiers[n - nr - nt];
+                let m = &p.modifiers[n - nr - nt].sig;
                 (format!("modifiers `{}`", m.name), m.span)
             } else {
                 let c = &p.consts[n - nr - nt - nm];
@@ -100,7 +100,7 @@ impl Checker<'_> {
             let rule = members
                 .iter()
                 .find(|&&m| m < nr)
-                .map(|&m| self.prog.rules[m].name.to_string());
+                .map(|&m| self.prog.rules[m].sig.name.to_string());
             let mut d = Diag::at(
                 Code::CheckCycle,
                 format!("{} call each other: a cycle of calls", names.join(", ")),
@@ -149,14 +149,10 @@ impl Checker<'_> {
 
     fn param_default(&mut self, owner: Callee, p: &ast::Param) {
         let Some(d) = &p.default else { return };
-        let params = match owner {
-            Callee::Rule(i) => self.prog.rules.get(i as usize).map(|r| &r.params),
-            Callee::Table(i) => self.prog.tables.get(i as usize).map(|t| &t.params),
-            Callee::Modifiers(i) => self.prog.modifiers.get(i as usize).map(|m| &m.params),
-            Callee::Builtin(_) => None,
-        };
-        let Some(info) = params
-            .and_then(|ps| ps.iter().find(|q| *q.name == *p.name.node))
+        let Some(info) = self
+            .prog
+            .signature(owner)
+            .and_then(|s| s.params.iter().find(|q| *q.name == *p.name.node))
             .cloned()
         else {
             return;
@@ -169,16 +165,7 @@ impl Checker<'_> {
             info.range,
             format!("the default of `{}`", p.name.node),
         );
-        let params = match owner {
-            Callee::Rule(i) => self.prog.rules.get_mut(i as usize).map(|r| &mut r.params),
-            Callee::Table(i) => self.prog.tables.get_mut(i as usize).map(|t| &mut t.params),
-            Callee::Modifiers(i) => self
-                .prog
-                .modifiers
-                .get_mut(i as usize)
-                .map(|m| &mut m.params),
-            Callee::Builtin(_) => None,
-        };
+        let params = self.prog.signature_mut(owner).map(|s| &mut s.params);
         if let Some(q) = params.and_then(|ps| ps.iter_mut().find(|q| *q.name == *p.name.node)) {
             q.default = Some(e);
         }
@@ -260,11 +247,8 @@ impl Checker<'_> {
             return;
         };
         self.pend.rules[i].1 = State::Busy;
-        let info = self.prog.rules[i].clone();
-        let mut scope = Scope::default();
-        for p in &info.params {
-            scope.bind(&p.name, p.ty.clone());
-        }
+        let info = self.prog.rules[i].sig.clone();
+        let mut scope = Scope::params(&info);
         let declared = info.ret.clone();
         let expected = if declared == Ty::Any {
             None
@@ -306,9 +290,9 @@ impl Checker<'_> {
         );
         let r = &mut self.prog.rules[i];
         r.body = body;
-        r.slots = scope.slots;
+        r.sig.slots = scope.slots;
         if declared == Ty::Any {
-            r.ret = ty;
+            r.sig.ret = ty;
         }
         self.pend.rules[i].1 = State::Done;
     }
@@ -318,11 +302,8 @@ impl Checker<'_> {
             return;
         };
         self.pend.modifiers[i].1 = State::Busy;
-        let info = self.prog.modifiers[i].clone();
-        let mut scope = Scope::default();
-        for p in &info.params {
-            scope.bind(&p.name, p.ty.clone());
-        }
+        let info = self.prog.modifiers[i].sig.clone();
+        let mut scope = Scope::params(&info);
         let mut ret = Ty::Int;
         let mut mods = Vec::new();
         self.with_cite(info.cite.clone(), |c| {
@@ -357,8 +338,8 @@ impl Checker<'_> {
         });
         let t = &mut self.prog.modifiers[i];
         t.modifiers = mods;
-        t.slots = scope.slots;
-        t.ret = ret;
+        t.sig.slots = scope.slots;
+        t.sig.ret = ret;
         self.pend.modifiers[i].1 = State::Done;
     }
 
@@ -429,8 +410,8 @@ impl Checker<'_> {
             .rules
             .get(i)
             .is_some_and(|(_, s)| *s == State::Busy);
-        if busy && self.prog.rules[i].ret == Ty::Any {
-            let name = self.prog.rules[i].name.clone();
+        if busy && self.prog.rules[i].sig.ret == Ty::Any {
+            let name = self.prog.rules[i].sig.name.clone();
             self.err(
                 Diag::at(
                     Code::CheckRecursiveResult,
@@ -443,18 +424,24 @@ impl Checker<'_> {
                 )),
             );
         }
-        if todo(&self.pend.rules, i) && self.prog.rules[i].ret == Ty::Any {
+        if todo(&self.pend.rules, i) && self.prog.rules[i].sig.ret == Ty::Any {
             self.on_demand(|c| c.check_rule(i));
         }
-        self.prog.rules.get(i).map_or(Ty::Any, |r| r.ret.clone())
+        self.prog
+            .rules
+            .get(i)
+            .map_or(Ty::Any, |r| r.sig.ret.clone())
     }
 
     pub(super) fn table_ret(&mut self, id: u32) -> Ty {
         let i = id as usize;
-        if todo(&self.pend.tables, i) && self.prog.tables[i].ret == Ty::Any {
+        if todo(&self.pend.tables, i) && self.prog.tables[i].sig.ret == Ty::Any {
             self.on_demand(|c| c.check_table(i));
         }
-        self.prog.tables.get(i).map_or(Ty::Any, |t| t.ret.clone())
+        self.prog
+            .tables
+            .get(i)
+            .map_or(Ty::Any, |t| t.sig.ret.clone())
     }
 
     pub(super) fn modifiers_ret(&mut self, id: u32) -> Ty {
@@ -465,7 +452,7 @@ impl Checker<'_> {
         self.prog
             .modifiers
             .get(i)
-            .map_or(Ty::Int, |t| t.ret.clone())
+            .map_or(Ty::Int, |t| t.sig.ret.clone())
     }
 
     pub(super) fn const_ty(&mut self, id: u32) -> Ty {
@@ -513,21 +500,21 @@ fn call_graph(p: &Program) -> Vec<Vec<usize>> {
         params.iter().filter_map(|x| x.default.clone()).collect()
     };
     for (i, r) in p.rules.iter().enumerate() {
-        let mut exprs = defaults(&r.params);
+        let mut exprs = defaults(&r.sig.params);
         exprs.push(r.body.clone());
         for e in &exprs {
             uses_in(e, &mut |c| edges[i].extend(node(c)));
         }
     }
     for (i, t) in p.tables.iter().enumerate() {
-        let mut exprs = defaults(&t.params);
+        let mut exprs = defaults(&t.sig.params);
         exprs.extend(t.rows.iter().map(|row| row.cell.clone()));
         for e in &exprs {
             uses_in(e, &mut |c| edges[nr + i].extend(node(c)));
         }
     }
     for (i, m) in p.modifiers.iter().enumerate() {
-        let mut exprs = defaults(&m.params);
+        let mut exprs = defaults(&m.sig.params);
         for md in &m.modifiers {
             exprs.push(md.amount.clone());
             exprs.extend(md.per.clone());

@@ -48,6 +48,15 @@ struct Scope {
 }
 
 impl Scope {
+    /// The scope a body starts in: the definition's parameters, slots 0..n.
+    fn params(sig: &Signature) -> Scope {
+        let mut scope = Scope::default();
+        for p in &sig.params {
+            scope.bind(&p.name, p.ty.clone());
+        }
+        scope
+    }
+
     fn bind(&mut self, name: &str, ty: Ty) -> u32 {
         let slot = self.slots;
         self.slots += 1;

@@ -11,11 +11,8 @@ impl Checker<'_> {
         };
         self.pend.tables[i].1 = State::Busy;
         let info = self.prog.tables[i].clone();
-        let mut scope = Scope::default();
-        for p in &info.params {
-            scope.bind(&p.name, p.ty.clone());
-        }
-        let declared = info.ret.clone();
+        let mut scope = Scope::params(&info.sig);
+        let declared = info.sig.ret.clone();
         let mut joined = if declared == Ty::Any {
             Ty::Never
         } else {
@@ -23,7 +20,7 @@ impl Checker<'_> {
         };
         let mut rows = Vec::new();
         let mark = self.errors.len();
-        self.with_cite(info.cite.clone(), |c| {
+        self.with_cite(info.sig.cite.clone(), |c| {
             for row in &def.rows {
                 // `otherwise => ...` alone stands for every key.
                 let expanded;
@@ -48,7 +45,7 @@ impl Checker<'_> {
                         .help("separate the keys of a row with `|`; alternatives within a key with `,`"));
                     continue;
                 }
-                let patterns: Vec<Pat> = row.patterns.iter().zip(&info.params).map(|(p, param)| c.pattern(p, &param.ty)).collect();
+                let patterns: Vec<Pat> = row.patterns.iter().zip(&info.sig.params).map(|(p, param)| c.pattern(p, &param.ty)).collect();
                 let expected = if declared == Ty::Any { None } else { Some(&declared) };
                 let (cell, ty) = c.expr(&row.cell, &mut scope, expected);
                 let cell = c.ranged(cell, declared_range(def.returns.as_ref()), format!("a cell of `{}`", def.name.node));
@@ -71,16 +68,16 @@ impl Checker<'_> {
                 self.broken_tables.insert(i);
             }
             self.enum_coverage(
-                &format!("table `{}` has no row", info.name),
-                &info.params[..info.keys],
+                &format!("table `{}` has no row", info.sig.name),
+                &info.sig.params[..info.keys],
                 rows.iter().map(|r| r.patterns.as_slice()),
                 def.name.span,
             );
         }
         let t = &mut self.prog.tables[i];
         t.rows = rows;
-        t.slots = scope.slots;
-        t.ret = joined;
+        t.sig.slots = scope.slots;
+        t.sig.ret = joined;
         self.pend.tables[i].1 = State::Done;
     }
 
@@ -160,7 +157,7 @@ impl Checker<'_> {
         k: usize,
         col: &coverage::Column,
     ) -> bool {
-        let key = &info.params[k];
+        let key = &info.sig.params[k];
         let bounds = match key.range {
             Some(r) => (i128::from(r.lo), r.hi.map_or(coverage::HI, i128::from)),
             None => match (col.covered.first(), col.covered.last()) {
@@ -182,13 +179,13 @@ impl Checker<'_> {
                 (None, Some(r)) => (Some(r), "before this row"),
                 (None, None) => (col.rows.first().copied(), "here"),
             };
-            let span = at.map_or(info.span, |r| rows[r].span);
+            let span = at.map_or(info.sig.span, |r| rows[r].span);
             let (message, label) = match key.range {
                 Some(r) => (
                     format!(
                         "`{}` takes {r}, and no row of `{}` covers {}{}",
                         key.name,
-                        info.name,
+                        info.sig.name,
                         coverage::shown_all(&holes),
                         col.name
                     ),
@@ -197,7 +194,7 @@ impl Checker<'_> {
                 None => (
                     format!(
                         "no row of `{}` covers {}{}",
-                        info.name,
+                        info.sig.name,
                         coverage::shown_all(&holes),
                         col.name
                     ),
@@ -367,13 +364,7 @@ fn covered_combinations<'r>(
                 covered[at] = true;
                 left -= 1;
             }
-            for d in (0..pick.len()).rev() {
-                pick[d] += 1;
-                if pick[d] < matched[d].len() {
-                    break;
-                }
-                pick[d] = 0;
-            }
+            next_combination(&mut pick, &matched);
         }
     }
     Some((covered, left))

@@ -34,7 +34,7 @@ impl Evaluator<'_> {
             .rules
             .get(id as usize)
             .ok_or_else(|| internal(span, "a rule"))?;
-        let mut f = self.args(&r.params, args, r.slots, frame)?;
+        let mut f = self.args(&r.sig, args, frame)?;
         self.enter(span, Callee::Rule(id))?;
         self.open();
         let out = self.eval(&r.body, &mut f);
@@ -43,7 +43,7 @@ impl Evaluator<'_> {
         if self.trace.is_some() {
             self.push(TraceNode::Rule {
                 rule: id,
-                args: Self::traced_args(&r.params, args, &f),
+                args: Self::traced_args(&r.sig.params, args, &f),
                 result: gave(&out),
                 steps,
             });
@@ -58,7 +58,7 @@ impl Evaluator<'_> {
             .tables
             .get(id as usize)
             .ok_or_else(|| internal(span, "a table"))?;
-        let mut f = self.args(&t.params, args, t.slots, frame)?;
+        let mut f = self.args(&t.sig, args, frame)?;
         // Every pattern alternative tried is a step: a long row costs its length.
         let mut tried = 0u64;
         let found = t.rows.iter().position(|row| {
@@ -71,6 +71,7 @@ impl Evaluator<'_> {
         self.step(span)?;
         let Some((at, row)) = found.and_then(|at| Some((at, t.rows.get(at)?))) else {
             let keys: Vec<String> = t
+                .sig
                 .params
                 .iter()
                 .zip(&f)
@@ -80,7 +81,11 @@ impl Evaluator<'_> {
             return Err(Flow::from(
                 Diag::at(
                     Code::EvalNoRow,
-                    format!("no row of table `{}` matches {}", t.name, keys.join(", ")),
+                    format!(
+                        "no row of table `{}` matches {}",
+                        t.sig.name,
+                        keys.join(", ")
+                    ),
                     span,
                     "matched no row",
                 )
@@ -95,7 +100,7 @@ impl Evaluator<'_> {
         if self.trace.is_some() {
             self.push(TraceNode::Table {
                 table: id,
-                args: Self::traced_args(&t.params, args, &f),
+                args: Self::traced_args(&t.sig.params, args, &f),
                 row: u32::try_from(at).unwrap_or(u32::MAX),
                 result: gave(&out),
                 steps,
@@ -111,7 +116,7 @@ impl Evaluator<'_> {
             .modifiers
             .get(id as usize)
             .ok_or_else(|| internal(span, "a modifier list"))?;
-        let mut f = self.args(&m.params, args, m.slots, frame)?;
+        let mut f = self.args(&m.sig, args, frame)?;
         self.enter(span, Callee::Modifiers(id))?;
         let mut total = Rational::from_integer(0);
         let mut applied = Vec::new();
@@ -176,13 +181,13 @@ impl Evaluator<'_> {
 
     pub(super) fn args(
         &mut self,
-        params: &[ParamInfo],
+        sig: &Signature,
         args: &[Expr],
-        slots: u32,
         frame: &mut [Value],
     ) -> Result<Vec<Value>, Flow> {
+        let slots = sig.slots;
         let mut f = Vec::with_capacity(slots as usize);
-        for (p, a) in params.iter().zip(args) {
+        for (p, a) in sig.params.iter().zip(args) {
             let v = self.eval(a, frame)?;
             check_arg(p, &v, a.span)?;
             self.check_record_ranges(&p.ty, &v, a.span)?;

@@ -230,22 +230,10 @@ impl Evaluator<'_> {
                 .get(r as usize)
                 .and_then(|r| r.defaults.get(i))
                 .and_then(Option::as_ref),
-            DefaultOf::Param(Callee::Rule(id)) => prog
-                .rules
-                .get(id as usize)
-                .and_then(|r| r.params.get(i))
+            DefaultOf::Param(c) => prog
+                .signature(c)
+                .and_then(|s| s.params.get(i))
                 .and_then(|p| p.default.as_ref()),
-            DefaultOf::Param(Callee::Table(id)) => prog
-                .tables
-                .get(id as usize)
-                .and_then(|t| t.params.get(i))
-                .and_then(|p| p.default.as_ref()),
-            DefaultOf::Param(Callee::Modifiers(id)) => prog
-                .modifiers
-                .get(id as usize)
-                .and_then(|m| m.params.get(i))
-                .and_then(|p| p.default.as_ref()),
-            DefaultOf::Param(Callee::Builtin(_)) => None,
         };
         let default = default.ok_or_else(|| internal(span, "a default"))?;
         // A default uses no locals of where it is used.

@@ -5,7 +5,6 @@ use crate::adjudication::{Roll, TraceNode};
 use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::dice::DiceRequest;
-use crate::program::Callee;
 use crate::span::Span;
 use crate::value::Value;
 
@@ -37,12 +36,11 @@ impl Evaluator<'_> {
         // The term as written, borrowed from the sources (no copy until it is recorded).
         let (prog, sources) = (self.prog, self.sources);
         let text = sources.snippet(span);
-        let within = match self.within.last() {
-            Some(Callee::Rule(i)) => prog.rules.get(*i as usize).map(|r| &*r.name),
-            Some(Callee::Table(i)) => prog.tables.get(*i as usize).map(|t| &*t.name),
-            Some(Callee::Modifiers(i)) => prog.modifiers.get(*i as usize).map(|m| &*m.name),
-            _ => None,
-        };
+        let within = self
+            .within
+            .last()
+            .and_then(|c| prog.signature(*c))
+            .map(|s| &*s.name);
         let req = DiceRequest {
             count,
             sides,

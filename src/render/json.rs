@@ -124,14 +124,17 @@ fn put_cite<S: AsRef<str>>(cite: Option<S>, m: &mut Map<String, Json>) {
 /// `cite`.
 fn table_json(p: &Program, (table, row): (u32, u32), args: Json, m: &mut Map<String, Json>) {
     let found = table_row(p, table, row);
-    m.insert("name".into(), json!(found.map_or("?", |(t, _)| &*t.name)));
+    m.insert(
+        "name".into(),
+        json!(found.map_or("?", |(t, _)| &*t.sig.name)),
+    );
     m.insert("args".into(), args);
     m.insert("row".into(), json!(found.map_or("?", |(_, r)| &*r.text)));
     if let Some(col) = found.and_then(|(_, r)| r.column.as_ref()) {
         m.insert("column".into(), json!(&**col));
     }
     put_cite(
-        found.and_then(|(t, r)| r.cite.as_ref().or(t.cite.as_ref())),
+        found.and_then(|(t, r)| r.cite.as_ref().or(t.sig.cite.as_ref())),
         m,
     );
 }
@@ -148,9 +151,9 @@ fn node_json(p: &Program, n: &TraceNode) -> Json {
         } => {
             kind("rule", &mut m);
             let r = p.rules.get(*rule as usize);
-            m.insert("name".into(), json!(r.map_or("?", |r| &*r.name)));
+            m.insert("name".into(), json!(r.map_or("?", |r| &*r.sig.name)));
             m.insert("args".into(), args_json(p, n, args));
-            put_cite(r.and_then(|r| r.cite.as_ref()), &mut m);
+            put_cite(r.and_then(|r| r.sig.cite.as_ref()), &mut m);
             put_gave(p, result, &mut m);
             m.insert("steps".into(), trace_json(p, steps));
         }
@@ -173,8 +176,8 @@ fn node_json(p: &Program, n: &TraceNode) -> Json {
         } => {
             kind("modifiers", &mut m);
             let ml = p.modifiers.get(*list as usize);
-            m.insert("name".into(), json!(ml.map_or("?", |l| &*l.name)));
-            put_cite(ml.and_then(|l| l.cite.as_ref()), &mut m);
+            m.insert("name".into(), json!(ml.map_or("?", |l| &*l.sig.name)));
+            put_cite(ml.and_then(|l| l.sig.cite.as_ref()), &mut m);
             let applied: Vec<Json> = applied
                 .iter()
                 .map(

@@ -14,17 +14,17 @@ pub use json::{adjudication_json, to_json};
 pub use text::{effects_text, explain, headline, report_text, rolls_text};
 
 use crate::adjudication::{Applied, Arg, TraceNode};
-use crate::program::{ParamInfo, Program, RowInfo, TableInfo};
+use crate::program::{Callee, ParamInfo, Program, RowInfo, TableInfo};
 use crate::value::{Mixed, Rational};
 
 /// The names of a traced call's parameters: the callee's, else none.
 fn params<'p>(p: &'p Program, node: &TraceNode) -> &'p [ParamInfo] {
-    match node {
-        TraceNode::Rule { rule, .. } => p.rules.get(*rule as usize).map(|r| &r.params[..]),
-        TraceNode::Table { table, .. } => p.tables.get(*table as usize).map(|t| &t.params[..]),
-        _ => None,
-    }
-    .unwrap_or(&[])
+    let callee = match node {
+        TraceNode::Rule { rule, .. } => Callee::Rule(*rule),
+        TraceNode::Table { table, .. } => Callee::Table(*table),
+        _ => return &[],
+    };
+    p.signature(callee).map_or(&[], |s| &s.params)
 }
 
 /// A parameter's name by its place, `?` if there is none.

@@ -142,11 +142,11 @@ fn write_modifiers(
     out: &mut String,
 ) {
     let m = p.modifiers.get(list as usize);
-    let name = m.map_or("?", |m| &m.name);
+    let name = m.map_or("?", |m| &m.sig.name);
     let _ = writeln!(
         out,
         "{pad}modifiers {name}{}",
-        cited(m.and_then(|m| m.cite.as_ref()))
+        cited(m.and_then(|m| m.sig.cite.as_ref()))
     );
     if applied.is_empty() {
         let _ = writeln!(out, "{pad}  (none applies)");
@@ -168,8 +168,8 @@ fn write_node(p: &Program, n: &TraceNode, depth: usize, out: &mut String) {
             steps,
         } => {
             let r = p.rules.get(*rule as usize);
-            let name = r.map_or("?", |r| &r.name);
-            let cite = cited(r.and_then(|r| r.cite.as_ref()));
+            let name = r.map_or("?", |r| &r.sig.name);
+            let cite = cited(r.and_then(|r| r.sig.cite.as_ref()));
             let _ = writeln!(out, "{pad}{name}({}){cite}", args_text(p, n, args));
             write_steps(p, steps, result, depth, out);
         }
@@ -182,9 +182,9 @@ fn write_node(p: &Program, n: &TraceNode, depth: usize, out: &mut String) {
         } => {
             let (name, row, cite) = match table_row(p, *table, *row) {
                 Some((t, r)) => (
-                    &*t.name,
+                    &*t.sig.name,
                     r.quoted(),
-                    cited(r.cite.as_ref().or(t.cite.as_ref())),
+                    cited(r.cite.as_ref().or(t.sig.cite.as_ref())),
                 ),
                 None => ("?", "`?`".into(), String::new()),
             };

@@ -62,13 +62,13 @@ impl Names {
         let p = session.program();
         let mut callables: Vec<(String, String)> = Vec::new();
         for r in &p.rules {
-            callables.push((r.name.to_string(), params_hint(p, &r.params)));
+            callables.push((r.sig.name.to_string(), params_hint(p, &r.sig.params)));
         }
         for t in &p.tables {
-            callables.push((t.name.to_string(), params_hint(p, &t.params)));
+            callables.push((t.sig.name.to_string(), params_hint(p, &t.sig.params)));
         }
         for m in &p.modifiers {
-            callables.push((m.name.to_string(), params_hint(p, &m.params)));
+            callables.push((m.sig.name.to_string(), params_hint(p, &m.sig.params)));
         }
         let mut values: Vec<String> = p.enum_values.keys().cloned().collect();
         values.extend(p.consts.iter().map(|c| c.name.to_string()));

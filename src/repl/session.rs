@@ -1301,27 +1301,27 @@ pub fn rules_list(p: &Program) -> String {
     for r in &p.rules {
         out.push_str(&format!(
             "rule {}({}) -> {}{}\n",
-            r.name,
-            params_text(p, &r.params, usize::MAX),
-            type_name(p, &r.ret),
-            cite(&r.cite)
+            r.sig.name,
+            params_text(p, &r.sig.params, usize::MAX),
+            type_name(p, &r.sig.ret),
+            cite(&r.sig.cite)
         ));
     }
     for t in &p.tables {
         out.push_str(&format!(
             "table {}({}) -> {}{}\n",
-            t.name,
-            params_text(p, &t.params, t.keys),
-            type_name(p, &t.ret),
-            cite(&t.cite)
+            t.sig.name,
+            params_text(p, &t.sig.params, t.keys),
+            type_name(p, &t.sig.ret),
+            cite(&t.sig.cite)
         ));
     }
     for m in &p.modifiers {
         out.push_str(&format!(
             "modifiers {}({}){}\n",
-            m.name,
-            params_text(p, &m.params, usize::MAX),
-            cite(&m.cite)
+            m.sig.name,
+            params_text(p, &m.sig.params, usize::MAX),
+            cite(&m.sig.cite)
         ));
     }
     out

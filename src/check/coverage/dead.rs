@@ -116,12 +116,7 @@ fn pattern_values(p: &Pat, out: &mut HashSet<(usize, u16)>) {
 /// The enums that type a field or a parameter.
 fn typed_enums(prog: &Program) -> HashSet<usize> {
     let mut typed: HashSet<usize> = HashSet::new();
-    let params = prog
-        .rules
-        .iter()
-        .flat_map(|r| &r.params)
-        .chain(prog.tables.iter().flat_map(|t| &t.params))
-        .chain(prog.modifiers.iter().flat_map(|m| &m.params));
+    let params = prog.signatures().flat_map(|s| &s.params);
     for p in params {
         enums_in(&p.ty, &mut typed);
     }
@@ -150,19 +145,11 @@ fn values_used(prog: &Program) -> HashSet<(usize, u16)> {
     };
     for r in &prog.rules {
         look(&r.body);
-        r.params
-            .iter()
-            .filter_map(|p| p.default.as_ref())
-            .for_each(&mut look);
     }
     for t in &prog.tables {
         for row in &t.rows {
             look(&row.cell);
         }
-        t.params
-            .iter()
-            .filter_map(|p| p.default.as_ref())
-            .for_each(&mut look);
     }
     for m in &prog.modifiers {
         for md in &m.modifiers {
@@ -171,11 +158,11 @@ fn values_used(prog: &Program) -> HashSet<(usize, u16)> {
                 .flatten()
                 .for_each(&mut look);
         }
-        m.params
-            .iter()
-            .filter_map(|p| p.default.as_ref())
-            .for_each(&mut look);
     }
+    prog.signatures()
+        .flat_map(|s| &s.params)
+        .filter_map(|p| p.default.as_ref())
+        .for_each(&mut look);
     for c in &prog.consts {
         look(&c.value);
     }

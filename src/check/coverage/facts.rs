@@ -66,15 +66,16 @@ impl<'p> Reacher<'p> {
 }
 
 impl Reacher<'_> {
-    pub(super) fn param_env(&self, params: &[ParamInfo], slots: u32) -> Vec<Fact> {
-        let mut env: Vec<Fact> = params
+    pub(super) fn param_env(&self, sig: &Signature) -> Vec<Fact> {
+        let mut env: Vec<Fact> = sig
+            .params
             .iter()
             .map(|p| Fact {
                 reach: Reach::ALL.within(p.range),
                 ty: Some(p.ty.clone()),
             })
             .collect();
-        env.resize(slots as usize, Fact::all());
+        env.resize(sig.slots as usize, Fact::all());
         env
     }
 
@@ -245,8 +246,9 @@ impl Reacher<'_> {
                 .get(r as usize)
                 .and_then(|r| r.defaults.get(index as usize))
                 .and_then(Option::as_ref),
-            DefaultOf::Param(c) => params_of(prog, c)
-                .and_then(|p| p.get(index as usize))
+            DefaultOf::Param(c) => prog
+                .signature(c)
+                .and_then(|s| s.params.get(index as usize))
                 .and_then(|p| p.default.as_ref()),
         };
         match default {
@@ -272,11 +274,11 @@ impl Reacher<'_> {
         let out = match callee {
             Callee::Rule(r) => match prog.rules.get(r as usize) {
                 Some(rule) => {
-                    let mut inner = bind(&rule.params, args, rule.slots);
+                    let mut inner = bind(&rule.sig, args);
                     let f = self.fact(&rule.body, &mut inner);
                     Fact {
                         reach: f.reach,
-                        ty: Some(rule.ret.clone()),
+                        ty: Some(rule.sig.ret.clone()),
                     }
                 }
                 None => Fact::all(),
@@ -287,7 +289,7 @@ impl Reacher<'_> {
             },
             Callee::Modifiers(m) => match prog.modifiers.get(m as usize) {
                 Some(list) => {
-                    let mut inner = bind(&list.params, args, list.slots);
+                    let mut inner = bind(&list.sig, args);
                     Fact::of(self.total(&list.modifiers, &mut inner))
                 }
                 None => Fact::all(),
@@ -302,7 +304,7 @@ impl Reacher<'_> {
     /// A table called with `args`: what its rows give, each row only for the numbers
     /// its pattern takes.
     fn table_fact(&mut self, table: &TableInfo, args: Vec<Fact>) -> Fact {
-        let inner = bind(&table.params, args, table.slots);
+        let inner = bind(&table.sig, args);
         let k = number_key(table);
         let mut out = Fact::of(Reach::None);
         for row in &table.rows {
@@ -326,7 +328,7 @@ impl Reacher<'_> {
         }
         Fact {
             reach: out.reach,
-            ty: Some(table.ret.clone()),
+            ty: Some(table.sig.ret.clone()),
         }
     }
 
@@ -437,8 +439,9 @@ fn place_text(e: &Expr) -> Option<String> {
     }
 }
 
-fn bind(params: &[ParamInfo], args: Vec<Fact>, slots: u32) -> Vec<Fact> {
-    let mut env: Vec<Fact> = params
+fn bind(sig: &Signature, args: Vec<Fact>) -> Vec<Fact> {
+    let mut env: Vec<Fact> = sig
+        .params
         .iter()
         .zip(args)
         .map(|(p, a)| Fact {
@@ -446,17 +449,8 @@ fn bind(params: &[ParamInfo], args: Vec<Fact>, slots: u32) -> Vec<Fact> {
             ty: Some(p.ty.clone()),
         })
         .collect();
-    env.resize(slots as usize, Fact::all());
+    env.resize(sig.slots as usize, Fact::all());
     env
-}
-
-fn params_of(prog: &Program, c: Callee) -> Option<&[ParamInfo]> {
-    match c {
-        Callee::Rule(i) => prog.rules.get(i as usize).map(|r| r.params.as_slice()),
-        Callee::Table(i) => prog.tables.get(i as usize).map(|t| t.params.as_slice()),
-        Callee::Modifiers(i) => prog.modifiers.get(i as usize).map(|m| m.params.as_slice()),
-        Callee::Builtin(_) => None,
-    }
 }
 
 /// Does `e` give no value (a refusal, a gap in the source), whichever way it goes?

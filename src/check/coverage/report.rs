@@ -10,7 +10,7 @@ use crate::value::Value;
 
 /// The key that takes a whole number (a die roll), if a table has one.
 pub(in crate::check) fn number_key(t: &TableInfo) -> Option<usize> {
-    t.params[..t.keys.min(t.params.len())]
+    t.sig.params[..t.keys.min(t.sig.params.len())]
         .iter()
         .position(|p| p.ty == Ty::Int)
 }
@@ -131,7 +131,7 @@ pub(in crate::check) fn columns(
     rows: &[RowInfo],
     k: usize,
 ) -> Vec<Column> {
-    let keys: Vec<&ParamInfo> = table.params[..table.keys.min(table.params.len())]
+    let keys: Vec<&ParamInfo> = table.sig.params[..table.keys.min(table.sig.params.len())]
         .iter()
         .enumerate()
         .filter(|(i, _)| *i != k)
@@ -191,18 +191,8 @@ fn listed_columns(rows: &[RowInfo], k: usize, values: &[Vec<(Value, String)>]) -
             };
             out.push(finish(rows, k, pats, name, applies));
         }
-        // Next combination, the last key fastest.
-        let mut i = index.len();
-        loop {
-            if i == 0 {
-                return out;
-            }
-            i -= 1;
-            index[i] += 1;
-            if index[i] < values[i].len() {
-                break;
-            }
-            index[i] = 0;
+        if !next_combination(&mut index, values) {
+            return out;
         }
     }
 }
@@ -297,7 +287,7 @@ fn without_rows(table: &TableInfo, cols: &[Column], s: &CallSite, out: &mut Vec<
     // A roll past the range the key is declared with fails at run time: an error here.
     let k = number_key(table).unwrap_or(0);
     let mut bounds = bounds;
-    if let Some(key) = table.params.get(k) {
+    if let Some(key) = table.sig.params.get(k) {
         if let Some(r) = key.range {
             let range = (i128::from(r.lo), r.hi.map_or(HI, i128::from));
             let outside = [
@@ -313,7 +303,7 @@ fn without_rows(table: &TableInfo, cols: &[Column], s: &CallSite, out: &mut Vec<
                         format!(
                             "this roll can be {can}, and `{}` of `{}` takes {r}: {} would be refused",
                             key.name,
-                            table.name,
+                            table.sig.name,
                             shown_all(&outside)
                         ),
                         s.span,
@@ -350,7 +340,7 @@ fn without_rows(table: &TableInfo, cols: &[Column], s: &CallSite, out: &mut Vec<
                                 Code::CheckRollWithoutRow,
                                 format!(
                                     "{what}, and no row of `{}` covers {}{}",
-                                    table.name,
+                                    table.sig.name,
                                     shown_all(&missing),
                                     c.name
                                 ),
@@ -386,7 +376,7 @@ pub(super) fn table(
 ) {
     let Some(k) = number_key(table) else { return };
     let cols = columns(prog, table, &table.rows, k);
-    let key = &table.params[k];
+    let key = &table.sig.params[k];
     let mine: Vec<&CallSite> = found.iter().filter(|s| s.table as usize == t).collect();
     for s in &mine {
         without_rows(table, &cols, s, diags);
@@ -421,7 +411,7 @@ fn unreachable_rows(
     rolls: &[&CallSite],
     diags: &mut Vec<Diag>,
 ) {
-    let key = &table.params[k];
+    let key = &table.sig.params[k];
     for row in &table.rows {
         let Some(iv) = intervals(&row.patterns[k]) else {
             continue;
@@ -439,7 +429,7 @@ fn unreachable_rows(
                 format!(
                     "no roll reaches row {} of `{}`: `{}` is declared {}",
                     row.quoted(),
-                    table.name,
+                    table.sig.name,
                     key.name,
                     shown(bounds)
                 )
@@ -447,7 +437,7 @@ fn unreachable_rows(
                 format!(
                     "no roll reaches row {} of `{}`: the rolls made of it are {}",
                     row.quoted(),
-                    table.name,
+                    table.sig.name,
                     shown(bounds)
                 )
             },

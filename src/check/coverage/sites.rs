@@ -63,21 +63,10 @@ impl Sites<'_> {
     }
 
     fn visit_inner(&mut self, e: &Expr, env: &mut Vec<Fact>) {
+        if let ExprKind::Call(Callee::Table(t), args) = &e.kind {
+            self.site(*t, args, env);
+        }
         match &e.kind {
-            ExprKind::Call(callee, args) => {
-                if let Callee::Table(t) = callee {
-                    self.site(*t, args, env);
-                }
-                for a in args {
-                    self.visit(a, env);
-                }
-            }
-            ExprKind::Field(x, _, _) | ExprKind::Neg(x) | ExprKind::Not(x) => self.visit(x, env),
-            ExprKind::InRange { value: x, .. } => self.visit(x, env),
-            ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
-                self.visit(a, env);
-                self.visit(b, env);
-            }
             ExprKind::If(branches, other) => {
                 let mut otherwise = env.clone();
                 for (c, v) in branches {
@@ -98,11 +87,6 @@ impl Sites<'_> {
                     if narrow_to(x, pat, &mut arm) {
                         self.visit(v, &mut arm);
                     }
-                }
-            }
-            ExprKind::Record(fields) => {
-                for (_, v) in fields {
-                    self.visit(v, env);
                 }
             }
             ExprKind::Block(stmts, value) => {
@@ -129,15 +113,8 @@ impl Sites<'_> {
                 let mut fresh = vec![Fact::all(); *slots as usize];
                 self.visit(value, &mut fresh);
             }
-            ExprKind::Value(_)
-            | ExprKind::State(_)
-            | ExprKind::Local(_)
-            | ExprKind::Const(_)
-            | ExprKind::Dice { .. }
-            | ExprKind::Refuse { .. }
-            | ExprKind::NotGiven { .. }
-            | ExprKind::Default { .. }
-            | ExprKind::Chosen(_) => {}
+            // The rest take the same facts inside as out.
+            _ => e.for_each_child(|x| self.visit(x, env)),
         }
     }
 }
@@ -150,17 +127,17 @@ pub(super) fn call_sites(prog: &Program) -> Vec<CallSite> {
         example: false,
     };
     for r in &prog.rules {
-        let mut env = sites.reacher.param_env(&r.params, r.slots);
+        let mut env = sites.reacher.param_env(&r.sig);
         sites.visit(&r.body, &mut env);
     }
     for t in &prog.tables {
         for row in &t.rows {
-            let mut env = sites.reacher.param_env(&t.params, t.slots);
+            let mut env = sites.reacher.param_env(&t.sig);
             sites.visit(&row.cell, &mut env);
         }
     }
     for m in &prog.modifiers {
-        let mut env = sites.reacher.param_env(&m.params, m.slots);
+        let mut env = sites.reacher.param_env(&m.sig);
         for md in &m.modifiers {
             for e in [Some(&md.amount), md.per.as_ref(), md.condition.as_ref()]
                 .into_iter()
@@ -176,11 +153,8 @@ pub(super) fn call_sites(prog: &Program) -> Vec<CallSite> {
     }
     // Defaults are worked out where they are used, each in a scope of its own.
     let defaults = prog
-        .rules
-        .iter()
-        .flat_map(|r| &r.params)
-        .chain(prog.tables.iter().flat_map(|t| &t.params))
-        .chain(prog.modifiers.iter().flat_map(|m| &m.params))
+        .signatures()
+        .flat_map(|s| &s.params)
         .filter_map(|p| p.default.as_ref())
         .chain(
             prog.records
