@@ -111,7 +111,7 @@ fn read_base(
                 None => std::path::PathBuf::from(base_text_name),
             };
             let shown = path.to_string_lossy().into_owned();
-            match crate::read_file(&shown, limits) {
+            match crate::files::read_file(&shown, limits) {
                 Ok(t) => Ok((shown, t)),
                 Err(ds) => {
                     let d = Diag::at(

@@ -339,7 +339,7 @@ const COMPARED: [&str; 6] = [
 /// `game` line; a ruleset that does not load. Differences are not errors: they are in
 /// the [`Replay`].
 pub fn replay(path: &str, limits: &Limits) -> Result<Replay, Diags> {
-    let text = crate::read_file(path, limits)?;
+    let text = crate::files::read_file(path, limits)?;
     let mut limits = *limits;
     let log_dir = std::path::Path::new(path)
         .parent()

@@ -36,8 +36,10 @@ pub mod dice;
 pub mod diff;
 pub mod eval;
 pub mod extend;
+pub mod files;
 pub mod gamelog;
 pub mod limits;
+pub mod names;
 pub mod prob;
 pub mod program;
 pub mod render;
@@ -54,6 +56,8 @@ use crate::diagnostic::Code;
 use adjudication::{Adjudication, Outcome};
 use diagnostic::{Diag, Diags};
 use dice::{DiceSource, Given, Seeded};
+pub use files::read_file;
+use files::too_big;
 use limits::Limits;
 use program::{ExprKind, Program, Query};
 use span::{SourceFile, SourceMap};
@@ -424,54 +428,6 @@ impl Ruleset {
         }
         out
     }
-}
-
-/// The error for a file over the size limit.
-fn too_big(name: &str, most: u64) -> Diag {
-    Diag::error(
-        Code::LimitFileSize,
-        format!(
-            "{name} is larger than {}, the limit on a file's size",
-            limits::bytes_text(most)
-        ),
-    )
-    .help("the limit is set by --max-file-size BYTES")
-}
-
-/// Reads a file as UTF-8 text, refusing files over the file-size limit
-/// ([`Limits::file_bytes`]).
-pub fn read_file(path: &str, limits: &Limits) -> Result<String, Diags> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| Diag::error(Code::IoRead, format!("cannot read {path}: {e}")))?;
-    let most = limits.file_bytes;
-    if meta.len() > most {
-        return Err(too_big(path, most).into());
-    }
-    if meta.is_dir() {
-        return Err(Diag::error(Code::IoRead, format!("{path} is a folder, not a file")).into());
-    }
-    // Read at most one byte past the limit: a device or pipe reports no size.
-    let mut bytes = Vec::new();
-    let file = std::fs::File::open(path)
-        .map_err(|e| Diag::error(Code::IoRead, format!("cannot read {path}: {e}")))?;
-    use std::io::Read;
-    file.take(most.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| Diag::error(Code::IoRead, format!("cannot read {path}: {e}")))?;
-    if bytes.len() as u64 > most {
-        return Err(too_big(path, most).into());
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        Diag::error(
-            Code::IoEncoding,
-            format!(
-                "{path} is not UTF-8 text (bad byte at offset {})",
-                e.utf8_error().valid_up_to()
-            ),
-        )
-        .help("save the file as UTF-8")
-        .into()
-    })
 }
 
 /// The result of one check of one example.

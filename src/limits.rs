@@ -71,3 +71,7 @@ pub fn bytes_text(n: u64) -> String {
         format!("{n} bytes")
     }
 }
+
+/// Deepest nesting of brackets, braces and prefix operators a source may have (a ruleset,
+/// a question, a state file): one of the fixed limits, the same in every build.
+pub const MAX_NESTING: usize = 64;

@@ -890,3 +890,19 @@ impl Program {
         self.signatures().map(|s| &*s.name).collect()
     }
 }
+
+/// May a value of type `actual` stand where `expected` is wanted?
+pub fn compatible(actual: &Ty, expected: &Ty) -> bool {
+    match (actual, expected) {
+        (Ty::Any | Ty::Never, _) | (_, Ty::Any) => true,
+        (Ty::Int, Ty::Num) => true,
+        (Ty::Record(a), Ty::Record(b)) => {
+            a.fields.len() == b.fields.len()
+                && b.fields
+                    .iter()
+                    .all(|(n, t)| a.fields.iter().any(|(m, u)| m == n && compatible(u, t)))
+        }
+        (Ty::Pair(a), Ty::Pair(b)) | (Ty::Group(a), Ty::Group(b)) => compatible(a, b),
+        _ => actual == expected,
+    }
+}

@@ -18,12 +18,12 @@
 //! `not given`.
 
 use crate::adjudication::{Adjudication, Outcome};
-use crate::check::compatible;
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::{DiceSource, Given, Seeded};
 use crate::eval::Options;
 use crate::limits::Limits;
+use crate::program::compatible;
 use crate::program::Ty;
 use crate::render::{adjudication_json, explain, headline};
 use crate::span::{SourceFile, Span};
@@ -152,7 +152,7 @@ fn content_range(text: &str, start: usize, end: usize) -> Option<(usize, usize)>
 /// Errors: the file cannot be read (or is larger than `limits.file_bytes`) or is not a
 /// scenario.
 pub fn entries(path: &str, limits: &Limits) -> Result<Plan, Diags> {
-    let text = crate::read_file(path, limits)?;
+    let text = crate::files::read_file(path, limits)?;
     let src = SourceFile::new(path, text);
     let mut scratch = crate::span::SourceMap::default();
     let (sfile, _) = scratch.add(src.clone());
@@ -200,7 +200,7 @@ pub struct Plan {
 /// Errors: an unreadable or malformed scenario, or a ruleset that does not load. Errors
 /// in one adjudication are reported in its [`Done`] and the rest still run.
 pub fn run(path: &str, trace: bool, limits: &Limits) -> Result<Report, Diags> {
-    let text = crate::read_file(path, limits)?;
+    let text = crate::files::read_file(path, limits)?;
     let src = SourceFile::new(path, text);
     let mut scratch = crate::span::SourceMap::default();
     let (sfile, _) = scratch.add(src.clone());

@@ -38,7 +38,7 @@ pub fn load(
     path: &str,
     limits: &Limits,
 ) -> Result<Value, Diags> {
-    let text = crate::read_file(path, limits)?;
+    let text = crate::files::read_file(path, limits)?;
     load_text(program, sources, path, text)
 }
 
@@ -136,7 +136,7 @@ fn span_of(file: FileId, r: Option<std::ops::Range<usize>>) -> Span {
 
 /// A TOML state file as a tree; its syntax errors at their place.
 /// The first bracket of a TOML or JSON state file's `text` nested deeper than the
-/// nesting limit ([`crate::syntax::parser::MAX_NESTING`]), found before a parser recurses
+/// nesting limit ([`crate::limits::MAX_NESTING`]), found before a parser recurses
 /// into it: brackets inside texts (`"..."`, `'...'`, and their triple-quoted forms) and
 /// `#` comments are not counted. One scanner serves both: JSON's texts are TOML's `"..."`,
 /// and a JSON file with `#`, `'` or `"""` outside a text is refused by its parser at
@@ -172,7 +172,7 @@ fn too_deep_at(text: &str) -> Option<usize> {
             }
             b'[' | b'{' => {
                 depth += 1;
-                if depth > crate::syntax::parser::MAX_NESTING {
+                if depth > crate::limits::MAX_NESTING {
                     return Some(i);
                 }
             }
@@ -190,7 +190,7 @@ fn too_deep(file: FileId, at: usize) -> Diag {
         Code::LimitNesting,
         format!(
             "brackets nested more than {} deep",
-            crate::syntax::parser::MAX_NESTING
+            crate::limits::MAX_NESTING
         ),
         Span::new(file, at, at + 1),
         "too deep",
@@ -531,7 +531,7 @@ impl Loader<'_> {
                 let mut out = Vec::new();
                 let mut ok = true;
                 for (key, key_span, sub) in entries {
-                    if !is_name(key) {
+                    if !crate::names::is_name(key) {
                         self.errors.push(
                             Diag::at(Code::StateMemberName, format!("`{key}` cannot be written in an expression as a member's name"), *key_span, "not a name")
                                 .help("a member's name is letters, digits and `_`, starting with a letter: `second_foot`, `guard_2`"),
@@ -624,14 +624,6 @@ fn first_duplicate(node: &Node) -> Option<(String, Span)> {
         NodeKind::List(items) => items.iter().find_map(first_duplicate),
         _ => None,
     }
-}
-
-/// Can `key` be written after a dot in an expression (`units.old_guard`)?
-fn is_name(key: &str) -> bool {
-    let mut chars = key.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
-        && chars.all(|c| c.is_alphanumeric() || c == '_')
-        && !crate::syntax::parser::RESERVED.contains(&key)
 }
 
 /// The first line of a span (a table's header, not its whole body).

@@ -104,13 +104,7 @@ fn each_parts(each: &str) -> Result<(&str, &str), String> {
         return Err("there is no `=`".into());
     };
     let (name, path) = (name.trim(), path.trim());
-    let is_name = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-        && !crate::syntax::parser::RESERVED.contains(&name);
-    if !is_name {
+    if !crate::names::is_name(name) {
         return Err(format!("`{name}` is not a name to stand for each member"));
     }
     if path.is_empty() {

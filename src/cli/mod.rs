@@ -13,8 +13,7 @@ use crate::{bundled, Ruleset};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 
-// Kept here until the REPL imports them from `crate::term`, their home.
-pub(crate) use crate::term::{write_err, write_out};
+use crate::term::{write_err, write_out};
 
 macro_rules! out {
     ($($t:tt)*) => { $crate::term::write_out(&format!($($t)*)) };

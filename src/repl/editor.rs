@@ -320,10 +320,10 @@ struct Terminal<'e> {
 
 impl Io for Terminal<'_> {
     fn out(&mut self, text: &str) {
-        crate::cli::write_out(text);
+        crate::term::write_out(text);
     }
     fn err(&mut self, text: &str) {
-        crate::cli::write_err(text);
+        crate::term::write_err(text);
     }
     fn ask(&mut self, prompt: &str) -> Option<String> {
         self.editor.readline(prompt).ok()
@@ -349,7 +349,7 @@ pub fn interactive(
     let mut editor: Ed = match Editor::with_config(config) {
         Ok(e) => e,
         Err(e) => {
-            crate::cli::write_err(&format!("error: cannot start the line editor: {e}\n"));
+            crate::term::write_err(&format!("error: cannot start the line editor: {e}\n"));
             return true;
         }
     };
@@ -365,7 +365,7 @@ pub fn interactive(
         }
         let _ = editor.load_history(h);
     }
-    crate::cli::write_err("umpire: `:help` lists the commands, Ctrl-D ends\n");
+    crate::term::write_err("umpire: `:help` lists the commands, Ctrl-D ends\n");
     let mut session = {
         let mut t = Terminal {
             editor: &mut editor,
@@ -379,7 +379,7 @@ pub fn interactive(
     let mut leave = |session: &Session| -> bool {
         if session.unsaved() && !warned {
             warned = true;
-            crate::cli::write_err(
+            crate::term::write_err(
                 "the state on the table has changes not saved: `:save [FILE]` keeps them; `:quit` (or Ctrl-D) again leaves without\n",
             );
             return false;
@@ -400,7 +400,7 @@ pub fn interactive(
                 continue;
             }
             Err(e) => {
-                crate::cli::write_err(&format!("error: cannot read the input: {e}\n"));
+                crate::term::write_err(&format!("error: cannot read the input: {e}\n"));
                 break;
             }
         };

@@ -194,8 +194,8 @@ pub fn main(
         let mut input = stdin.lock();
         let colour = crate::diagnostic::stderr_colour();
         let mut sink = |s: Stream, text: &str| match s {
-            Stream::Out => crate::cli::write_out(text),
-            Stream::Err | Stream::Input => crate::cli::write_err(text),
+            Stream::Out => crate::term::write_out(text),
+            Stream::Err | Stream::Input => crate::term::write_err(text),
         };
         let mut script = Script::new(&mut input, &mut sink);
         script.colour = colour;

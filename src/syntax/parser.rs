@@ -26,34 +26,9 @@ pub(crate) use grammar::{Rule, UmpireParser};
 /// Held while a failed parse is redone with pest's error detail switched on.
 static DETAIL_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// The reserved words. The grammar's `keyword` rule (grammar/umpire.pest) is the source;
-/// this copy, for the places that ask "is this word free?", is held to it by the test
-/// `reserved_words_are_the_grammars`, which also holds docs/language.md's list to it.
-pub const RESERVED: [&str; 20] = [
-    "ruleset",
-    "rule",
-    "table",
-    "enum",
-    "record",
-    "const",
-    "modifiers",
-    "example",
-    "let",
-    "if",
-    "else",
-    "match",
-    "refuse",
-    "cite",
-    "otherwise",
-    "true",
-    "false",
-    "and",
-    "or",
-    "not",
-];
+pub use crate::names::RESERVED;
 
-/// Deepest nesting of brackets, braces and prefix operators a source may have.
-pub const MAX_NESTING: usize = 64;
+pub use crate::limits::MAX_NESTING;
 
 /// Deepest expression tree, counting each operator of a chain as a level.
 pub const MAX_DEPTH: usize = 1024;
