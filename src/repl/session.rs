@@ -8,7 +8,7 @@ use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::{DiceRequest, DiceSource, Seeded};
 use crate::eval::Options;
-use crate::program::{Program, Query, Ty};
+use crate::program::{Program, Query};
 use crate::render::{adjudication_json, effects_text, report_text};
 use crate::value::Value;
 use crate::{bundled, state, Ruleset};
@@ -1252,25 +1252,7 @@ fn join(v: &[i64]) -> String {
         .join(", ")
 }
 
-/// A type as written in a ruleset: `Int`, `0..100`, `Length`, `Unit`, `group of Unit`.
-pub fn type_name(p: &Program, t: &Ty) -> String {
-    match t {
-        Ty::Int => "Int".into(),
-        Ty::Num => "Num".into(),
-        Ty::Length => "Length".into(),
-        Ty::Time => "Time".into(),
-        Ty::Bool => "Bool".into(),
-        Ty::Text => "Text".into(),
-        Ty::Enum(e) => p
-            .enums
-            .get(usize::from(*e))
-            .map_or("?".into(), |e| e.name.clone()),
-        Ty::Record(s) => s.name.clone().unwrap_or_else(|| "record".into()),
-        Ty::Pair(t) => format!("({0}, {0})", type_name(p, t)),
-        Ty::Group(t) => format!("group of {}", type_name(p, t)),
-        Ty::Never | Ty::Any => "?".into(),
-    }
-}
+pub use crate::program::type_name;
 
 fn params_text(p: &Program, params: &[crate::program::ParamInfo], keys: usize) -> String {
     let mut s = String::new();

@@ -11,6 +11,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
+mod expr;
+
+pub use expr::*;
+
 /// A static type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ty {
@@ -389,314 +393,6 @@ pub struct Query {
     pub sources: SourceMap,
 }
 
-/// A key pattern.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Pat {
-    /// Matches anything.
-    Any,
-    /// Matches any of these.
-    Alts(Vec<Alt>),
-}
-
-impl Pat {
-    /// Does `v` match this pattern?
-    pub fn matches(&self, v: &Value) -> bool {
-        use crate::value::Rational;
-        match self {
-            Pat::Any => true,
-            Pat::Alts(alts) => alts.iter().any(|a| match (a, v) {
-                (Alt::AtLeast(n), Value::Num(r)) => *r >= Rational::from_integer(*n),
-                (Alt::AtMost(n), Value::Num(r)) => *r <= Rational::from_integer(*n),
-                (Alt::Range(lo, hi), Value::Num(r)) => {
-                    *r >= Rational::from_integer(*lo) && *r <= Rational::from_integer(*hi)
-                }
-                (Alt::Bool(b), Value::Bool(x)) => b == x,
-                (Alt::Enum(e, i), Value::Enum(f, j)) => e == f && i == j,
-                _ => false,
-            }),
-        }
-    }
-}
-
-/// One alternative of a pattern.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Alt {
-    /// `7 or more`
-    AtLeast(i64),
-    /// `0 or less`
-    AtMost(i64),
-    /// `3-4`
-    Range(i64, i64),
-    /// `true`/`false`
-    Bool(bool),
-    /// An enum value.
-    Enum(EnumId, u16),
-}
-
-/// Built-in functions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Builtin {
-    /// `floor(x)`: round toward minus infinity.
-    Floor,
-    /// `ceil(x)`: round toward plus infinity.
-    Ceil,
-    /// `round(x)`: nearest, halves away from zero.
-    Round,
-    /// `trunc(x)`: toward zero.
-    Trunc,
-    /// `abs(x)`
-    Abs,
-    /// `min(a, b, ...)`
-    Min,
-    /// `max(a, b, ...)`
-    Max,
-    /// `inches(n)`: a number made a length.
-    Inches,
-    /// `feet(n)`: a number of feet made a length.
-    Feet,
-    /// `moves(n)`: a number made a time.
-    Moves,
-    /// `dice(count, sides)`: dice with computed count or sides.
-    Dice,
-}
-
-impl Builtin {
-    /// Every builtin with its name.
-    pub const ALL: [(&'static str, Builtin); 11] = [
-        ("floor", Builtin::Floor),
-        ("ceil", Builtin::Ceil),
-        ("round", Builtin::Round),
-        ("trunc", Builtin::Trunc),
-        ("abs", Builtin::Abs),
-        ("min", Builtin::Min),
-        ("max", Builtin::Max),
-        ("inches", Builtin::Inches),
-        ("feet", Builtin::Feet),
-        ("moves", Builtin::Moves),
-        ("dice", Builtin::Dice),
-    ];
-
-    /// Its name.
-    pub fn name(self) -> &'static str {
-        Builtin::ALL
-            .iter()
-            .find(|(_, b)| *b == self)
-            .map_or("?", |(n, _)| n)
-    }
-}
-
-/// What a call calls.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Callee {
-    /// A rule.
-    Rule(u32),
-    /// A table.
-    Table(u32),
-    /// A modifier list.
-    Modifiers(u32),
-    /// A builtin.
-    Builtin(Builtin),
-}
-
-/// A checked expression.
-#[derive(Debug, Clone)]
-pub struct Expr {
-    /// What kind.
-    pub kind: ExprKind,
-    /// Where it was written.
-    pub span: Span,
-}
-
-/// The kinds of checked expression.
-#[derive(Debug, Clone)]
-pub enum ExprKind {
-    /// A constant value.
-    Value(Value),
-    /// A field of the game state, by index.
-    State(u32),
-    /// A local slot.
-    Local(u32),
-    /// A `const`.
-    Const(u32),
-    /// The reading chosen for an interpretation (an enum value of its readings).
-    Chosen(u32),
-    /// `a.field`, and the field's place in the record type when the checker knows it
-    /// (`u32::MAX` when not: a group's member, a value of any type).
-    Field(Box<Expr>, Rc<str>, u32),
-    /// `group[name]`
-    Member(Box<Expr>, Box<Expr>),
-    /// `-a`
-    Neg(Box<Expr>),
-    /// `not a`
-    Not(Box<Expr>),
-    /// `a op b`
-    Binary(BinOp, Box<Expr>, Box<Expr>),
-    /// Dice with a fixed count and sides; `text` as written.
-    Dice {
-        /// How many dice.
-        count: u32,
-        /// Faces per die.
-        sides: u32,
-    },
-    /// A call.
-    Call(Callee, Vec<Expr>),
-    /// `if` / `else if` / `else` (no `else`: a guard, value unused).
-    If(Vec<(Expr, Expr)>, Option<Box<Expr>>),
-    /// `match`
-    Match(Box<Expr>, Vec<(Pat, Expr, Rc<str>)>),
-    /// A record literal, fields in order.
-    Record(Vec<(Rc<str>, Expr)>),
-    /// A pair.
-    Pair(Box<Expr>, Box<Expr>),
-    /// A refusal.
-    Refuse {
-        /// Why.
-        reason: Rc<str>,
-        /// The rulebook section.
-        cite: Option<Rc<str>>,
-    },
-    /// A gap in the source.
-    NotGiven {
-        /// What the source leaves out.
-        what: Rc<str>,
-        /// The rulebook section.
-        cite: Option<Rc<str>>,
-    },
-    /// Statements then a value.
-    Block(Vec<Stmt>, Box<Expr>),
-    /// An expression checked in a scope of its own (a field or parameter default),
-    /// evaluated in a fresh frame of `slots` so its `let`s touch no caller's locals.
-    Fresh {
-        /// The expression.
-        value: Box<Expr>,
-        /// Frame slots it needs.
-        slots: u32,
-    },
-    /// A field's or parameter's default, evaluated where it is used. Held by reference, so
-    /// defaults that build records with defaults of their own are not copied into every use.
-    Default {
-        /// Whose default.
-        of: DefaultOf,
-        /// Which field or parameter.
-        index: u32,
-    },
-    /// A whole number that must lie in a declared range (`lost_percent: 0..100`).
-    InRange {
-        /// The value.
-        value: Box<Expr>,
-        /// The range.
-        range: IntRange,
-        /// What holds the range, for the message (`field \`lost_percent\``).
-        what: Rc<str>,
-    },
-}
-
-impl Expr {
-    /// Calls `f` on this expression and every expression inside it (statements, arms,
-    /// arguments, set paths), without going into the rules and tables it calls.
-    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
-        let mut stack = vec![self];
-        while let Some(e) = stack.pop() {
-            f(e);
-            e.for_each_child(|c| stack.push(c));
-        }
-    }
-
-    /// Calls `f` on each expression directly inside this one, in order (a `set`'s value
-    /// before its path's member keys). The one list of what each kind holds: a walker that
-    /// only goes down matches the kinds it means and calls this for the rest.
-    pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
-        match &self.kind {
-            ExprKind::Call(_, args) => args.iter().for_each(f),
-            ExprKind::Field(b, _, _) | ExprKind::Neg(b) | ExprKind::Not(b) => f(b),
-            ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
-                f(a);
-                f(b);
-            }
-            ExprKind::If(arms, other) => {
-                for (c, b) in arms {
-                    f(c);
-                    f(b);
-                }
-                if let Some(o) = other {
-                    f(o);
-                }
-            }
-            ExprKind::Match(s, arms) => {
-                f(s);
-                arms.iter().for_each(|(_, b, _)| f(b));
-            }
-            ExprKind::Record(fields) => fields.iter().for_each(|(_, x)| f(x)),
-            ExprKind::Block(stmts, v) => {
-                for st in stmts {
-                    match st {
-                        Stmt::Let(_, x) | Stmt::Guard(x) => f(x),
-                        Stmt::Set(set) => {
-                            f(&set.value);
-                            for p in &set.path {
-                                if let PathStep::Member(k) = p {
-                                    f(k);
-                                }
-                            }
-                        }
-                        Stmt::Note(_) => {}
-                    }
-                }
-                f(v);
-            }
-            ExprKind::InRange { value, .. } | ExprKind::Fresh { value, .. } => f(value),
-            ExprKind::Value(_)
-            | ExprKind::State(_)
-            | ExprKind::Local(_)
-            | ExprKind::Const(_)
-            | ExprKind::Dice { .. }
-            | ExprKind::Refuse { .. }
-            | ExprKind::NotGiven { .. }
-            | ExprKind::Default { .. }
-            | ExprKind::Chosen(_) => {}
-        }
-    }
-}
-
-/// A checked statement.
-#[derive(Debug, Clone)]
-pub enum Stmt {
-    /// Store into a slot.
-    Let(u32, Expr),
-    /// A line in the explanation.
-    Note(Rc<str>),
-    /// An `if` whose value is discarded.
-    Guard(Expr),
-    /// `set PATH op VALUE`: an effect on the game state.
-    Set(Box<SetEffect>),
-}
-
-/// A checked `set` statement.
-#[derive(Debug, Clone)]
-pub struct SetEffect {
-    /// The state field the path starts at.
-    pub root: u32,
-    /// The steps from there (`.men`, `[name]`).
-    pub path: Vec<PathStep>,
-    /// `=`, `+=`, `-=`.
-    pub op: crate::syntax::ast::SetOp,
-    /// The value or amount.
-    pub value: Expr,
-    /// The declared range of the field set, if any.
-    pub range: Option<IntRange>,
-    /// The whole statement.
-    pub span: Span,
-}
-
-/// One step of a state path.
-#[derive(Debug, Clone)]
-pub enum PathStep {
-    /// `.field`
-    Field(Rc<str>),
-    /// `[name]`: a member named by a text value.
-    Member(Expr),
-}
-
 /// What a top-level name means.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Global {
@@ -904,5 +600,25 @@ pub fn compatible(actual: &Ty, expected: &Ty) -> bool {
         }
         (Ty::Pair(a), Ty::Pair(b)) | (Ty::Group(a), Ty::Group(b)) => compatible(a, b),
         _ => actual == expected,
+    }
+}
+
+/// A type as written in a ruleset: `Int`, `0..100`, `Length`, `Unit`, `group of Unit`.
+pub fn type_name(p: &Program, t: &Ty) -> String {
+    match t {
+        Ty::Int => "Int".into(),
+        Ty::Num => "Num".into(),
+        Ty::Length => "Length".into(),
+        Ty::Time => "Time".into(),
+        Ty::Bool => "Bool".into(),
+        Ty::Text => "Text".into(),
+        Ty::Enum(e) => p
+            .enums
+            .get(usize::from(*e))
+            .map_or("?".into(), |e| e.name.clone()),
+        Ty::Record(s) => s.name.clone().unwrap_or_else(|| "record".into()),
+        Ty::Pair(t) => format!("({0}, {0})", type_name(p, t)),
+        Ty::Group(t) => format!("group of {}", type_name(p, t)),
+        Ty::Never | Ty::Any => "?".into(),
     }
 }
