@@ -402,7 +402,7 @@ impl Scenario<'_> {
                     }
                     None => &mut seeded,
                 };
-                let mut a = ruleset.adjudicate(
+                let a = ruleset.adjudicate(
                     &q,
                     dice,
                     Options {
@@ -410,9 +410,7 @@ impl Scenario<'_> {
                         ..ruleset.options()
                     },
                 )?;
-                if entry.rolls.is_none() && !a.rolls.is_empty() {
-                    a.seed = Some(seed);
-                }
+                // (The seeded source records its seed in `a` itself.)
                 Ok(a)
             });
         (result, expr_ty)
