@@ -318,7 +318,7 @@ pub fn structural(old: &Program, new: &Program) -> Vec<Change> {
                     .shape
                     .fields
                     .iter()
-                    .map(|(n, t)| format!("{n}:{}", crate::repl::session::type_name(p, t)))
+                    .map(|(n, t)| format!("{n}:{}", t.name(p)))
                     .collect();
                 (r.name.clone(), fs.join(","))
             })

@@ -22,11 +22,11 @@
 //! faces back (so table dice replay too) and, where they were seeded, draws them again
 //! from the same place to prove the dice were what the seed gives.
 
-use crate::adjudication::Roll;
+use crate::adjudication::{Adjudication, Roll};
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::Seeded;
+use crate::game::{Candidate, DiceMode, Failure, Fit, Game, NoFace, TableDice, TableDie};
 use crate::program::Program;
-use crate::repl::session::{Io, Session};
 use crate::value::Value;
 use crate::Ruleset;
 use serde_json::{json, Value as Json};
@@ -287,30 +287,17 @@ pub struct Replay {
     pub notes: Vec<String>,
 }
 
-/// Collects what the session says; a die is never typed in a replay.
+/// The players, in a replay: every face comes from the log, so a die asked of them is
+/// one the log does not give (said, and the adjudication cancelled).
 #[derive(Default)]
-struct Quiet {
-    err: String,
+struct Unlogged {
     asked: bool,
 }
 
-impl Io for Quiet {
-    fn out(&mut self, _text: &str) {}
-    fn err(&mut self, text: &str) {
-        self.err.push_str(text);
-    }
-    fn ask(&mut self, _prompt: &str) -> Option<String> {
+impl TableDice for Unlogged {
+    fn face(&mut self, _die: &TableDie<'_>) -> Result<i64, NoFace> {
         self.asked = true;
-        None
-    }
-    fn render(&self, d: &dyn miette::Diagnostic) -> String {
-        let mut s = String::new();
-        if let Some(c) = d.code() {
-            s.push_str(&format!("{c}: "));
-        }
-        s.push_str(&d.to_string());
-        s.push('\n');
-        s
+        Err(NoFace::Cancelled)
     }
 }
 
@@ -335,6 +322,46 @@ pub fn replay(path: &str) -> Result<Replay, Diags> {
     crate::limits::scoped(crate::limits::current(), || replay_text(path))
 }
 
+/// What a logged line gave when done again: its result as the log would record it
+/// (`Null` for none), what was said instead, and the codes of its errors.
+struct Again {
+    got: Json,
+    said: String,
+    codes: Vec<&'static str>,
+}
+
+impl Again {
+    fn of(game: &Game, r: Result<Option<Adjudication>, Failure>) -> Again {
+        match r {
+            Ok(Some(a)) => Again {
+                got: crate::adjudication::adjudication_json(game.program(), &a),
+                said: String::new(),
+                codes: Vec::new(),
+            },
+            Ok(None) => Again {
+                got: Json::Null,
+                said: "no change: the state holds that already".into(),
+                codes: Vec::new(),
+            },
+            Err(f) => {
+                let said = match (&f, f.diags().first()) {
+                    (_, Some(d)) => format!("{}: {}", d.code, d.message),
+                    (Failure::Refused(r), None) => format!("error: {r}"),
+                    (Failure::Cancelled { die, .. }, None) => {
+                        format!("no roll for {die}: the adjudication is cancelled")
+                    }
+                    _ => String::new(),
+                };
+                Again {
+                    got: Json::Null,
+                    said,
+                    codes: f.diags().iter().map(|d| d.code).collect(),
+                }
+            }
+        }
+    }
+}
+
 fn replay_text(path: &str) -> Result<Replay, Diags> {
     let text = crate::read_file(path)?;
     let log_dir = std::path::Path::new(path)
@@ -342,7 +369,7 @@ fn replay_text(path: &str) -> Result<Replay, Diags> {
         .map(std::path::Path::to_path_buf)
         .unwrap_or_default();
     let mut out = Replay::default();
-    let mut session: Option<Session> = None;
+    let mut playing: Option<Playing> = None;
     let mut changed: Option<String> = None;
     let mut game_seed: Option<u64> = None;
     for (i, raw) in text.lines().enumerate() {
@@ -360,7 +387,7 @@ fn replay_text(path: &str) -> Result<Replay, Diags> {
             Diag::error("umpire::replay::format", format!("{path}:{n}: {what}")).into()
         };
         if let Some(game) = line.get("game") {
-            let g = start(game, session.take(), &log_dir).map_err(|why| {
+            let g = start(game, playing.take(), &log_dir).map_err(|why| {
                 Diags::from(Diag::error(
                     "umpire::replay::game",
                     format!("{path}:{n}: cannot start the game this line describes: {why}"),
@@ -371,10 +398,10 @@ fn replay_text(path: &str) -> Result<Replay, Diags> {
                 out.notes.push(format!("line {n}: {note}"));
             }
             game_seed = g.seed;
-            session = Some(g.session);
+            playing = Some(g.playing);
             continue;
         }
-        let Some(s) = session.as_mut() else {
+        let Some(g) = playing.as_mut().map(|p| &mut p.game) else {
             return Err(bad("the log does not start with a `game` line"));
         };
         let obj = line
@@ -382,60 +409,59 @@ fn replay_text(path: &str) -> Result<Replay, Diags> {
             .ok_or_else(|| bad("a line of a game log is a JSON object"))?;
         let text_of = |k: &str| obj.get(k).and_then(Json::as_str).map(str::to_string);
         let dice = logged_dice(obj).map_err(|why| bad(&why))?;
-        let mut io = Quiet::default();
-        let (input, compare) = if let Some(e) = text_of("expr") {
-            queue_logged(s, obj);
+        let mut table = Unlogged::default();
+        let (input, again) = if let Some(e) = text_of("expr") {
             // A failure logged by `run` gives the rolls it was given, or its seed.
-            if let Some(given) = obj.get("given") {
-                let faces = given
+            let faces = match obj.get("given") {
+                Some(given) => given
                     .as_array()
                     .and_then(|a| a.iter().map(Json::as_i64).collect::<Option<Vec<i64>>>())
-                    .ok_or_else(|| bad("its `given` is not a list of rolls"))?;
-                s.queue_faces(faces);
-            } else if let Some(seed) = obj.get("seed").filter(|_| obj.contains_key("error")) {
-                let seed = seed
-                    .as_u64()
-                    .ok_or_else(|| bad("its `seed` is not a whole number 0 or more"))?;
-                s.input(&format!(":seed {seed}"), &mut io);
+                    .ok_or_else(|| bad("its `given` is not a list of rolls"))?,
+                None => logged_faces(obj),
+            };
+            if obj.get("given").is_none() {
+                if let Some(seed) = obj.get("seed").filter(|_| obj.contains_key("error")) {
+                    let seed = seed
+                        .as_u64()
+                        .ok_or_else(|| bad("its `seed` is not a whole number 0 or more"))?;
+                    g.set_dice(DiceMode::seeded(seed));
+                }
             }
-            s.input(&e, &mut io);
-            (e, true)
+            g.clear_queue();
+            g.queue(&faces);
+            let r = g.adjudicate(&e, false, &mut table);
+            (e, Again::of(g, r.map(|d| Some(d.adjudication))))
         } else if let Some(e) = text_of("set") {
-            queue_logged(s, obj);
-            s.input(&e, &mut io);
-            (e, true)
+            g.clear_queue();
+            g.queue(&logged_faces(obj));
+            let r = g.set(&e, &mut table);
+            let r = r.map(|d| Some(d.adjudication).filter(|a| !a.effects.is_empty()));
+            (e, Again::of(g, r))
         } else if let Some(e) = text_of("apply") {
-            s.input(":apply", &mut io);
-            (format!(":apply (the effects of `{e}`)"), true)
+            let r = g.apply();
+            let again = Again::of(g, r.map(|d| Some(d.adjudication)));
+            (format!(":apply (the effects of `{e}`)"), again)
         } else if obj.contains_key("undo") {
-            s.input(":undo", &mut io);
-            (":undo".to_string(), false)
+            // Not a result: nothing to compare.
+            let _ = g.undo();
+            continue;
         } else if let Some(p) = text_of("load") {
             let state = obj.get("state").cloned().unwrap_or(Json::Null);
-            s.put_state(&state.to_string(), &p)?;
+            g.load_value(&p, &state)
+                .map_err(|f| Diags(f.diags().to_vec()))?;
             continue;
         } else {
             return Err(bad(
                 "a line that is not a game, expr, set, apply, undo or load",
             ));
         };
-        if !compare {
-            continue;
-        }
         out.checked += 1;
-        let got = s.last_event().cloned().unwrap_or(Json::Null);
+        let got = &again.got;
         let mut whys = Vec::new();
         if got.is_null() && !obj.contains_key("error") {
-            // The diagnostic (`code: message`), not the notes about queued rolls.
-            let said = io
-                .err
-                .lines()
-                .find(|l| l.starts_with("umpire::"))
-                .or_else(|| io.err.lines().find(|l| !l.trim().is_empty()))
-                .unwrap_or("");
-            whys.push(format!("the replay gives no result: {}", said.trim()));
+            whys.push(format!("the replay gives no result: {}", again.said.trim()));
         }
-        if io.asked {
+        if table.asked {
             whys.push("the replay needed a die the log does not give".to_string());
         }
         for k in COMPARED {
@@ -446,7 +472,7 @@ fn replay_text(path: &str) -> Result<Replay, Diags> {
                 (Some(w), None) if k == "error" => w
                     .get("code")
                     .and_then(Json::as_str)
-                    .is_some_and(|c| got.is_null() && io.err.contains(c)),
+                    .is_some_and(|c| got.is_null() && again.codes.contains(&c)),
                 (w, h) => w == h,
             };
             if !same {
@@ -457,7 +483,10 @@ fn replay_text(path: &str) -> Result<Replay, Diags> {
                 ));
             }
         }
-        if let Some(w) = dice_not_accounted(obj, dice.as_ref(), game_seed) {
+        // An `apply` line repeats its result's rolls, whose dice its `expr` line
+        // accounted for.
+        let rolled_here = !obj.contains_key("apply");
+        if let Some(w) = dice_not_accounted(obj, dice.as_ref(), game_seed).filter(|_| rolled_here) {
             whys.push(w);
         }
         if !whys.is_empty() {
@@ -471,7 +500,7 @@ fn replay_text(path: &str) -> Result<Replay, Diags> {
             });
         }
     }
-    if session.is_none() {
+    if playing.is_none() {
         return Err(Diag::error(
             "umpire::replay::format",
             format!("{path}: an empty game log: it has no `game` line"),
@@ -494,13 +523,12 @@ fn shown(key: &str, v: Option<&Json>) -> String {
     }
 }
 
-/// Queues a logged result's faces, in order, for the session's next adjudication.
-fn queue_logged(s: &mut Session, obj: &serde_json::Map<String, Json>) {
-    let faces: Vec<i64> = logged_rolls(obj)
+/// A logged result's faces, in order.
+fn logged_faces(obj: &serde_json::Map<String, Json>) -> Vec<i64> {
+    logged_rolls(obj)
         .iter()
         .flat_map(|r| r.faces.iter().map(|&f| i64::from(f)))
-        .collect();
-    s.queue_faces(faces);
+        .collect()
 }
 
 fn logged_rolls(obj: &serde_json::Map<String, Json>) -> Vec<Roll> {
@@ -556,18 +584,30 @@ fn dice_not_accounted(
     None
 }
 
-/// A session for a `game` line: its ruleset loaded (digest compared), its readings
-/// chosen, its state put on the table. Returns a note when the ruleset differs.
-/// The game a `game` line starts: its session, the seed its dice come from (`None` when
-/// the players roll or each adjudication gives its own), and a note when the ruleset
-/// has changed since.
-struct Game {
-    session: Session,
+/// A game being replayed, and the ruleset its last `game` line named: as found, and
+/// the digest logged.
+struct Playing {
+    game: Game,
+    ruleset: String,
+    digest: Option<String>,
+}
+
+/// The game a `game` line starts or goes on with, the seed its dice come from (`None`
+/// when the players roll or each adjudication gives its own), and a note when the
+/// ruleset has changed since.
+struct Started {
+    playing: Playing,
     seed: Option<u64>,
     note: Option<String>,
 }
 
-fn start(game: &Json, old: Option<Session>, log_dir: &std::path::Path) -> Result<Game, String> {
+/// Plays a `game` line: the first starts the game — its ruleset loaded, its readings
+/// chosen, its state put on the table. A later one goes on with the game as the live
+/// one went on (a `:seed`, a `:use`, an `:interpret`, another run appended): a ruleset
+/// other than the last line's is put in use, state and history carried; readings that
+/// differ are chosen; a state that differs from the one on the table is put there.
+/// Nothing else changes, so an `apply` or an `undo` after it reaches what it reached.
+fn start(game: &Json, old: Option<Playing>, log_dir: &std::path::Path) -> Result<Started, String> {
     let name = game
         .get("ruleset")
         .and_then(Json::as_str)
@@ -616,24 +656,47 @@ fn start(game: &Json, old: Option<Session>, log_dir: &std::path::Path) -> Result
             file_bytes: get("file_bytes", d.file_bytes)?,
         });
     }
-    let mut s = old.unwrap_or_else(|| Session::new(seed.unwrap_or(0)));
-    let mut io = Quiet::default();
     // A ruleset file named relative to where the game was played may be beside the log.
+    let name = name.trim();
     let beside = log_dir.join(name);
-    let name = if std::path::Path::new(name).exists() || crate::bundled::source(name).is_some() {
+    let name = if name.is_empty()
+        || std::path::Path::new(name).exists()
+        || crate::bundled::source(name).is_some()
+    {
         name.to_string()
     } else if beside.exists() {
         beside.to_string_lossy().into_owned()
     } else {
         name.to_string()
     };
-    if !s.use_fresh(&name, &mut io) {
-        let said = io.err.lines().next().unwrap_or("").trim().to_string();
-        return Err(format!("its ruleset `{name}` did not load: {said}"));
+    let logged_digest = game
+        .get("digest")
+        .and_then(Json::as_str)
+        .map(str::to_string);
+    let first = old.is_none();
+    let (mut g, same) = match old {
+        Some(p) => {
+            let same = p.ruleset == name && p.digest == logged_digest;
+            (p.game, same)
+        }
+        // The dice come from the log: umpire's own only where it gives none.
+        None => (Game::new(DiceMode::seeded(seed.unwrap_or(0))), false),
+    };
+    // No ruleset: the game was logged before one was put in use.
+    if !same && !name.is_empty() {
+        let said = |ds: &[Diag]| {
+            ds.first()
+                .map(|d| format!("{}: {}", d.code, d.message))
+                .unwrap_or_default()
+        };
+        let candidate = Candidate::read(&name)
+            .map_err(|ds| format!("its ruleset `{name}` did not load: {}", said(&ds.0)))?;
+        g.put_in_use(candidate, Fit::LeaveBehind)
+            .map_err(|f| format!("its ruleset `{name}` did not load: {}", said(f.diags())))?;
     }
     let mut note = None;
-    let have = digest(s.program());
-    match game.get("digest").and_then(Json::as_str) {
+    let have = digest(g.program());
+    match logged_digest.as_deref() {
         Some(want) if want == have => {}
         Some(want) => {
             note = Some(format!(
@@ -650,23 +713,37 @@ fn start(game: &Json, old: Option<Session>, log_dir: &std::path::Path) -> Result
         let m = m
             .as_object()
             .ok_or("its `interpretations` are not an object")?;
+        let in_force = readings(g.program());
         for (k, v) in m {
             let r = v
                 .as_str()
                 .ok_or(format!("its reading of `{k}` is not a name"))?;
-            s.interpret_quietly(k, r)
-                .map_err(|d| format!("its reading of `{k}`: {}", d.message))?;
+            if in_force.get(k).and_then(Json::as_str) != Some(r) {
+                g.interpret(k, r)
+                    .map_err(|d| format!("its reading of `{k}`: {}", d.message))?;
+            }
         }
     }
-    if let Some(state) = game.get("state").filter(|v| !v.is_null()) {
-        s.put_state(&state.to_string(), "<the logged state>")
-            .map_err(|ds| {
-                let first = ds.0.first().map(|d| d.message.clone()).unwrap_or_default();
-                format!("its state does not fit the ruleset: {first}")
-            })?;
+    let logged = game.get("state").filter(|v| !v.is_null());
+    let on_table = g
+        .state()
+        .map(|s| crate::state::to_json_value(g.program(), s));
+    if let Some(state) = logged.filter(|s| first || on_table.as_ref() != Some(*s)) {
+        g.load_value("<the logged state>", state).map_err(|f| {
+            let why = f
+                .diags()
+                .first()
+                .map(|d| d.message.clone())
+                .unwrap_or_default();
+            format!("its state does not fit the ruleset: {why}")
+        })?;
     }
-    Ok(Game {
-        session: s,
+    Ok(Started {
+        playing: Playing {
+            game: g,
+            ruleset: name,
+            digest: logged_digest,
+        },
         seed,
         note,
     })
@@ -714,4 +791,51 @@ fn logged_dice(obj: &serde_json::Map<String, Json>) -> Result<Option<LoggedDice>
         }
     };
     Ok(Some(LoggedDice { queued, at }))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::{Candidate, DiceMode, Fit, Game, NoTable};
+
+    /// A game logged as the REPL logs one: a `game` line again at each change of dice and
+    /// ruleset, with a result applied and a change undone across them.
+    #[test]
+    fn a_game_logged_across_changes_of_dice_and_ruleset_replays() {
+        let dir = std::env::temp_dir().join(format!("umpire-gamelog-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let log = dir.join("game.log").to_string_lossy().into_owned();
+        let house = "tests/repl/files/house_v1.rules";
+        let mut g = Game::new(DiceMode::seeded(5));
+        // Logged before any ruleset is in use: a `game` line naming none.
+        g.log_to(&log).expect("a new log");
+        let c = Candidate::read(house).expect("the house rules");
+        g.put_in_use(c, Fit::Keep).expect("no state yet");
+        g.load("tests/repl/files/brigade.toml")
+            .expect("the brigade");
+        // Rolled from seed 5, applied after the dice change to seed 9: the `apply` line
+        // repeats the seeded roll, which its `expr` line accounted for.
+        g.adjudicate("volley(\"second_foot\")", false, &mut NoTable)
+            .expect("a volley");
+        g.set_dice(DiceMode::seeded(9));
+        g.apply().expect("the volley's effects");
+        // A change by hand, the same ruleset put in use again (a reload), then `undo`:
+        // it takes the change back, not the state the `game` line logs.
+        g.set(
+            ":set brigade.county_militia.lost_percent = 10",
+            &mut NoTable,
+        )
+        .expect("a change");
+        let again = Candidate::read(house).expect("the house rules");
+        g.put_in_use(again, Fit::Keep).expect("the state fits");
+        g.undo().expect("the change");
+        g.adjudicate("volley(\"county_militia\")", false, &mut NoTable)
+            .expect("a volley");
+        assert!(g.take_log_failures().is_empty());
+        let r = super::replay(&log).expect("a game log");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(r.differences.is_empty(), "{:?}", r.differences);
+        // The two volleys, the apply and the set.
+        assert_eq!(r.checked, 4);
+    }
 }

@@ -22,6 +22,8 @@
 //!
 //! Phases, one module each: [`syntax`] (text → AST) → [`check`] (AST → [`program::Program`])
 //! → [`eval`] (program + dice → [`adjudication::Adjudication`]). [`cli`] is a thin face.
+//! A game at the table (the state, the dice, results applied and undone, the game log) is a
+//! [`game::Game`]; the REPL ([`repl`]) and `umpire replay` ([`gamelog::replay`]) play one.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -36,6 +38,7 @@ pub mod dice;
 pub mod diff;
 pub mod eval;
 pub mod extend;
+pub mod game;
 pub mod gamelog;
 pub mod limits;
 pub mod prob;

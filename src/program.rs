@@ -112,6 +112,27 @@ impl Ty {
         }
     }
 
+    /// The type as a ruleset writes it: `Int`, `Length`, `Unit`, `(Int, Int)`,
+    /// `group of Unit` (an anonymous record is `record`; no type is `?`).
+    pub fn name(&self, p: &Program) -> String {
+        match self {
+            Ty::Int => "Int".into(),
+            Ty::Num => "Num".into(),
+            Ty::Length => "Length".into(),
+            Ty::Time => "Time".into(),
+            Ty::Bool => "Bool".into(),
+            Ty::Text => "Text".into(),
+            Ty::Enum(e) => p
+                .enums
+                .get(usize::from(*e))
+                .map_or("?".into(), |e| e.name.clone()),
+            Ty::Record(s) => s.name.clone().unwrap_or_else(|| "record".into()),
+            Ty::Pair(t) => format!("({0}, {0})", t.name(p)),
+            Ty::Group(t) => format!("group of {}", t.name(p)),
+            Ty::Never | Ty::Any => "?".into(),
+        }
+    }
+
     /// Names a type for messages, using the program's enum names.
     pub fn describe(&self, p: &Program) -> String {
         match self {

@@ -23,6 +23,9 @@ use crate::value::{Length, Value};
 use std::rc::Rc;
 use toml_edit::{Item, Table, Value as Toml};
 
+mod read;
+pub use read::from_json;
+
 /// Loads the state file at `path` against the program's `state` declaration.
 ///
 /// Errors: no `state` in the ruleset, an unreadable or malformed file, and every field
@@ -63,25 +66,7 @@ pub fn load_text(program: &mut Program, name: &str, text: String) -> Result<Valu
         Ok(root) => root,
         Err(d) => return Err(Diags::from(d).with_sources(&program.sources)),
     };
-    let Some(info) = program.records.get(sid as usize).cloned() else {
-        return Err(Diag::error(
-            "umpire::state::undeclared",
-            "this ruleset declares no game state",
-        )
-        .into());
-    };
-    let mut loader = Loader {
-        program,
-        errors: Vec::new(),
-    };
-    let value = loader.record(&root, &info, "the state");
-    if loader.errors.is_empty() {
-        if let Some(v) = value {
-            return Ok(v);
-        }
-    }
-    let errors = std::mem::take(&mut loader.errors);
-    Err(Diags(errors).with_sources(&program.sources))
+    read::root(program, sid, &root).map_err(|ds| ds.with_sources(&program.sources))
 }
 
 /// A state file read into one tree, whatever its format: every node with its span.
