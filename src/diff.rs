@@ -370,7 +370,7 @@ fn records(old: &Program, new: &Program, out: &mut Vec<Change>) {
                     .shape
                     .fields
                     .iter()
-                    .map(|(n, t)| format!("{n}:{}", crate::program::type_name(p, t)))
+                    .map(|(n, t)| format!("{n}:{}", t.name(p)))
                     .collect();
                 (r.name.clone(), fs.join(","))
             })

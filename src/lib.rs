@@ -22,6 +22,8 @@
 //!
 //! Phases, one module each: [`syntax`] (text → AST) → [`check`] (AST → [`program::Program`])
 //! → [`eval`] (program + dice → [`adjudication::Adjudication`]). [`cli`] is a thin face.
+//! A game at the table (the state, the dice, results applied and undone, the game log) is a
+//! [`game::Game`]; the REPL ([`repl`]) and `umpire replay` ([`gamelog::replay`]) play one.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -37,6 +39,7 @@ pub mod diff;
 pub mod eval;
 pub mod extend;
 pub mod files;
+pub mod game;
 pub mod gamelog;
 pub mod limits;
 pub mod names;
@@ -44,6 +47,7 @@ pub mod prob;
 pub mod program;
 pub mod render;
 pub mod repl;
+pub mod replay;
 pub mod scenario;
 pub mod span;
 pub mod state;

@@ -25,6 +25,9 @@ use crate::value::{Length, LengthUnit, Value};
 use std::rc::Rc;
 use toml_edit::{Item, Table, Value as Toml};
 
+mod read;
+pub use read::from_json;
+
 /// Loads the state file at `path` against the program's `state` declaration (`sources`:
 /// the program's files, for diagnostics that point into them; the state file is not
 /// added to them).
@@ -75,24 +78,7 @@ pub fn load_text(
         Ok(root) => root,
         Err(d) => return Err(Diags::from(d).with_sources(&sources)),
     };
-    let Some(info) = program.records.get(sid as usize).cloned() else {
-        return Err(
-            Diag::error(Code::StateUndeclared, "this ruleset declares no game state").into(),
-        );
-    };
-    let mut loader = Loader {
-        program,
-        sources: &sources,
-        errors: Vec::new(),
-    };
-    let value = loader.record(&root, &info, "the state");
-    if loader.errors.is_empty() {
-        if let Some(v) = value {
-            return Ok(v);
-        }
-    }
-    let errors = std::mem::take(&mut loader.errors);
-    Err(Diags(errors).with_sources(&sources))
+    read::root(program, &sources, sid, &root).map_err(|ds| ds.with_sources(&sources))
 }
 
 /// A state file read into one tree, whatever its format: every node with its span.

@@ -14,7 +14,7 @@ pub(super) struct Args {
 /// Runs `umpire replay`: exit 1 when any result differs.
 pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
     let log = args.log;
-    let r = crate::gamelog::replay(&log, limits)?;
+    let r = crate::replay::replay(&log, limits)?;
     for n in &r.notes {
         errln!("note: {n}");
     }

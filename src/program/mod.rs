@@ -116,6 +116,27 @@ impl Ty {
         }
     }
 
+    /// The type as a ruleset writes it: `Int`, `Length`, `Unit`, `(Int, Int)`,
+    /// `group of Unit` (an anonymous record is `record`; no type is `?`).
+    pub fn name(&self, p: &Program) -> String {
+        match self {
+            Ty::Int => "Int".into(),
+            Ty::Num => "Num".into(),
+            Ty::Length => "Length".into(),
+            Ty::Time => "Time".into(),
+            Ty::Bool => "Bool".into(),
+            Ty::Text => "Text".into(),
+            Ty::Enum(e) => p
+                .enums
+                .get(usize::from(*e))
+                .map_or("?".into(), |e| e.name.clone()),
+            Ty::Record(s) => s.name.clone().unwrap_or_else(|| "record".into()),
+            Ty::Pair(t) => format!("({0}, {0})", t.name(p)),
+            Ty::Group(t) => format!("group of {}", t.name(p)),
+            Ty::Never | Ty::Any => "?".into(),
+        }
+    }
+
     /// Names a type for messages, using the program's enum names.
     pub fn describe(&self, p: &Program) -> String {
         match self {
@@ -600,25 +621,5 @@ pub fn compatible(actual: &Ty, expected: &Ty) -> bool {
         }
         (Ty::Pair(a), Ty::Pair(b)) | (Ty::Group(a), Ty::Group(b)) => compatible(a, b),
         _ => actual == expected,
-    }
-}
-
-/// A type as written in a ruleset: `Int`, `0..100`, `Length`, `Unit`, `group of Unit`.
-pub fn type_name(p: &Program, t: &Ty) -> String {
-    match t {
-        Ty::Int => "Int".into(),
-        Ty::Num => "Num".into(),
-        Ty::Length => "Length".into(),
-        Ty::Time => "Time".into(),
-        Ty::Bool => "Bool".into(),
-        Ty::Text => "Text".into(),
-        Ty::Enum(e) => p
-            .enums
-            .get(usize::from(*e))
-            .map_or("?".into(), |e| e.name.clone()),
-        Ty::Record(s) => s.name.clone().unwrap_or_else(|| "record".into()),
-        Ty::Pair(t) => format!("({0}, {0})", type_name(p, t)),
-        Ty::Group(t) => format!("group of {}", type_name(p, t)),
-        Ty::Never | Ty::Any => "?".into(),
     }
 }

@@ -4,7 +4,8 @@
 //! modifier names, state paths and enum values, hints, multi-line input while a bracket
 //! is open, Ctrl-C to cancel a line and Ctrl-D to end.
 
-use super::session::{Io, Next, Session, COMMANDS};
+use super::commands::Command;
+use super::session::{Io, Next, Session};
 use super::{open_brackets, start};
 use crate::program::Program;
 use crate::value::Value;
@@ -85,7 +86,7 @@ impl Names {
 fn params_hint(p: &Program, params: &[crate::program::ParamInfo]) -> String {
     let parts: Vec<String> = params
         .iter()
-        .map(|x| format!("{}: {}", x.name, super::session::type_name(p, &x.ty)))
+        .map(|x| format!("{}: {}", x.name, x.ty.name(p)))
         .collect();
     format!("{})", parts.join(", "))
 }
@@ -159,10 +160,10 @@ impl Completer for UmpireHelper {
             let first_end = line.find(char::is_whitespace).unwrap_or(line.len());
             if pos <= first_end {
                 let typed = &line[..pos];
-                let found = COMMANDS
+                let found = Command::listed()
                     .iter()
-                    .filter(|(c, _, _)| c.starts_with(typed))
-                    .map(|(c, _, _)| pair(c))
+                    .filter(|(c, _)| c.starts_with(typed))
+                    .map(|(c, _)| pair(c))
                     .collect();
                 return Ok((0, found));
             }
@@ -257,8 +258,9 @@ impl UmpireHelper {
         }
         // `:ex` → `plain [EXPR]`: the rest of the one command it can be, and its usage.
         if line.starts_with(':') && !line.contains(char::is_whitespace) {
-            let mut hits = COMMANDS.iter().filter(|(c, _, _)| c.starts_with(line));
-            if let (Some((c, args, _)), None) = (hits.next(), hits.next()) {
+            let listed = Command::listed();
+            let mut hits = listed.iter().filter(|(c, _)| c.starts_with(line));
+            if let (Some((c, args)), None) = (hits.next(), hits.next()) {
                 let rest = &c[line.len()..];
                 return Some(if args.is_empty() {
                     (rest.to_string(), true)

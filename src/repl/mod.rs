@@ -1,11 +1,13 @@
 //! `umpire repl`: interactive adjudication at the table.
 //!
-//! [`session`] holds everything a session knows and takes one input at a time;
+//! [`session`] plays a [`crate::game::Game`] one input at a time, each parsed into a
+//! [`commands::Command`] or a question;
 //! [`editor`] is the rustyline face (history, completion, hints, multi-line input);
 //! this module starts a session and feeds it lines — from the keyboard, or from a
 //! script on stdin (one input a line, a line ending inside an open bracket going on to
 //! the next, each die asked for at the table read from the next line).
 
+pub mod commands;
 pub mod editor;
 pub mod session;
 

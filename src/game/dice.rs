@@ -1,0 +1,166 @@
+//! The dice of a game: faces queued for the next adjudication first, then umpire's
+//! seeded dice or the players' — each die the players roll asked for through a
+//! [`TableDice`] the face supplies.
+
+use crate::diagnostic::Code;
+use crate::diagnostic::Diag;
+use crate::dice::{DiceRequest, DiceSource, Seeded};
+use crate::span::Span;
+use std::collections::VecDeque;
+
+/// Where the dice of an adjudication come from, after any faces queued for it.
+#[derive(Debug, Clone)]
+pub enum DiceMode {
+    /// umpire rolls, from a seed.
+    Seeded(Box<Seeded>),
+    /// The players roll, and each die is asked for when it is needed.
+    Table,
+}
+
+impl DiceMode {
+    /// umpire rolls, from `seed`.
+    pub fn seeded(seed: u64) -> DiceMode {
+        DiceMode::Seeded(Box::new(Seeded::new(seed)))
+    }
+
+    /// The seed umpire rolls from (`None` when the players roll).
+    pub fn seed(&self) -> Option<u64> {
+        match self {
+            DiceMode::Seeded(s) => Some(s.seed),
+            DiceMode::Table => None,
+        }
+    }
+
+    /// The seed and the place in its stream the next die is drawn from.
+    pub(super) fn at(&self) -> Option<(u64, u128)> {
+        match self {
+            DiceMode::Seeded(s) => Some((s.seed, s.position())),
+            DiceMode::Table => None,
+        }
+    }
+}
+
+/// One die the players are asked for.
+#[derive(Debug, Clone, Copy)]
+pub struct TableDie<'a> {
+    /// The dice term it belongs to (its text, faces, place, and the rule rolling it).
+    pub request: &'a DiceRequest<'a>,
+    /// Which die of the term, from 0 (`2d6` asks for die 0, then die 1).
+    pub index: u32,
+    /// The input being adjudicated, as given (`manoeuvre(brigade.second_foot)`).
+    pub input: &'a str,
+}
+
+/// Why the players gave no face for a die.
+#[derive(Debug, Clone)]
+pub enum NoFace {
+    /// None was given (the input ended, or Ctrl-C): the adjudication is cancelled.
+    Cancelled,
+    /// The answer is not a roll: the adjudication stops with this error.
+    Bad(Diag),
+}
+
+/// The players' dice: the face asks for each die an adjudication rolls at the table
+/// (in [`DiceMode::Table`], once the queued faces are used up). The REPL asks at the
+/// keyboard or reads the next line of a script; the game itself never prompts.
+pub trait TableDice {
+    /// The face the players rolled for `die`. A number that is not a face of the die
+    /// is refused by the game (`umpire::dice::bad_face`).
+    ///
+    /// Errors: no face given ([`NoFace::Cancelled`]), or an answer that is not a roll.
+    fn face(&mut self, die: &TableDie<'_>) -> Result<i64, NoFace>;
+}
+
+/// No players at the table: a die asked of them cancels the adjudication (for a game
+/// whose dice are all seeded or queued).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoTable;
+
+impl TableDice for NoTable {
+    fn face(&mut self, _die: &TableDie<'_>) -> Result<i64, NoFace> {
+        Err(NoFace::Cancelled)
+    }
+}
+
+/// What an adjudication did with the faces queued for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueueUse {
+    /// The faces it used, in order.
+    pub used: Vec<i64>,
+    /// The faces left over, dropped.
+    pub dropped: Vec<i64>,
+}
+
+/// The dice of one adjudication: queued faces, then the mode.
+pub(super) struct GameDice<'a> {
+    pub queued: VecDeque<i64>,
+    /// The queued faces used.
+    pub used: Vec<i64>,
+    pub mode: &'a mut DiceMode,
+    pub table: &'a mut dyn TableDice,
+    pub input: &'a str,
+    /// The die a player gave no face for: its term and place.
+    pub cancelled: Option<(String, Span)>,
+}
+
+fn bad_face(req: &DiceRequest<'_>, face: i64, how: &str) -> Diag {
+    Diag::at(
+        Code::DiceBadFace,
+        format!(
+            "{face} {how} is not a face of {} (1 to {})",
+            req.text, req.sides
+        ),
+        req.span,
+        "this die",
+    )
+}
+
+impl DiceSource for GameDice<'_> {
+    fn roll(&mut self, req: &DiceRequest<'_>, faces: &mut Vec<u32>) -> Result<i64, Diag> {
+        let mut sum = 0i64;
+        let fits = |f: i64| f >= 1 && f <= i64::from(req.sides);
+        for index in 0..req.count {
+            let face = if let Some(f) = self.queued.pop_front() {
+                if !fits(f) {
+                    return Err(bad_face(req, f, "(queued with :roll)"));
+                }
+                self.used.push(f);
+                f
+            } else {
+                match self.mode {
+                    DiceMode::Seeded(s) => {
+                        let one = DiceRequest { count: 1, ..*req };
+                        let mut f = Vec::with_capacity(1);
+                        s.roll(&one, &mut f)?
+                    }
+                    DiceMode::Table => {
+                        let die = TableDie {
+                            request: req,
+                            index,
+                            input: self.input,
+                        };
+                        match self.table.face(&die) {
+                            Ok(f) if fits(f) => f,
+                            Ok(f) => return Err(bad_face(req, f, "(typed)")),
+                            Err(NoFace::Bad(d)) => return Err(d),
+                            Err(NoFace::Cancelled) => {
+                                self.cancelled = Some((req.text.to_string(), req.span));
+                                // Stops the evaluation; the game reports the cancellation
+                                // itself, from `cancelled`.
+                                return Err(Diag::at(
+                                    Code::ReplCancelled,
+                                    format!("no roll given for {}", req.text),
+                                    req.span,
+                                    "this die",
+                                ));
+                            }
+                        }
+                    }
+                }
+            };
+            faces.push(u32::try_from(face).unwrap_or(0));
+            sum += face;
+        }
+        Ok(sum)
+    }
+}

@@ -1,0 +1,125 @@
+//! Why a game could not do what it was asked.
+
+use super::dice::QueueUse;
+use super::Source;
+use crate::diagnostic::{Diag, Diags};
+use crate::span::Span;
+use std::fmt;
+
+/// Why a [`super::Game`] method did not do what it was asked. Nothing has changed.
+#[derive(Debug, Clone)]
+pub enum Failure {
+    /// The input does not compile, a file does not load or cannot be written: every
+    /// diagnostic, with its source attached.
+    Diags(Diags),
+    /// The adjudication stopped with an error (its source attached).
+    Stopped {
+        /// The error.
+        error: Box<Diag>,
+        /// What became of the faces queued for it (`None`: none were queued).
+        queue: Option<QueueUse>,
+    },
+    /// A die asked for at the table was not given: the adjudication is cancelled.
+    Cancelled {
+        /// The dice term the die belongs to (`D10`).
+        die: String,
+        /// Where the term is written.
+        span: Span,
+        /// What became of the faces queued for it.
+        queue: Option<QueueUse>,
+    },
+    /// The state on the table does not fit the new ruleset: why, field by field. The
+    /// ruleset in use stays.
+    DoesNotFit(Diags),
+    /// What the game cannot do now.
+    Refused(Refusal),
+}
+
+impl Failure {
+    /// The diagnostics it carries (none for a refusal or a cancellation).
+    pub fn diags(&self) -> &[Diag] {
+        match self {
+            Failure::Diags(ds) | Failure::DoesNotFit(ds) => &ds.0,
+            Failure::Stopped { error, .. } => std::slice::from_ref(&**error),
+            Failure::Cancelled { .. } | Failure::Refused(_) => &[],
+        }
+    }
+
+    /// What became of the faces queued for the adjudication, when one was run.
+    pub fn queue(&self) -> Option<&QueueUse> {
+        match self {
+            Failure::Stopped { queue, .. } | Failure::Cancelled { queue, .. } => queue.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+impl From<Diags> for Failure {
+    fn from(ds: Diags) -> Failure {
+        Failure::Diags(ds)
+    }
+}
+
+impl From<Diag> for Failure {
+    fn from(d: Diag) -> Failure {
+        Failure::Diags(d.into())
+    }
+}
+
+impl From<Refusal> for Failure {
+    fn from(r: Refusal) -> Failure {
+        Failure::Refused(r)
+    }
+}
+
+/// What a game cannot do now, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refusal {
+    /// There is no state on the table (to change, look at or save).
+    NoState,
+    /// Nothing has been adjudicated (to explain again).
+    NothingAdjudicated,
+    /// No result since the last change to the state has effects.
+    NothingToApply,
+    /// The effects of the result (its input) are on the table already.
+    AppliedAlready(String),
+    /// The state has changed since the result (its input) was adjudicated.
+    StateChanged(String),
+    /// No change to take back.
+    NothingToUndo,
+    /// `save` was given no file, and the state came from none.
+    NoFileToSave,
+    /// `reload` reads a ruleset file again, and this is in use.
+    NotAFile(Source),
+}
+
+impl fmt::Display for Refusal {
+    /// In the words the REPL says it (after `error: `), naming its commands.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::NoState => write!(f, "no state loaded: `:load FILE` loads one"),
+            Refusal::NothingAdjudicated => write!(
+                f,
+                "nothing adjudicated yet: `:explain EXPR` explains a new one"
+            ),
+            Refusal::NothingToApply => write!(
+                f,
+                "no result to apply: nothing adjudicated since the last change to the state has effects"
+            ),
+            Refusal::AppliedAlready(text) => write!(
+                f,
+                "the effects of `{text}` are applied already (`:undo` takes them back)"
+            ),
+            Refusal::StateChanged(text) => write!(
+                f,
+                "the state has changed since `{text}` was adjudicated: adjudicate it again, then `:apply`"
+            ),
+            Refusal::NothingToUndo => write!(f, "nothing to undo"),
+            Refusal::NoFileToSave => write!(f, "`:save FILE` names the file to write"),
+            Refusal::NotAFile(source) => write!(
+                f,
+                "`:reload` reads a ruleset file again, and {source} is in use"
+            ),
+        }
+    }
+}

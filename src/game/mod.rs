@@ -1,0 +1,515 @@
+//! A game at the table: the ruleset in use, the state on the table (and the file it came
+//! from), the dice, the last result and the one whose effects may be applied, the
+//! history of changes that can be taken back, and the game log.
+//!
+//! Every face plays a game through the same typed methods: the REPL parses a line and
+//! calls one; `umpire replay` calls them with what a log recorded. They return typed
+//! results — the [`Adjudication`], the effects [`Applied`], the [`Change`] undone, a
+//! [`Failure`] with its diagnostics — and never print: the face renders them. The
+//! players' dice are asked for through a [`TableDice`] the face supplies with each
+//! adjudication, so the library never prompts.
+//!
+//! ```
+//! use umpire::game::{DiceMode, Fit, Game, NoTable, Candidate};
+//! use umpire::limits::Limits;
+//!
+//! let mut game = Game::new(DiceMode::seeded(7));
+//! let rules = Candidate::read("furious_reason", &Limits::default()).expect("bundled");
+//! game.put_in_use(rules, Fit::Keep).expect("no state to carry");
+//! game.load("examples/states/furious_reason_brigade.toml").expect("the state fits");
+//! game.queue(&[6]);
+//! let done = game
+//!     .adjudicate("manoeuvre(brigade.second_foot)", false, &mut NoTable)
+//!     .expect("adjudicated");
+//! assert_eq!(done.adjudication.rolls[0].faces, [6]);
+//! ```
+//!
+//! **Threads.** A `Game` holds `Rc`s (the checked program, the values on the table, the
+//! results) and is not `Send`. A web server keeps each game on one thread that owns it;
+//! other threads send that thread requests (over a channel, each with a way to reply),
+//! and it calls the method and renders the result — text or JSON — before replying,
+//! since results hold `Rc`s too. Dice typed at the table arrive the same way: the
+//! owning thread's [`TableDice`] waits for the request that carries the face.
+
+mod dice;
+mod failure;
+mod history;
+mod play;
+#[cfg(test)]
+mod tests;
+
+pub use dice::{DiceMode, NoFace, NoTable, QueueUse, TableDice, TableDie};
+pub use failure::{Failure, Refusal};
+pub use history::{Change, Done, History, Snapshot};
+
+use crate::adjudication::Adjudication;
+use crate::diagnostic::{Diag, Diags};
+use crate::gamelog;
+use crate::limits::Limits;
+use crate::program::{Program, Query};
+use crate::render::adjudication_json;
+use crate::value::Value;
+use crate::{bundled, state, Ruleset};
+use serde_json::Value as Json;
+use std::fmt;
+
+/// Where the ruleset in use came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// None: expressions and dice only.
+    Nothing,
+    /// A bundled ruleset, by name.
+    Bundled(String),
+    /// A ruleset file, by path (what [`Game::read_again`] reads).
+    File(String),
+}
+
+impl Source {
+    /// The name it was loaded by, as a game log records it (empty for none).
+    pub fn name(&self) -> &str {
+        match self {
+            Source::Nothing => "",
+            Source::Bundled(n) | Source::File(n) => n,
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    /// `no ruleset`, ``the bundled ruleset `little_wars` ``, ``the ruleset file `house.rules` ``.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Nothing => write!(f, "no ruleset"),
+            Source::Bundled(n) => write!(f, "the bundled ruleset `{n}`"),
+            Source::File(p) => write!(f, "the ruleset file `{p}`"),
+        }
+    }
+}
+
+/// A ruleset read and checked but not yet in use, so that its warnings can be shown
+/// first ([`Game::put_in_use`] puts it in use).
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    ruleset: Ruleset,
+    source: Source,
+}
+
+impl Candidate {
+    /// Reads a bundled ruleset by name, or a ruleset file by path.
+    ///
+    /// Errors: the file cannot be read, or the ruleset has errors.
+    pub fn read(name: &str, limits: &Limits) -> Result<Candidate, Diags> {
+        let ruleset = Ruleset::load_with(name, limits)?;
+        let source = if bundled::source(name).is_some() && !name.contains(['/', '.']) {
+            Source::Bundled(name.to_string())
+        } else {
+            Source::File(name.to_string())
+        };
+        Ok(Candidate { ruleset, source })
+    }
+
+    /// The checker's warnings (sources attached).
+    pub fn warnings(&self) -> &[Diag] {
+        &self.ruleset.warnings
+    }
+
+    /// Where it was read from.
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    /// The checked program.
+    pub fn program(&self) -> &Program {
+        &self.ruleset.program
+    }
+}
+
+/// What becomes of a state on the table that does not fit a new ruleset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    /// The new ruleset is not put in use ([`Failure::DoesNotFit`]).
+    Keep,
+    /// The state is left behind, and the history with it.
+    LeaveBehind,
+}
+
+/// What putting a ruleset in use did besides.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Carried {
+    /// The state did not fit, and was left behind (with the history).
+    pub left_behind: bool,
+    /// The states of older changes do not fit the new ruleset: those changes can no
+    /// longer be taken back.
+    pub history_cut: bool,
+    /// Readings chosen before that the new ruleset does not have, no longer chosen:
+    /// (interpretation, reading).
+    pub readings_dropped: Vec<(String, String)>,
+}
+
+/// A result adjudicated: what [`Game::explain`] explains again and, when it has
+/// effects, what [`Game::apply`] applies.
+#[derive(Debug, Clone)]
+pub struct Ruling {
+    id: u64,
+    text: String,
+    query: Query,
+    adjudication: Adjudication,
+    /// The state it was adjudicated against.
+    state: Option<Value>,
+    /// The game's version then: a change to the state since puts it out of date.
+    version: u64,
+    applied: bool,
+}
+
+impl Ruling {
+    /// Which result of the game it is (counting from 1).
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The input adjudicated.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The result.
+    pub fn adjudication(&self) -> &Adjudication {
+        &self.adjudication
+    }
+
+    /// Whether its effects are on the table.
+    pub fn applied(&self) -> bool {
+        self.applied
+    }
+}
+
+/// An adjudication done, and what became of the faces queued for it.
+#[derive(Debug, Clone)]
+pub struct Adjudicated {
+    /// The result (for a `set`, its effects are the change made; none: no change).
+    pub adjudication: Adjudication,
+    /// The queued faces it used and dropped (`None`: none were queued).
+    pub queue: Option<QueueUse>,
+}
+
+/// The effects of a result, applied to the table.
+#[derive(Debug, Clone)]
+pub struct Applied {
+    /// The input adjudicated.
+    pub text: String,
+    /// Its result, whose effects were applied.
+    pub adjudication: Adjudication,
+}
+
+/// A run of the evaluator with the game's dice.
+struct Rolled {
+    adjudication: Adjudication,
+    queue: Option<QueueUse>,
+    /// Where the dice came from, as the log records it.
+    dice: Json,
+}
+
+/// A game at the table (see the module documentation).
+#[derive(Debug)]
+pub struct Game {
+    rules: Ruleset,
+    source: Source,
+    dice: DiceMode,
+    queued: Vec<i64>,
+    last: Option<Ruling>,
+    /// The last result that changes the state (a look at the table in between does not
+    /// put it out of reach).
+    pending: Option<Ruling>,
+    history: History,
+    state_path: Option<String>,
+    log: Option<String>,
+    log_failures: Vec<Diag>,
+    /// Counts changes to the state, so a result worked out before one is not applied.
+    version: u64,
+    /// The version last loaded or saved.
+    saved: u64,
+    rulings: u64,
+}
+
+fn no_ruleset() -> Ruleset {
+    Ruleset::from_source("<no ruleset>", "").unwrap_or(Ruleset {
+        program: Default::default(),
+        sources: Default::default(),
+        warnings: Vec::new(),
+        state: None,
+        readings: crate::eval::Readings::none(),
+        limits: Limits::default(),
+    })
+}
+
+/// Reads a state of `old` into `new` (an enum's values may have moved).
+fn reread(old: &Program, new: &Ruleset, v: &Value, name: &str) -> Result<Value, Diags> {
+    state::load_text(&new.program, &new.sources, name, state::to_toml(old, v))
+}
+
+impl Game {
+    /// A game with no ruleset and no state, its dice from `dice`.
+    pub fn new(dice: DiceMode) -> Game {
+        Game {
+            rules: no_ruleset(),
+            source: Source::Nothing,
+            dice,
+            queued: Vec::new(),
+            last: None,
+            pending: None,
+            history: History::default(),
+            state_path: None,
+            log: None,
+            log_failures: Vec::new(),
+            version: 0,
+            saved: 0,
+            rulings: 0,
+        }
+    }
+
+    /// The checked program in use.
+    pub fn program(&self) -> &Program {
+        &self.rules.program
+    }
+
+    /// The ruleset in use: its program, its own files (for diagnostics), the readings
+    /// chosen and the limits it was loaded with.
+    pub fn ruleset(&self) -> &Ruleset {
+        &self.rules
+    }
+
+    /// Plays within `limits` from now on: rulesets read, questions checked and
+    /// adjudications run within them.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.rules.limits = limits;
+    }
+
+    /// The state on the table, if any.
+    pub fn state(&self) -> Option<&Value> {
+        self.rules.state.as_ref()
+    }
+
+    /// The state file `save` writes to when given none.
+    pub fn state_path(&self) -> Option<&str> {
+        self.state_path.as_deref()
+    }
+
+    /// Where the ruleset in use came from.
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    /// Where the dice come from, after any queued faces.
+    pub fn dice(&self) -> &DiceMode {
+        &self.dice
+    }
+
+    /// The faces queued for the next adjudication.
+    pub fn queued(&self) -> &[i64] {
+        &self.queued
+    }
+
+    /// The changes that can be taken back.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The last result (`None` after a failed input, a new ruleset or reading).
+    pub fn last(&self) -> Option<&Ruling> {
+        self.last.as_ref()
+    }
+
+    /// The last result with effects: the one `apply` applies.
+    pub fn pending(&self) -> Option<&Ruling> {
+        self.pending.as_ref()
+    }
+
+    /// The game log appended to, if any.
+    pub fn log_path(&self) -> Option<&str> {
+        self.log.as_deref()
+    }
+
+    /// Whether the state on the table has changed since it was loaded or saved.
+    pub fn unsaved(&self) -> bool {
+        self.rules.state.is_some() && self.saved != self.version
+    }
+
+    /// The lines the game log could not take since last asked, each an error: what was
+    /// done stands, but is not in the log.
+    pub fn take_log_failures(&mut self) -> Vec<Diag> {
+        std::mem::take(&mut self.log_failures)
+    }
+
+    /// Remembers `path` as the ruleset file in use even though it did not load, so that
+    /// [`Game::read_again`] reads it once it is mended.
+    pub fn keep_source(&mut self, path: &str) {
+        if bundled::source(path).is_none() {
+            self.source = Source::File(path.to_string());
+        }
+    }
+
+    /// The ruleset file in use, read again (after an edit).
+    ///
+    /// Errors: no ruleset file is in use; the file cannot be read or has errors.
+    pub fn read_again(&self) -> Result<Candidate, Failure> {
+        let Source::File(path) = &self.source else {
+            return Err(Refusal::NotAFile(self.source.clone()).into());
+        };
+        let ruleset = Ruleset::load_with(path, &self.rules.limits)?;
+        Ok(Candidate {
+            ruleset,
+            source: Source::File(path.clone()),
+        })
+    }
+
+    /// Puts a ruleset in use. The state on the table is read into it, and so are the
+    /// states of the history; readings chosen stay chosen where it has them. The last
+    /// result is forgotten. Logged as a `game` line.
+    ///
+    /// Errors: the state does not fit it, with [`Fit::Keep`] (nothing changes).
+    pub fn put_in_use(&mut self, candidate: Candidate, fit: Fit) -> Result<Carried, Failure> {
+        let Candidate {
+            ruleset: mut new,
+            source,
+        } = candidate;
+        let mut carried = Carried::default();
+        if let Some(old) = &self.rules.state {
+            match reread(&self.rules.program, &new, old, "<the state on the table>") {
+                Ok(v) => new.state = Some(v),
+                Err(ds) => match fit {
+                    Fit::Keep => return Err(Failure::DoesNotFit(ds)),
+                    Fit::LeaveBehind => {
+                        carried.left_behind = true;
+                        self.history.clear();
+                        self.state_path = None;
+                    }
+                },
+            }
+        }
+        let old = &self.rules.program;
+        carried.history_cut = self
+            .history
+            .carry(|v| reread(old, &new, v, "<an earlier state>").ok());
+        for (i, info) in old.interpretations.iter().enumerate() {
+            let Some(r) = self.rules.readings.get(i) else {
+                continue;
+            };
+            let Some(reading) = old.enum_value(info.readings, r).map(|v| v.name.to_string()) else {
+                continue;
+            };
+            if new.interpret(&info.name, &reading).is_err() {
+                carried
+                    .readings_dropped
+                    .push((info.name.to_string(), reading));
+            }
+        }
+        self.rules = new;
+        self.source = source;
+        self.last = None;
+        self.pending = None;
+        let was_saved = self.saved == self.version;
+        self.version += 1;
+        if was_saved {
+            self.saved = self.version;
+        }
+        self.log_game();
+        Ok(carried)
+    }
+
+    /// Chooses a reading of an ambiguous rule; the last result is forgotten. Logged as
+    /// a `game` line.
+    ///
+    /// Errors: no such interpretation or reading.
+    pub fn interpret(&mut self, name: &str, reading: &str) -> Result<(), Diag> {
+        self.rules.interpret(name, reading)?;
+        self.last = None;
+        self.pending = None;
+        self.log_game();
+        Ok(())
+    }
+
+    /// Rolls the dice another way from now on. Logged as a `game` line.
+    pub fn set_dice(&mut self, dice: DiceMode) {
+        self.dice = dice;
+        self.log_game();
+    }
+
+    /// Queues faces for the next adjudication (after any queued already): it uses them
+    /// first, in order, and drops any left over.
+    pub fn queue(&mut self, faces: &[i64]) {
+        self.queued.extend_from_slice(faces);
+    }
+
+    /// Empties the queue.
+    pub fn clear_queue(&mut self) {
+        self.queued.clear();
+    }
+
+    /// Appends the game log to `path` from now on, starting with a `game` line.
+    ///
+    /// Errors: `path` is not a file a log may be appended to (the state file or the
+    /// ruleset file in use, a file that is not a game log), or cannot be written.
+    pub fn log_to(&mut self, path: &str) -> Result<(), Diag> {
+        let mut others: Vec<&str> = self.state_path.iter().map(String::as_str).collect();
+        if let Source::File(p) = &self.source {
+            others.push(p);
+        }
+        gamelog::check_target(path, &others)?;
+        let before = self.log.replace(path.to_string());
+        if let Err(d) = self.write_game_line() {
+            self.log = before;
+            return Err(d);
+        }
+        Ok(())
+    }
+
+    /// Appends a `game` line to the log, if logging.
+    fn write_game_line(&self) -> Result<(), Diag> {
+        let Some(path) = &self.log else {
+            return Ok(());
+        };
+        let dice = match &self.dice {
+            DiceMode::Seeded(s) => gamelog::Dice::Seeded(s.seed),
+            DiceMode::Table => gamelog::Dice::Table,
+        };
+        gamelog::append(
+            path,
+            &gamelog::game_line(&self.rules, self.source.name(), dice),
+        )
+    }
+
+    /// A change of ruleset, reading or dice starts a new `game` line in the log.
+    fn log_game(&mut self) {
+        if let Err(d) = self.write_game_line() {
+            self.log_failures.push(d);
+        }
+    }
+
+    /// Logs a result: `head` (`{"expr": TEXT}`), then the result, then where its dice
+    /// came from when it rolled any.
+    fn log_result(&mut self, mut head: Json, a: &Adjudication, dice: Option<Json>) {
+        if self.log.is_none() {
+            return;
+        }
+        if let (Json::Object(m), Json::Object(body)) =
+            (&mut head, adjudication_json(&self.rules.program, a))
+        {
+            for (k, v) in body {
+                if k != "trace" {
+                    m.insert(k, v);
+                }
+            }
+            if let Some(d) = dice.filter(|_| !a.rolls.is_empty()) {
+                m.insert("dice".into(), d);
+            }
+        }
+        self.log_line(head);
+    }
+
+    fn log_line(&mut self, line: Json) {
+        if let Some(path) = &self.log {
+            if let Err(d) = gamelog::append(path, &line) {
+                self.log_failures.push(d);
+            }
+        }
+    }
+}
