@@ -23,7 +23,7 @@
 //! Phases, one module each: [`syntax`] (text → AST) → [`check`] (AST → [`program::Program`])
 //! → [`eval`] (program + dice → [`adjudication::Adjudication`]). [`cli`] is a thin face.
 //! A game at the table (the state, the dice, results applied and undone, the game log) is a
-//! [`game::Game`]; the REPL ([`repl`]) and `umpire replay` ([`gamelog::replay`]) play one.
+//! [`game::Game`]; the REPL ([`repl`]) and `umpire replay` ([`replay::replay`]) play one.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
