@@ -136,6 +136,8 @@ pub enum TraceNode {
     Modifiers {
         /// The list (`Program::modifiers`).
         list: u32,
+        /// Its arguments (the unit whose roll is modified).
+        args: Vec<Arg>,
         /// Each modifier that applied.
         applied: Vec<Applied>,
         /// The total.

@@ -148,6 +148,7 @@ impl Evaluator<'_> {
         if self.trace.is_some() {
             self.push(TraceNode::Modifiers {
                 list: id,
+                args: Self::traced_args(&m.sig.params, args, &f),
                 applied,
                 total,
             });

@@ -2,7 +2,7 @@
 //! an adjudication, an argument in its trace, an effect), and the trace as objects with
 //! a `kind`.
 
-use super::{modifier_label, named, params, reading, table_row};
+use super::{named, params, reading, table_row};
 use crate::adjudication::{Adjudication, Arg, Effect, Gave, Outcome, Stop, TraceNode};
 use crate::program::Program;
 use crate::value::{Length, Moves, Rational, Value};
@@ -171,18 +171,18 @@ fn node_json(p: &Program, n: &TraceNode) -> Json {
         }
         TraceNode::Modifiers {
             list,
+            args,
             applied,
             total,
         } => {
             kind("modifiers", &mut m);
             let ml = p.modifiers.get(*list as usize);
             m.insert("name".into(), json!(ml.map_or("?", |l| &*l.sig.name)));
+            m.insert("args".into(), args_json(p, n, args));
             put_cite(ml.and_then(|l| l.sig.cite.as_ref()), &mut m);
             let applied: Vec<Json> = applied
                 .iter()
-                .map(
-                    |a| json!({ "label": modifier_label(p, *list, a), "amount": exact(&a.amount) }),
-                )
+                .map(|a| applied_json(ml.and_then(|l| l.modifiers.get(a.modifier as usize)), a))
                 .collect();
             m.insert("applied".into(), Json::Array(applied));
             m.insert("total".into(), exact(total));
@@ -231,6 +231,25 @@ fn node_json(p: &Program, n: &TraceNode) -> Json {
             m.insert("what".into(), json!(&**what));
             put_cite(cite.as_ref(), &mut m);
         }
+    }
+    Json::Object(m)
+}
+
+/// One modifier that applied: its label as the ruleset writes it, the amount it gave, how
+/// many times it counted (`times`, for a modifier given "per" something) and whether a
+/// house rule put it in (`house`).
+fn applied_json(
+    md: Option<&crate::program::ModifierInfo>,
+    a: &crate::adjudication::Applied,
+) -> Json {
+    let mut m = Map::new();
+    m.insert("label".into(), json!(md.map_or("?", |md| &*md.label)));
+    m.insert("amount".into(), exact(&a.amount));
+    if md.is_some_and(|md| md.per.is_some()) {
+        m.insert("times".into(), exact(&a.times));
+    }
+    if md.is_some_and(|md| md.house) {
+        m.insert("house".into(), json!(true));
     }
     Json::Object(m)
 }

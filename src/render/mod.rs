@@ -22,6 +22,7 @@ fn params<'p>(p: &'p Program, node: &TraceNode) -> &'p [ParamInfo] {
     let callee = match node {
         TraceNode::Rule { rule, .. } => Callee::Rule(*rule),
         TraceNode::Table { table, .. } => Callee::Table(*table),
+        TraceNode::Modifiers { list, .. } => Callee::Modifiers(*list),
         _ => return &[],
     };
     p.signature(callee).map_or(&[], |s| &s.params)

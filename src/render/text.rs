@@ -199,6 +199,7 @@ fn write_node(p: &Program, n: &TraceNode, depth: usize, out: &mut String) {
             list,
             applied,
             total,
+            ..
         } => write_modifiers(p, *list, applied, *total, &pad, out),
         TraceNode::Roll {
             dice, faces, total, ..
