@@ -25,6 +25,8 @@ pub enum Failure {
         die: String,
         /// Where the term is written.
         span: Span,
+        /// The sources `span` points into (the question's own text among them).
+        sources: crate::span::SourceMap,
         /// What became of the faces queued for it.
         queue: Option<QueueUse>,
     },

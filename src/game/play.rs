@@ -395,7 +395,12 @@ impl Game {
                 queue,
                 dice: gamelog::dice_json(given, at),
             }),
-            (Err(_), Some((die, span))) => Err(Failure::Cancelled { die, span, queue }),
+            (Err(_), Some((die, span))) => Err(Failure::Cancelled {
+                die,
+                span,
+                sources: q.sources.clone(),
+                queue,
+            }),
             (Err(error), None) => Err(Failure::Stopped {
                 error: Box::new(error),
                 queue,

@@ -301,14 +301,16 @@ impl Session {
                 io.err("cancelled\n");
                 self.cancelled = true;
             }
-            Failure::Cancelled { die, span, .. } => {
+            Failure::Cancelled {
+                die, span, sources, ..
+            } => {
                 let d = Diag::at(
                     CANCELLED,
                     format!("no roll typed for {die}: the adjudication is cancelled"),
                     span,
                     "this die",
                 )
-                .with_sources(&self.game.ruleset().sources);
+                .with_sources(&sources);
                 io.err(&io.render(&d));
             }
             Failure::Refused(r) => io.err(&format!("error: {r}\n")),
