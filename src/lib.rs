@@ -24,6 +24,9 @@
 //! → [`eval`] (program + dice → [`adjudication::Adjudication`]). [`cli`] is a thin face.
 //! A game at the table (the state, the dice, results applied and undone, the game log) is a
 //! [`game::Game`]; the REPL ([`repl`]) and `umpire replay` ([`replay::replay`]) play one.
+//! Results become words and JSON in [`render`]; an error is a [`diagnostic::Diag`] (its
+//! `Display` is the bare message: [`diagnostic::render`] draws it with its source, caret
+//! and help, as the command line does). `src/README.md` is the map of the modules.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

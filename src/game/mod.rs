@@ -9,6 +9,13 @@
 //! players' dice are asked for through a [`TableDice`] the face supplies with each
 //! adjudication, so the library never prompts.
 //!
+//! The methods: [`Game::put_in_use`] (a [`Candidate`] ruleset read with
+//! [`Candidate::read`]), [`Game::load`] / [`Game::load_value`] (a state), `adjudicate`,
+//! `explain`, `look` (a path into the state, rolling nothing), `odds`, `sweep`, `set`,
+//! `apply`, `undo`, `save`, [`Game::interpret`], [`Game::set_dice`], [`Game::queue`]
+//! (faces given in advance) and [`Game::log_to`]. A [`Change`] undone says what was done
+//! in words through its `done` field (`` `:set …` ``); its snapshots hold the states.
+//!
 //! ```
 //! use umpire::game::{DiceMode, Fit, Game, NoTable, Candidate};
 //! use umpire::limits::Limits;
