@@ -96,32 +96,28 @@ pub enum Refusal {
 }
 
 impl fmt::Display for Refusal {
-    /// In the words the REPL says it (after `error: `), naming its commands.
+    /// In plain words, naming no face's commands (a face says it its own way: the REPL
+    /// names the command that mends it).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Refusal::NoState => write!(f, "no state loaded: `:load FILE` loads one"),
-            Refusal::NothingAdjudicated => write!(
-                f,
-                "nothing adjudicated yet: `:explain EXPR` explains a new one"
-            ),
+            Refusal::NoState => write!(f, "no state loaded"),
+            Refusal::NothingAdjudicated => write!(f, "nothing adjudicated yet"),
             Refusal::NothingToApply => write!(
                 f,
                 "no result to apply: nothing adjudicated since the last change to the state has effects"
             ),
-            Refusal::AppliedAlready(text) => write!(
-                f,
-                "the effects of `{text}` are applied already (`:undo` takes them back)"
-            ),
+            Refusal::AppliedAlready(text) => {
+                write!(f, "the effects of `{text}` are applied already")
+            }
             Refusal::StateChanged(text) => write!(
                 f,
-                "the state has changed since `{text}` was adjudicated: adjudicate it again, then `:apply`"
+                "the state has changed since `{text}` was adjudicated: adjudicate it again"
             ),
             Refusal::NothingToUndo => write!(f, "nothing to undo"),
-            Refusal::NoFileToSave => write!(f, "`:save FILE` names the file to write"),
-            Refusal::NotAFile(source) => write!(
-                f,
-                "`:reload` reads a ruleset file again, and {source} is in use"
-            ),
+            Refusal::NoFileToSave => write!(f, "no file to save to: the state came from none"),
+            Refusal::NotAFile(source) => {
+                write!(f, "only a ruleset file can be read again, and {source} is in use")
+            }
         }
     }
 }

@@ -313,7 +313,7 @@ impl Session {
                 .with_sources(&sources);
                 io.err(&io.render(&d));
             }
-            Failure::Refused(r) => io.err(&format!("error: {r}\n")),
+            Failure::Refused(r) => io.err(&format!("error: {}\n", refusal_text(&r))),
         }
         false
     }
@@ -759,5 +759,26 @@ impl TableDice for AtTable<'_> {
                 }
             }
         }
+    }
+}
+
+/// A refusal in the REPL's words (after `error: `), naming the command that mends it.
+fn refusal_text(r: &Refusal) -> String {
+    match r {
+        Refusal::NoState => "no state loaded: `:load FILE` loads one".into(),
+        Refusal::NothingAdjudicated => {
+            "nothing adjudicated yet: `:explain EXPR` explains a new one".into()
+        }
+        Refusal::AppliedAlready(text) => {
+            format!("the effects of `{text}` are applied already (`:undo` takes them back)")
+        }
+        Refusal::StateChanged(text) => format!(
+            "the state has changed since `{text}` was adjudicated: adjudicate it again, then `:apply`"
+        ),
+        Refusal::NoFileToSave => "`:save FILE` names the file to write".into(),
+        Refusal::NotAFile(source) => {
+            format!("`:reload` reads a ruleset file again, and {source} is in use")
+        }
+        Refusal::NothingToApply | Refusal::NothingToUndo => r.to_string(),
     }
 }
