@@ -48,7 +48,7 @@ pub fn parse(spec: &str) -> Result<Sweep, Diag> {
             if b < a {
                 return Err(bad(&format!("the range {a}..{b} is empty (low end first)")));
             }
-            if (b - a) as u128 >= MAX_VALUES as u128 {
+            if u128::from(b.abs_diff(a)) >= MAX_VALUES as u128 {
                 return Err(bad(&format!("more than {MAX_VALUES} values")));
             }
             (a..=b).map(|n| n.to_string()).collect()

@@ -112,10 +112,52 @@ const MAX_SIGNS: usize = 64;
 ///
 /// `None` when it is none of these, or its number is not one (see [`number`]).
 pub fn read(text: &str) -> Option<Written> {
-    let s = text.trim_matches(is_space);
+    let uncommented = without_comments(text);
+    let s = unbracketed(uncommented.trim_matches(is_space))?;
+    let mut operators = 0;
     length(s)
         .or_else(|| time(s))
-        .or_else(|| quotient(s).map(Written::Number))
+        .or_else(|| quotient(s, 0, &mut operators).map(Written::Number))
+}
+
+/// `text` without its comments: from a `#` to the end of its line, as the language
+/// reads them (`"3/4 # as measured"`).
+fn without_comments(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| match line.find('#') {
+            Some(at) if line.ends_with('\n') => format!("{}\n", &line[..at]),
+            Some(at) => line[..at].to_string(),
+            None => line.to_string(),
+        })
+        .collect()
+}
+
+/// `s` without the brackets round the whole of it (`(6")`, `((1 move))`), as the
+/// language reads a bracketed value; `None` past the language's nesting limit.
+fn unbracketed(mut s: &str) -> Option<&str> {
+    for _ in 0..=MAX_SIGNS {
+        match s.strip_prefix('(') {
+            Some(inner) if closing(inner) == Some(inner.len() - 1) => {
+                s = inner[..inner.len() - 1].trim_matches(is_space);
+            }
+            _ => return Some(s),
+        }
+    }
+    None
+}
+
+/// Where the `)` that closes a `(` just before `s` stands in `s`, if it does.
+fn closing(s: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return Some(i),
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The number at the start of `s`, in the grammar's order (mixed, fraction, decimal,
@@ -193,23 +235,33 @@ fn time(s: &str) -> Option<Written> {
     matches!(word, "move" | "moves").then(|| Some(Written::Time(number(n).ok()?)))?
 }
 
-/// Numbers divided (`/` or `÷`), each with any `-` signs in front: the whole of `s`.
-fn quotient(s: &str) -> Option<Rational> {
-    let (mut value, mut rest) = signed(s)?;
+/// Most operators in one value, as in one expression of the language.
+const MAX_OPERATORS: usize = 256;
+
+/// Numbers divided (`/` or `÷`), each with any `-` signs in front and each perhaps in
+/// brackets (`(3)/(4)`, `-(3/4)`): the whole of `s`. `depth`: the brackets round it;
+/// `operators`: the divisions read so far, in the whole value.
+fn quotient(s: &str, depth: usize, operators: &mut usize) -> Option<Rational> {
+    let (mut value, mut rest) = signed(s, depth, operators)?;
     loop {
         rest = rest.trim_start_matches(is_space);
         if rest.is_empty() {
             return Some(value);
         }
         let after = rest.strip_prefix('/').or_else(|| rest.strip_prefix('÷'))?;
-        let (by, more) = signed(after.trim_start_matches(is_space))?;
+        *operators += 1;
+        if *operators > MAX_OPERATORS {
+            return None;
+        }
+        let (by, more) = signed(after.trim_start_matches(is_space), depth, operators)?;
         value = arith::div(value, by).ok()?;
         rest = more;
     }
 }
 
-/// A number with any `-` signs in front (`-3`, `- -1 1/2`), and what is left.
-fn signed(s: &str) -> Option<(Rational, &str)> {
+/// A number, or a bracketed quotient, with any `-` signs in front (`-3`, `- -1 1/2`,
+/// `-(3/4)`), and what is left.
+fn signed<'s>(s: &'s str, depth: usize, operators: &mut usize) -> Option<(Rational, &'s str)> {
     let mut negative = false;
     let mut rest = s;
     for _ in 0..=MAX_SIGNS {
@@ -219,8 +271,19 @@ fn signed(s: &str) -> Option<(Rational, &str)> {
                 rest = after.trim_start_matches(is_space);
             }
             None => {
-                let (n, after) = number_text(rest, false)?;
-                let value = number(n).ok()?;
+                let (value, after) = match rest.strip_prefix('(') {
+                    Some(inner) if depth < MAX_SIGNS => {
+                        let end = closing(inner)?;
+                        let v =
+                            quotient(inner[..end].trim_matches(is_space), depth + 1, operators)?;
+                        (v, &inner[end + 1..])
+                    }
+                    Some(_) => return None,
+                    None => {
+                        let (n, after) = number_text(rest, false)?;
+                        (number(n).ok()?, after)
+                    }
+                };
                 let value = if negative {
                     arith::neg(value).ok()?
                 } else {
@@ -325,5 +388,43 @@ mod tests {
         let many = format!("{}1", "-".repeat(MAX_SIGNS));
         assert_eq!(read(&many), Some(Written::Number(r(1, 1))));
         assert_eq!(read(&format!("-{many}")), None);
+    }
+
+    /// Brackets and comments read as the language reads them in an expression (the state
+    /// loader used the language's parser before, and state files may hold them).
+    #[test]
+    fn brackets_and_comments_read_as_the_language_reads_them() {
+        assert_eq!(read("(3/4)"), Some(Written::Number(r(3, 4))));
+        assert_eq!(read("-(3/4)"), Some(Written::Number(r(-3, 4))));
+        assert_eq!(read("(3)/(4)"), Some(Written::Number(r(3, 4))));
+        assert_eq!(read("((((1))))"), Some(Written::Number(r(1, 1))));
+        // (1/2) / (3/4) = 2/3, not 1/2/3/4 = 1/24: brackets group.
+        assert_eq!(read("(1/2)/(3/4)"), Some(Written::Number(r(2, 3))));
+        assert_eq!(
+            read("(6\")"),
+            Some(Written::Length(r(6, 1), LengthUnit::Inches))
+        );
+        assert_eq!(read("(1 move)"), Some(Written::Time(r(1, 1))));
+        assert_eq!(
+            read("6\" # as measured"),
+            Some(Written::Length(r(6, 1), LengthUnit::Inches))
+        );
+        assert_eq!(read("3/4 # c"), Some(Written::Number(r(3, 4))));
+        assert_eq!(read("2 moves # c"), Some(Written::Time(r(2, 1))));
+        assert_eq!(read("#0'\n7"), Some(Written::Number(r(7, 1))));
+        // Unbalanced or empty brackets are not values.
+        assert_eq!(read("(3/4"), None);
+        assert_eq!(read("3/4)"), None);
+        assert_eq!(read("()"), None);
+        // As many divisions as an expression may hold, and not one more.
+        let at_limit = format!("1{}", "/1".repeat(256));
+        assert_eq!(read(&at_limit), Some(Written::Number(r(1, 1))));
+        let past = format!("1{}", "/1".repeat(257));
+        assert_eq!(read(&past), None);
+        // Brackets nested past the language's limit are refused, not recursed into.
+        let deep = format!("{}1{}", "(".repeat(100), ")".repeat(100));
+        assert_eq!(read(&deep), None);
+        let deep_inside = format!("1/{}1{}", "(".repeat(100), ")".repeat(100));
+        assert_eq!(read(&deep_inside), None);
     }
 }
