@@ -100,7 +100,13 @@ fn read_base(
     let base_text_name = &base_name.node;
     match crate::bundled::source(base_text_name) {
         Some(t) if !base_text_name.contains(['/', '\\', '.']) => {
-            Ok((format!("bundled:{base_text_name}"), t.to_string()))
+            let label = format!("bundled:{base_text_name}");
+            // A bundled base is held to the file-size limit as a bundled ruleset is.
+            if t.len() as u64 > limits.file_bytes {
+                return Err(crate::files::too_big(&label, limits.file_bytes)
+                    .label(base_name.span, "larger than the limit"));
+            }
+            Ok((label, t.to_string()))
         }
         _ => {
             let dir = std::path::Path::new(name.strip_prefix("bundled:").unwrap_or(name))
