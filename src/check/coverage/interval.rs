@@ -41,32 +41,31 @@ impl Reach {
         self != Reach::ALL
     }
 
-    /// Ends far past any whole number a key can be (2^80) made unbounded, so that no
-    /// later step overflows.
+    /// Ends whose numbers have grown past 2^80 (in their top or bottom) widened to a
+    /// whole number, or made unbounded when far past any whole number a key can be, so
+    /// that no later step overflows. Only ever widened: a low end goes down, a high end
+    /// up (a tiny low end such as 1/2^81 becomes 0, not 2^80).
     pub(super) fn tame(self) -> Reach {
         let limit: i128 = 1 << 80;
         let wild = |q: &Q| q.numer().unsigned_abs() > limit as u128 || *q.denom() > limit;
+        let tame_whole = |w: Q| w.numer().unsigned_abs() <= limit as u128;
         match self {
             Reach::Span(lo, hi) => Reach::Span(
                 match lo {
-                    At(q) if wild(&q) => {
-                        if q < Q::from_integer(0) {
-                            Below
-                        } else {
-                            // A huge positive low end: known only to be large.
-                            At(Q::from_integer(limit))
-                        }
-                    }
+                    At(q) if wild(&q) => match q.floor() {
+                        w if tame_whole(w) => At(w),
+                        _ if q < Q::from_integer(0) => Below,
+                        // A huge positive low end: known only to be large.
+                        _ => At(Q::from_integer(limit)),
+                    },
                     e => e,
                 },
                 match hi {
-                    At(q) if wild(&q) => {
-                        if q > Q::from_integer(0) {
-                            Above
-                        } else {
-                            At(Q::from_integer(-limit))
-                        }
-                    }
+                    At(q) if wild(&q) => match q.ceil() {
+                        w if tame_whole(w) => At(w),
+                        _ if q > Q::from_integer(0) => Above,
+                        _ => At(Q::from_integer(-limit)),
+                    },
                     e => e,
                 },
             ),
@@ -281,6 +280,24 @@ mod tests {
         assert!(at(-1) < at(0));
         assert!(at(i128::MAX) < Above);
         assert!(!Reach::ALL.known() && span(1, 6).known());
+    }
+
+    /// A tiny end (a huge bottom) is widened to the whole number past it, never moved
+    /// inwards: 1/2^81 as a low end is 0 (it was made 2^80, claiming every value that
+    /// large), -1/2^81 as a high end is 0.
+    #[test]
+    fn tame_widens_tiny_ends_to_whole_numbers() {
+        let tiny = Q::new(1, 1 << 81);
+        let r = Reach::Span(At(tiny), At(Q::from_integer(6))).tame();
+        assert_eq!(r, span(0, 6));
+        let r = Reach::Span(At(Q::from_integer(-6)), At(-tiny)).tame();
+        assert_eq!(r, span(-6, 0));
+        let r = Reach::Span(At(-tiny), At(tiny)).tame();
+        assert_eq!(r, span(-1, 1));
+        // A moderate value with a huge top and bottom keeps its whole part: (2^90 + 1)/2^80
+        // is a little over 1024.
+        let big = Q::new((1 << 90) + 1, 1 << 80);
+        assert_eq!(Reach::Span(At(big), At(big)).tame(), span(1024, 1025));
     }
 
     #[test]
