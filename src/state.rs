@@ -25,7 +25,9 @@ use crate::value::{Length, LengthUnit, Value};
 use std::rc::Rc;
 use toml_edit::{Item, Table, Value as Toml};
 
+mod guard;
 mod read;
+pub use guard::refuse_overwrite;
 pub use read::from_json;
 
 /// Loads the state file at `path` against the program's `state` declaration (`sources`:
@@ -719,6 +721,16 @@ fn write_plain(program: &Program, v: &Value) -> Toml {
             Toml::InlineTable(t)
         }
     }
+}
+
+/// Writes a state's `text` to `path`, whole or not at all ([`write_atomic`]), and only
+/// where no file is that the game depends on ([`refuse_overwrite`]).
+///
+/// Errors: a scenario, ruleset, game log or other file that is not a state is there (it
+/// is left as it is); as [`write_atomic`].
+pub fn write_state(path: &str, text: &str) -> Result<(), Diag> {
+    refuse_overwrite(path)?;
+    write_atomic(path, text)
 }
 
 /// Writes `text` to `path` without ever leaving it half written: a temporary file in

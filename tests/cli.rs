@@ -1095,6 +1095,52 @@ fn write_state_as_json_loads_back() {
     assert_eq!(stdout(&o), "406\n", "{}", stderr(&o));
 }
 
+/// A state is written over a state file, and never over the scenario being run: that
+/// save is refused (exit 1) and the scenario is byte for byte as it was.
+#[test]
+fn write_state_replaces_a_state_file_and_never_the_scenario() {
+    let dir = Scratch::new("overwrite");
+    let scenario = dir.join("turns.toml");
+    let text = std::fs::read_to_string("tests/state/turns.toml").expect("the scenario");
+    // The scenario names its ruleset and state beside it: give their full paths.
+    let here = std::env::current_dir().expect("the repository");
+    let text = text
+        .replace(
+            "\"units.rules\"",
+            &format!("{:?}", here.join("tests/state/units.rules")),
+        )
+        .replace(
+            "\"../cases/state/good.toml\"",
+            &format!("{:?}", here.join("tests/cases/state/good.toml")),
+        );
+    std::fs::write(&scenario, &text).expect("a copy of the scenario");
+    let before = std::fs::read(&scenario).expect("written");
+    let s = scenario.to_str().expect("utf-8");
+    let o = umpire(&["run", s, "--brief", "--write-state", s]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("umpire::io::not_state"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&scenario).expect("still there"), before);
+    // A state file there already is replaced, as before.
+    let out = dir.join("after.toml");
+    std::fs::write(&out, "move = 1\n").expect("an old state");
+    let o = umpire(&[
+        "run",
+        s,
+        "--brief",
+        "--write-state",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_ne!(
+        std::fs::read_to_string(&out).expect("written"),
+        "move = 1\n"
+    );
+}
+
 #[test]
 fn deny_warnings_makes_warnings_fail() {
     let dir = Scratch::new("warn");

@@ -66,7 +66,7 @@ fn write_state(r: &scenario::Report, out: &str) -> Result<(), Diags> {
                 .into(),
         );
     };
-    crate::state::write_atomic(
+    crate::state::write_state(
         out,
         &crate::state::to_file_text(&r.ruleset.program, state, out),
     )

@@ -262,6 +262,9 @@ pub enum Code {
     IoEncoding,
     /// `umpire run s.toml --log s.toml`: a log goes only into a new file or a game log.
     IoLog,
+    /// `umpire run s.toml --write-state s.toml`, or `:save` onto the ruleset in use: a state
+    /// is written over a state file only, never over a scenario, a ruleset or a game log.
+    IoNotState,
     /// `umpire eval missing.rules 1`, or a folder where a file is named.
     IoRead,
     /// `--write-state .` (a folder), or `--log missing/game.log`: the file cannot be written.
@@ -273,7 +276,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 119] = [
+    pub const ALL: [Code; 120] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseDefault,
@@ -390,6 +393,7 @@ impl Code {
         Code::CliWriteState,
         Code::IoEncoding,
         Code::IoLog,
+        Code::IoNotState,
         Code::IoRead,
         Code::IoWrite,
         Code::TestFailed,
@@ -514,6 +518,7 @@ impl Code {
             Code::CliWriteState => "umpire::cli::write_state",
             Code::IoEncoding => "umpire::io::encoding",
             Code::IoLog => "umpire::io::log",
+            Code::IoNotState => "umpire::io::not_state",
             Code::IoRead => "umpire::io::read",
             Code::IoWrite => "umpire::io::write",
             Code::TestFailed => "umpire::test::failed",
@@ -634,7 +639,9 @@ impl Code {
             Code::CliEach | Code::CliInterpret | Code::CliUnknownRuleset | Code::CliWriteState => {
                 Phase::Cli
             }
-            Code::IoEncoding | Code::IoLog | Code::IoRead | Code::IoWrite => Phase::Io,
+            Code::IoEncoding | Code::IoLog | Code::IoNotState | Code::IoRead | Code::IoWrite => {
+                Phase::Io
+            }
             Code::TestFailed => Phase::Test,
         }
     }

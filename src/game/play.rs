@@ -320,7 +320,7 @@ impl Game {
             None => self.state_path.clone().ok_or(Refusal::NoFileToSave)?,
         };
         let text = state::to_file_text(&self.rules.program, st, &path);
-        state::write_atomic(&path, &text)?;
+        state::write_state(&path, &text)?;
         self.saved = self.version;
         Ok(path)
     }
