@@ -182,14 +182,7 @@ fn b1_b2(c: &mut Criterion) {
 fn b3(c: &mut Criterion) {
     let rules = furious_reason();
     let q = rules.question("<bench>", MANOEUVRE).expect("checks");
-    let job = umpire::prob::Job {
-        program: &rules.program,
-        query: &q,
-        state: rules.state.as_ref(),
-        locals: &[],
-        readings: &rules.readings,
-        limits: rules.limits,
-    };
+    let job = umpire::prob::Job::of(&rules, &q);
     let d = umpire::prob::exact(&job, 100_000).expect("enumerates");
     // Exactly, outcome by outcome: Well Handled 3/10; Tardy, Hold, Disengage 1/5;
     // Retire 1/10 (the Manoeuvre Table, good order, D10 - 1).
@@ -230,12 +223,8 @@ fn b3(c: &mut Criterion) {
     let jobs: Vec<_> = sums
         .iter()
         .map(|q| umpire::prob::Job {
-            program: &rules.program,
-            query: q,
             state: None,
-            locals: &[],
-            readings: &rules.readings,
-            limits: rules.limits,
+            ..umpire::prob::Job::of(&rules, q)
         })
         .collect();
     // 3d6: a 10 comes 27 ways in 216. 50d6: 251 sums from 50 to 300, 50 once in 6^50,

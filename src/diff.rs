@@ -434,14 +434,7 @@ fn odds_of(r: &Ruleset, expr: &str, settings: &Settings) -> Result<Distribution,
             .next()
             .unwrap_or_else(|| Diag::error(Code::DiffExpr, "does not check"))
     })?;
-    let job = Job {
-        program: &r.program,
-        query: &q,
-        state: r.state.as_ref(),
-        locals: &[],
-        readings: &r.readings,
-        limits: r.limits,
-    };
+    let job = Job::of(r, &q);
     prob::odds(&job, settings)
 }
 

@@ -376,12 +376,8 @@ fn exact_odds_enumerate_up_to_the_case_limit_and_sample_past_it() {
     let rules = Ruleset::bundled("kriegspiel").expect("bundled");
     let q = rules.question("<expression>", "2d6").expect("compiles");
     let job = umpire::prob::Job {
-        program: &rules.program,
-        query: &q,
         state: None,
-        locals: &[],
-        readings: &rules.readings,
-        limits: rules.limits,
+        ..umpire::prob::Job::of(&rules, &q)
     };
     assert!(umpire::prob::exact(&job, 11).is_some());
     assert!(umpire::prob::exact(&job, 10).is_none());

@@ -81,14 +81,7 @@ fn brute_force(rules: &Ruleset, expr: &str) -> HashMap<String, BigRational> {
 fn exact_of(rules: &Ruleset, expr: &str) -> (Ruleset, umpire::prob::Distribution) {
     let r = rules.clone();
     let q = r.question("<test>", expr).expect("checks");
-    let job = Job {
-        program: &r.program,
-        query: &q,
-        state: r.state.as_ref(),
-        locals: &[],
-        readings: &r.readings,
-        limits: r.limits,
-    };
+    let job = Job::of(&r, &q);
     let d = exact(&job, 1_000_000).expect("few enough cases");
     (r, d)
 }
@@ -189,12 +182,8 @@ fn many_dice_are_summed_by_convolution_with_exact_big_fractions() {
     let r = Ruleset::load("kriegspiel").expect("bundled");
     let q = r.question("<test>", "50d6").expect("checks");
     let job = Job {
-        program: &r.program,
-        query: &q,
         state: None,
-        locals: &[],
-        readings: &r.readings,
-        limits: r.limits,
+        ..Job::of(&r, &q)
     };
     let d = exact(&job, 1000).expect("exact");
     assert_eq!(d.chances.len(), 251);
@@ -218,12 +207,8 @@ fn sampling_agrees_with_the_exact_odds_within_four_standard_errors() {
         let r = &rules;
         let q = r.question("<test>", expr).expect("checks");
         let job = Job {
-            program: &r.program,
-            query: &q,
             state: None,
-            locals: &[],
-            readings: &r.readings,
-            limits: r.limits,
+            ..Job::of(r, &q)
         };
         let exact_d = exact(&job, 100_000).expect("exact");
         let settings = Settings {
@@ -256,12 +241,8 @@ fn too_many_cases_fall_back_to_sampling() {
         .question("<test>", "d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6")
         .expect("checks");
     let job = Job {
-        program: &r.program,
-        query: &q,
         state: None,
-        locals: &[],
-        readings: &r.readings,
-        limits: r.limits,
+        ..Job::of(&r, &q)
     };
     assert!(exact(&job, 1000).is_none(), "6^8 cases are more than 1000");
     let d = odds(

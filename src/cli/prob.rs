@@ -73,14 +73,7 @@ pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
 /// The odds of the expression as it stands.
 fn once(rules: &Ruleset, args: &Args, settings: &Settings) -> Result<(), Diags> {
     let q = rules.question("<expression>", &args.expr)?;
-    let job = crate::prob::Job {
-        program: &rules.program,
-        query: &q,
-        state: rules.state.as_ref(),
-        locals: &[],
-        readings: &rules.readings,
-        limits: rules.limits,
-    };
+    let job = crate::prob::Job::of(rules, &q);
     let d = crate::prob::odds(&job, settings)?;
     report_sampling(&d, args.seed);
     match args.format {

@@ -140,14 +140,7 @@ impl Game {
     pub fn odds(&mut self, text: &str) -> Result<crate::prob::Distribution, Failure> {
         let settings = self.odds_settings();
         let q = self.rules.question("<input>", text)?;
-        let job = crate::prob::Job {
-            program: &self.rules.program,
-            query: &q,
-            state: self.rules.state.as_ref(),
-            locals: &[],
-            readings: &self.rules.readings,
-            limits: self.rules.limits,
-        };
+        let job = crate::prob::Job::of(&self.rules, &q);
         crate::prob::odds(&job, &settings).map_err(|error| Failure::Stopped {
             error: Box::new(error),
             queue: None,

@@ -287,6 +287,22 @@ pub struct Job<'a> {
     pub limits: Limits,
 }
 
+impl<'a> Job<'a> {
+    /// The odds of `query` as `rules` adjudicates it: against its state, by its readings,
+    /// within its limits, with no locals bound (`Job { locals, ..Job::of(..) }` for a
+    /// swept name, `state` likewise for another state).
+    pub fn of(rules: &'a crate::Ruleset, query: &'a Query) -> Job<'a> {
+        Job {
+            program: &rules.program,
+            query,
+            state: rules.state.as_ref(),
+            locals: &[],
+            readings: &rules.readings,
+            limits: rules.limits,
+        }
+    }
+}
+
 impl Job<'_> {
     /// One adjudication, and the steps it took.
     fn run(&self, dice: &mut dyn DiceSource) -> (Case, u64) {

@@ -190,12 +190,8 @@ pub fn run(
             let a = rules.adjudicate(&set, &mut Given::new(vec![]), rules.options())?;
             let state = crate::state::apply(&start, &a.effects)?;
             let job = Job {
-                program: &rules.program,
-                query: &q,
                 state: Some(&state),
-                locals: &[],
-                readings: &rules.readings,
-                limits: rules.limits,
+                ..Job::of(rules, &q)
             };
             rows.push((v.clone(), odds(&job, settings).map_err(Diags::from)?));
         }
@@ -243,12 +239,8 @@ pub fn run(
     for (v, value) in sweep.values.iter().zip(values) {
         let locals = [value];
         let job = Job {
-            program: &rules.program,
-            query: &q,
-            state: rules.state.as_ref(),
             locals: &locals,
-            readings: &rules.readings,
-            limits: rules.limits,
+            ..Job::of(rules, &q)
         };
         rows.push((v.clone(), odds(&job, settings).map_err(Diags::from)?));
     }
