@@ -14,7 +14,8 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ),
 ];
 
-/// The source of a bundled ruleset.
+/// The source of a bundled ruleset. A bundled name is a plain word (no `/`, `\\` or
+/// `.`), so a name found here is never also a path.
 pub fn source(name: &str) -> Option<&'static str> {
     BUNDLED.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
 }
@@ -22,4 +23,16 @@ pub fn source(name: &str) -> Option<&'static str> {
 /// Names of the bundled rulesets.
 pub fn names() -> Vec<&'static str> {
     BUNDLED.iter().map(|(n, _)| *n).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    /// Callers take a name found here for a bundled ruleset, never a path: no bundled
+    /// name may look like one.
+    #[test]
+    fn bundled_names_are_plain_words() {
+        for name in crate::bundled::names() {
+            assert!(!name.contains(['/', '\\', '.']), "{name}");
+        }
+    }
 }

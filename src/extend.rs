@@ -99,7 +99,7 @@ fn read_base(
     // The base: a bundled name, or a path beside the extending file.
     let base_text_name = &base_name.node;
     match crate::bundled::source(base_text_name) {
-        Some(t) if !base_text_name.contains(['/', '\\', '.']) => {
+        Some(t) => {
             let label = format!("bundled:{base_text_name}");
             // A bundled base is held to the file-size limit as a bundled ruleset is.
             if t.len() as u64 > limits.file_bytes {

@@ -248,7 +248,7 @@ fn load(
     let name = parsed.ruleset.get_ref().clone();
     let base = Path::new(path).parent().unwrap_or(Path::new(""));
     // A bundled name, else a path relative to the scenario file.
-    let is_path = name.contains(['/', '\\', '.']) || crate::bundled::source(&name).is_none();
+    let is_path = crate::bundled::source(&name).is_none();
     let target = if is_path {
         base.join(&name).to_string_lossy().into_owned()
     } else {

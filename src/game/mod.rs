@@ -106,7 +106,7 @@ impl Candidate {
     /// Errors: the file cannot be read, or the ruleset has errors.
     pub fn read(name: &str, limits: &Limits) -> Result<Candidate, Diags> {
         let ruleset = Ruleset::load_with(name, limits)?;
-        let source = if bundled::source(name).is_some() && !name.contains(['/', '.']) {
+        let source = if bundled::source(name).is_some() {
             Source::Bundled(name.to_string())
         } else {
             Source::File(name.to_string())
