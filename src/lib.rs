@@ -51,6 +51,7 @@ pub mod program;
 pub mod render;
 pub mod repl;
 pub mod replay;
+pub mod report;
 pub mod scenario;
 pub mod span;
 pub mod state;

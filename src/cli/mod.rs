@@ -38,6 +38,7 @@ mod eval;
 mod prob;
 mod repl;
 mod replay;
+mod report;
 mod run;
 mod show;
 mod test;
@@ -128,6 +129,11 @@ enum Command {
     /// flags do not change them; `--max-file-size` limits the log read); says where and
     /// why any differs (exit 1).
     Replay(replay::Args),
+    /// A game log as a turn-by-turn account for the players: who, what was asked, the
+    /// dice (typed at the table, queued or rolled by umpire), the result in the
+    /// rulebook's words, the effects applied. What was taken back is left out (struck
+    /// through in Markdown and HTML).
+    Report(report::Args),
 }
 
 impl Command {
@@ -205,6 +211,7 @@ fn run(cmd: Command, limits: &Limits) -> Result<ExitCode, Diags> {
         Command::Repl(a) => Ok(repl::run(a, limits)),
         Command::Run(a) => run::run(a, limits),
         Command::Replay(a) => replay::run(a, limits),
+        Command::Report(a) => report::run(a, limits),
     }
 }
 

@@ -1,0 +1,613 @@
+//! `umpire report LOG`: a game log (see [`crate::gamelog`]) as a turn-by-turn account for
+//! the players after the game — for each thing done, in order: who it was about, what was
+//! asked, the dice (typed at the table, queued, or rolled by umpire), the result in the
+//! rulebook's words, and the effects applied; state loads and ruleset changes in a line.
+//!
+//! The report reads the record, it does not play the game again: each logged value is
+//! read back through the ruleset's types ([`values`]) and printed by the same code as
+//! `umpire eval` ([`crate::render::text`]). So the account is what happened at the table
+//! even when the ruleset has been edited since, needs no dice or state replayed, and a
+//! value the ruleset can no longer read is shown as logged. A result or change taken
+//! back (an `undo` line) is marked so ([`Item::undone`]); a `redo` line puts it back.
+//!
+//! [`render`] writes the account as text, Markdown or one HTML page.
+
+pub mod render;
+pub mod values;
+
+use crate::adjudication::Roll;
+use crate::diagnostic::{Code, Diag, Diags};
+use crate::limits::Limits;
+use crate::program::Ty;
+use crate::Ruleset;
+use serde_json::{Map, Value as Json};
+
+/// What an entry of the account is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A question adjudicated (an `expr` line).
+    Question,
+    /// The state changed by hand (a `set` line).
+    Set,
+    /// A result's effects applied (an `apply` line).
+    Apply,
+    /// A note: a state loaded, the ruleset, its readings or the dice changed.
+    Note,
+}
+
+/// One thing done, as the account tells it.
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// What it is.
+    pub kind: Kind,
+    /// The log's line (from 1).
+    pub line: usize,
+    /// Its number in the account (from 1), counting what stands; `None` for a note or
+    /// for what was taken back.
+    pub number: Option<usize>,
+    /// The turn (or move) it was done in, when the state counts them.
+    pub turn: Option<i64>,
+    /// Whom it was about: members of the state's groups, by name.
+    pub who: Vec<String>,
+    /// What was asked (`manoeuvre(brigade.second_foot)`, `:set turn += 1`), the question
+    /// whose effects were applied, or the note's words.
+    pub asked: String,
+    /// The dice, with where they came from (`D10 → 3, typed at the table`).
+    pub dice: Option<String>,
+    /// The result in the rulebook's words, then its `effect:` lines; for a change by
+    /// hand or an `apply`, the `effect:` lines.
+    pub result: Vec<String>,
+    /// Taken back (an `undo` line), and not put back since.
+    pub undone: bool,
+    /// The result's number in its game (`"result": N`), for `undo` lines that name it.
+    result_id: Option<u64>,
+    /// How an `undo` line names this change (`` `:set turn += 1` ``), if it is one.
+    change: Option<String>,
+    /// The turn before and after, for a change.
+    turns: (Option<i64>, Option<i64>),
+}
+
+/// A game log as an account.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// The log's path, as given.
+    pub log: String,
+    /// What the state counts turns in (`Turn`, `Move`), if it counts them.
+    pub counter: Option<String>,
+    /// Everything done, in order.
+    pub items: Vec<Item>,
+}
+
+/// The dice of a game, as its `game` line says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GameDice {
+    Seeded,
+    Table,
+    Scenario,
+}
+
+/// A game log being read.
+struct Reader {
+    dir: std::path::PathBuf,
+    limits: Limits,
+    rules: Ruleset,
+    ruleset: Option<(String, Option<String>)>,
+    readings: Option<Json>,
+    dice_json: Option<Json>,
+    dice: GameDice,
+    state: Option<Json>,
+    turn: Option<i64>,
+    /// Changes that stand, newest last (indexes into the items).
+    changes: Vec<usize>,
+    /// Changes taken back, newest last.
+    undone: Vec<usize>,
+    out: Report,
+}
+
+/// Where a face of a result came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    Queued,
+    Given,
+    Table,
+    Umpire,
+}
+
+impl Origin {
+    fn words(self) -> &'static str {
+        match self {
+            Origin::Queued => "queued",
+            Origin::Given => "given",
+            Origin::Table => "typed at the table",
+            Origin::Umpire => "rolled by umpire",
+        }
+    }
+}
+
+/// Reads the game log at `path` (within `limits`: its size, and the rulesets it names) as
+/// an account.
+///
+/// Errors: the log cannot be read or is too big; a line is not JSON, not an object, or
+/// not a line a game log holds; the first line is not a `game` line — each naming its
+/// line.
+pub fn report(path: &str, limits: &Limits) -> Result<Report, Diags> {
+    let text = crate::files::read_file(path, limits)?;
+    let mut r = Reader {
+        dir: std::path::Path::new(path)
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default(),
+        limits: *limits,
+        rules: no_ruleset(),
+        ruleset: None,
+        readings: None,
+        dice_json: None,
+        dice: GameDice::Seeded,
+        state: None,
+        turn: None,
+        changes: Vec::new(),
+        undone: Vec::new(),
+        out: Report {
+            log: path.to_string(),
+            ..Report::default()
+        },
+    };
+    let mut started = false;
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let bad = |what: String| -> Diags {
+            Diag::error(Code::ReplayFormat, format!("{path}:{n}: {what}"))
+                .help("`umpire report` reads a game log: `umpire run --log FILE` or the REPL's `:log FILE` writes one")
+                .into()
+        };
+        let line: Json = serde_json::from_str(raw)
+            .map_err(|e| bad(format!("not a line of a game log (JSON): {e}")))?;
+        let Json::Object(obj) = line else {
+            return Err(bad(
+                "not a line of a game log: each line is a JSON object".into()
+            ));
+        };
+        if let Some(game) = obj.get("game") {
+            r.game(n, game);
+            started = true;
+            continue;
+        }
+        if !started {
+            return Err(bad(
+                "not a game log: its first line is not a `game` line".into()
+            ));
+        }
+        r.line(n, &obj).map_err(bad)?;
+    }
+    if !started {
+        return Err(Diag::error(
+            Code::ReplayFormat,
+            format!("{path}: an empty game log: it has no `game` line"),
+        )
+        .into());
+    }
+    let mut number = 0;
+    for item in &mut r.out.items {
+        if item.kind != Kind::Note && !item.undone {
+            number += 1;
+            item.number = Some(number);
+        }
+    }
+    Ok(r.out)
+}
+
+fn no_ruleset() -> Ruleset {
+    Ruleset::from_source("<no ruleset>", "").unwrap_or(Ruleset {
+        program: Default::default(),
+        sources: Default::default(),
+        warnings: Vec::new(),
+        state: None,
+        readings: crate::eval::Readings::none(),
+        limits: Limits::default(),
+    })
+}
+
+/// How a `game` line's dice read in a note.
+fn dice_words(d: &Json) -> String {
+    if d.get("table").and_then(Json::as_bool) == Some(true) {
+        "the players roll at the table".into()
+    } else if d.get("per_adjudication").and_then(Json::as_bool) == Some(true) {
+        "each question gives its own dice".into()
+    } else if let Some(seed) = d.get("seed").and_then(Json::as_u64) {
+        format!("umpire rolls (seed {seed})")
+    } else {
+        "umpire rolls".into()
+    }
+}
+
+/// The readings a `game` line gives, as a note says them.
+fn readings_words(r: &Json) -> String {
+    let Some(m) = r.as_object().filter(|m| !m.is_empty()) else {
+        return "the default readings".into();
+    };
+    let list: Vec<String> = m
+        .iter()
+        .map(|(k, v)| format!("{k} = {}", v.as_str().unwrap_or("?")))
+        .collect();
+    format!("readings {}", list.join(", "))
+}
+
+impl Reader {
+    /// A `game` line: the ruleset (loaded for its words), the readings, the dice, the
+    /// state — a note of what is new.
+    fn game(&mut self, n: usize, g: &Json) {
+        let name = g
+            .get("ruleset")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        let digest = g.get("digest").and_then(Json::as_str).map(str::to_string);
+        let mut said = Vec::new();
+        let first = self.ruleset.is_none();
+        if self.ruleset.as_ref() != Some(&(name.clone(), digest.clone())) {
+            let shown = if name.is_empty() {
+                "no ruleset".to_string()
+            } else {
+                format!("ruleset {name}")
+            };
+            self.rules = self.load(&name).unwrap_or_else(|| {
+                said.push(format!("{shown} (not found now: values as logged)"));
+                no_ruleset()
+            });
+            if said.is_empty() {
+                said.push(shown);
+            }
+            self.ruleset = Some((name, digest));
+        }
+        let readings = g.get("interpretations").cloned();
+        if readings != self.readings {
+            if !first
+                || readings
+                    .as_ref()
+                    .is_some_and(|r| r != &Json::Object(Map::new()))
+            {
+                said.push(readings_words(readings.as_ref().unwrap_or(&Json::Null)));
+            }
+            self.readings = readings;
+        }
+        let dice = g.get("dice").cloned();
+        if dice != self.dice_json {
+            let d = dice.clone().unwrap_or(Json::Null);
+            self.dice = if d.get("table").and_then(Json::as_bool) == Some(true) {
+                GameDice::Table
+            } else if d.get("per_adjudication").and_then(Json::as_bool) == Some(true) {
+                GameDice::Scenario
+            } else {
+                GameDice::Seeded
+            };
+            said.push(format!("dice: {}", dice_words(&d)));
+            self.dice_json = dice;
+        }
+        if let Some(s) = g.get("state").filter(|s| !s.is_null()) {
+            if self.state.as_ref() != Some(s) {
+                self.state = Some(s.clone());
+                self.turn_from_state();
+            }
+        }
+        if !said.is_empty() {
+            let mut words = said.join("; ");
+            if let Some(c) = words.get(..1) {
+                words = c.to_uppercase() + &words[1..];
+            }
+            self.note(n, words);
+        }
+    }
+
+    /// The ruleset a `game` line names (a path not there is looked for beside the log).
+    fn load(&self, name: &str) -> Option<Ruleset> {
+        if name.is_empty() {
+            return Some(no_ruleset());
+        }
+        let beside = self.dir.join(name);
+        let path = if std::path::Path::new(name).exists()
+            || crate::bundled::source(name).is_some()
+            || !beside.exists()
+        {
+            name.to_string()
+        } else {
+            beside.to_string_lossy().into_owned()
+        };
+        Ruleset::load_with(&path, &self.limits).ok()
+    }
+
+    /// The turn as the state on the table counts it (`turn`, else `move`).
+    fn turn_from_state(&mut self) {
+        let Some(s) = &self.state else { return };
+        for (key, word) in [("turn", "Turn"), ("move", "Move")] {
+            if let Some(t) = s.get(key).and_then(Json::as_i64) {
+                self.turn = Some(t);
+                if self.out.counter.is_none() {
+                    self.out.counter = Some(word.into());
+                }
+                return;
+            }
+        }
+    }
+
+    fn note(&mut self, n: usize, words: String) {
+        self.push(Item {
+            kind: Kind::Note,
+            line: n,
+            number: None,
+            turn: self.turn,
+            who: Vec::new(),
+            asked: words,
+            dice: None,
+            result: Vec::new(),
+            undone: false,
+            result_id: None,
+            change: None,
+            turns: (None, None),
+        });
+    }
+
+    fn push(&mut self, item: Item) -> usize {
+        self.out.items.push(item);
+        self.out.items.len() - 1
+    }
+
+    /// A line after the first `game` line.
+    fn line(&mut self, n: usize, obj: &Map<String, Json>) -> Result<(), String> {
+        let text_of = |k: &str| obj.get(k).and_then(Json::as_str).map(str::to_string);
+        if let Some(e) = text_of("expr") {
+            let (ty, who) = values::question(&self.rules, &e, self.state.as_ref());
+            self.entry(n, Kind::Question, e, who, &ty, obj);
+        } else if let Some(line) = text_of("set") {
+            let change = format!("`{line}`");
+            let i = self.entry(n, Kind::Set, line, Vec::new(), &Ty::Any, obj);
+            self.changed(i, change, obj);
+        } else if let Some(text) = text_of("apply") {
+            let change = format!("the effects of `{text}`");
+            let i = self.entry(n, Kind::Apply, text, Vec::new(), &Ty::Any, obj);
+            self.changed(i, change, obj);
+        } else if let Some(what) = text_of("undo") {
+            self.undo(&what, obj.get("result").and_then(Json::as_u64));
+        } else if let Some(what) = text_of("redo") {
+            self.redo(&what, obj.get("result").and_then(Json::as_u64));
+        } else if let Some(path) = text_of("load") {
+            let before = self.turn;
+            if let Some(s) = obj.get("state").filter(|s| !s.is_null()) {
+                self.state = Some(s.clone());
+                self.turn_from_state();
+            }
+            self.note(n, format!("State loaded from {path}"));
+            let i = self.out.items.len() - 1;
+            self.out.items[i].change = Some(format!("`:load {path}`"));
+            self.out.items[i].turns = (before, self.turn);
+            self.changes.push(i);
+            self.undone.clear();
+        } else {
+            return Err(
+                "a line that is not a game, expr, set, apply, undo, redo or load line".into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// A result, a change by hand or an `apply`: who, what, the dice, the result.
+    fn entry(
+        &mut self,
+        n: usize,
+        kind: Kind,
+        asked: String,
+        who: Vec<String>,
+        ty: &Ty,
+        obj: &Map<String, Json>,
+    ) -> usize {
+        let p = &self.rules.program;
+        let mut result = Vec::new();
+        if kind == Kind::Question {
+            result.push(values::headline_of(p, ty, obj));
+        }
+        result.extend(values::effects(p, obj.get("effects")));
+        // An `apply` right after its result: its effects are the lines just above.
+        if kind == Kind::Apply {
+            let above = self.out.items.last().filter(|i| {
+                i.kind == Kind::Question
+                    && !i.undone
+                    && i.asked == asked
+                    && i.result.ends_with(&result)
+            });
+            if above.is_some() {
+                result.clear();
+            }
+        }
+        // An `apply` repeats its result's rolls, which that result showed.
+        let dice = (kind != Kind::Apply).then(|| self.dice_text(obj)).flatten();
+        self.push(Item {
+            kind,
+            line: n,
+            number: None,
+            turn: self.turn,
+            who,
+            asked,
+            dice,
+            result,
+            undone: false,
+            result_id: obj.get("result").and_then(Json::as_u64),
+            change: None,
+            turns: (None, None),
+        })
+    }
+
+    /// Records item `i` as a change to the state that an `undo` line may take back; the
+    /// turn follows an effect on it.
+    fn changed(&mut self, i: usize, change: String, obj: &Map<String, Json>) {
+        let before = self.turn;
+        let counter = match self.out.counter.as_deref() {
+            Some("Move") => "move",
+            _ => "turn",
+        };
+        for e in obj
+            .get("effects")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if e.get("path").and_then(Json::as_str) == Some(counter) {
+                if let Some(t) = e.get("to").and_then(Json::as_i64) {
+                    self.turn = Some(t);
+                }
+            }
+        }
+        self.out.items[i].change = Some(change);
+        self.out.items[i].turns = (before, self.turn);
+        self.changes.push(i);
+        self.undone.clear();
+    }
+
+    /// An `undo` line: the result it numbers, or the newest change it names.
+    fn undo(&mut self, what: &str, result: Option<u64>) {
+        if let Some(i) = self.result_item(what, result, false) {
+            self.out.items[i].undone = true;
+            return;
+        }
+        let named = |items: &[Item], i: &usize| items[*i].change.as_deref() == Some(what);
+        let at = self
+            .changes
+            .iter()
+            .rposition(|i| named(&self.out.items, i))
+            .or_else(|| self.changes.len().checked_sub(1));
+        if let Some(at) = at {
+            let i = self.changes.remove(at);
+            self.out.items[i].undone = true;
+            self.turn = self.out.items[i].turns.0.or(self.turn);
+            self.undone.push(i);
+        }
+    }
+
+    /// A `redo` line: the result it numbers, or the change taken back last.
+    fn redo(&mut self, what: &str, result: Option<u64>) {
+        if let Some(i) = self.result_item(what, result, true) {
+            self.out.items[i].undone = false;
+            return;
+        }
+        let named = |items: &[Item], i: &usize| items[*i].change.as_deref() == Some(what);
+        let at = self
+            .undone
+            .iter()
+            .rposition(|i| named(&self.out.items, i))
+            .or_else(|| self.undone.len().checked_sub(1));
+        if let Some(at) = at {
+            let i = self.undone.remove(at);
+            self.out.items[i].undone = false;
+            self.turn = self.out.items[i].turns.1.or(self.turn);
+            self.changes.push(i);
+        }
+    }
+
+    /// The result an `undo` or `redo` line names: by its number, else (a log without
+    /// numbers) the newest question ``the result of `TEXT` `` names, taken back or not
+    /// as `undone` says.
+    fn result_item(&self, what: &str, result: Option<u64>, undone: bool) -> Option<usize> {
+        let items = &self.out.items;
+        let question = |i: &usize| items[*i].kind == Kind::Question && items[*i].undone == undone;
+        if let Some(id) = result {
+            return (0..items.len())
+                .rev()
+                .filter(question)
+                .find(|i| items[*i].result_id == Some(id));
+        }
+        let text = what.strip_prefix("the result of `")?.strip_suffix('`')?;
+        (0..items.len())
+            .rev()
+            .filter(question)
+            .find(|i| items[*i].asked == text)
+    }
+
+    /// The dice of a logged result, each face with where it came from, as the log says:
+    /// the first `queued` were queued (given, in a scenario), the next `table` typed at
+    /// the table, the rest rolled by umpire — in a game at the table, a face not queued
+    /// and drawn from no seed was typed there.
+    fn dice_text(&self, obj: &Map<String, Json>) -> Option<String> {
+        let rolls: Vec<Roll> = serde_json::from_value(obj.get("rolls")?.clone()).ok()?;
+        if rolls.is_empty() {
+            return None;
+        }
+        let d = obj.get("dice");
+        let count = |k: &str| d.and_then(|d| d.get(k)).and_then(Json::as_u64);
+        let queued = count("queued").unwrap_or(0) as usize;
+        let seeded = d.and_then(|d| d.get("seed")).is_some();
+        let table = match count("table") {
+            Some(t) => t as usize,
+            None if !seeded && self.dice == GameDice::Table => usize::MAX,
+            None => 0,
+        };
+        let queued_as = if self.dice == GameDice::Scenario {
+            Origin::Given
+        } else {
+            Origin::Queued
+        };
+        let mut k = 0usize;
+        let mut per_roll: Vec<Rolled> = Vec::new();
+        for r in &rolls {
+            let faces = r
+                .faces
+                .iter()
+                .map(|&f| {
+                    let from = if k < queued {
+                        queued_as
+                    } else if k - queued < table {
+                        Origin::Table
+                    } else {
+                        Origin::Umpire
+                    };
+                    k += 1;
+                    (f, from)
+                })
+                .collect();
+            per_roll.push((r.dice.clone(), faces, r.total));
+        }
+        Some(dice_line(&per_roll))
+    }
+}
+
+/// A roll as the account shows it: the dice as written, each face with where it came
+/// from, the total.
+type Rolled = (String, Vec<(u32, Origin)>, i64);
+
+/// The dice line: each roll (`D10 → 3`, `2d6 → 3 + 4 = 7`), then where the dice came
+/// from — once at the end when they all came from one place, else after each roll (or
+/// each face, when a roll's faces came from different places).
+fn dice_line(rolls: &[Rolled]) -> String {
+    let all: Vec<Origin> = rolls
+        .iter()
+        .flat_map(|(_, faces, _)| faces.iter().map(|f| f.1))
+        .collect();
+    let one = all.first().filter(|o| all.iter().all(|x| x == *o)).copied();
+    let mut parts = Vec::new();
+    for (dice, faces, total) in rolls {
+        let same = faces.first().filter(|f| faces.iter().all(|x| x.1 == f.1));
+        let face = |(f, o): &(u32, Origin)| match (one, same) {
+            (None, None) => format!("{f} ({})", o.words()),
+            _ => f.to_string(),
+        };
+        let mut s = if faces.len() > 1 || (same.is_none() && !faces.is_empty()) {
+            let shown: Vec<String> = faces.iter().map(face).collect();
+            format!("{dice} → {} = {total}", shown.join(" + "))
+        } else {
+            format!("{dice} → {total}")
+        };
+        if let (None, Some((_, o))) = (one, same) {
+            s.push_str(&format!(" ({})", o.words()));
+        }
+        parts.push(s);
+    }
+    let mut line = parts.join(", ");
+    if let Some(o) = one {
+        line.push_str(&format!(", {}", o.words()));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,130 @@
+//! The account of small logs written here: undo and redo, the dice, the turns.
+
+use super::{report, Kind};
+use crate::limits::Limits;
+
+/// Writes `lines` as a log in a scratch folder and reads it as an account.
+fn account(name: &str, lines: &[&str]) -> Result<super::Report, crate::diagnostic::Diags> {
+    let dir = std::env::temp_dir().join(format!("umpire-report-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let log = dir.join("game.log");
+    std::fs::write(&log, lines.join("\n") + "\n").expect("the log");
+    let r = report(&log.to_string_lossy(), &Limits::default());
+    let _ = std::fs::remove_dir_all(&dir);
+    r
+}
+
+const GAME: &str = r#"{"game": {"log": 1, "ruleset": "furious_reason", "dice": {"table": true}, "state": {"turn": 3, "brigade": {"second_foot": {"grade": "line", "lost_percent": 30}}}}}"#;
+
+#[test]
+fn a_result_undone_by_its_number_is_marked_and_a_redo_puts_it_back() {
+    let r = account(
+        "undo",
+        &[
+            GAME,
+            r#"{"expr": "manoeuvre(brigade.second_foot)", "value": "tardy", "rolls": [{"dice": "D10", "sides": 10, "faces": [6], "total": 6}], "dice": {"queued": 0}, "result": 1}"#,
+            r#"{"expr": "manoeuvre(brigade.second_foot)", "value": "hold", "rolls": [{"dice": "D10", "sides": 10, "faces": [1], "total": 1}], "dice": {"queued": 1}, "result": 2}"#,
+            r#"{"undo": "the result of `manoeuvre(brigade.second_foot)`", "result": 1}"#,
+        ],
+    )
+    .expect("a game log");
+    let qs: Vec<_> = r
+        .items
+        .iter()
+        .filter(|i| i.kind == Kind::Question)
+        .collect();
+    assert!(qs[0].undone && !qs[1].undone);
+    assert_eq!(qs[1].number, Some(1));
+    assert_eq!(qs[0].who, ["second_foot"]);
+    assert_eq!(qs[0].dice.as_deref(), Some("D10 → 6, typed at the table"));
+    assert_eq!(qs[1].dice.as_deref(), Some("D10 → 1, queued"));
+    assert_eq!(r.counter.as_deref(), Some("Turn"));
+    let again = account(
+        "redo-result",
+        &[
+            GAME,
+            r#"{"expr": "manoeuvre(brigade.second_foot)", "value": "tardy", "rolls": [], "result": 1}"#,
+            r#"{"undo": "the result of `manoeuvre(brigade.second_foot)`", "result": 1}"#,
+            r#"{"redo": "the result of `manoeuvre(brigade.second_foot)`", "result": 1}"#,
+        ],
+    )
+    .expect("a game log");
+    let q = again.items.iter().find(|i| i.kind == Kind::Question);
+    assert_eq!(q.map(|q| (q.undone, q.number)), Some((false, Some(1))));
+}
+
+#[test]
+fn a_change_undone_turns_the_turn_back_and_a_redo_again() {
+    let set = r#"{"set": ":set turn += 1", "value": 4, "rolls": [], "effects": [{"path": "turn", "from": 3, "to": 4}]}"#;
+    let r = account(
+        "redo",
+        &[
+            GAME,
+            set,
+            r#"{"undo": "`:set turn += 1`"}"#,
+            r#"{"expr": "1 + 1", "value": 2, "rolls": []}"#,
+            r#"{"redo": "`:set turn += 1`"}"#,
+            r#"{"expr": "2 + 2", "value": 4, "rolls": []}"#,
+        ],
+    )
+    .expect("a game log");
+    let turns: Vec<(Option<i64>, bool)> = r
+        .items
+        .iter()
+        .filter(|i| i.kind != Kind::Note)
+        .map(|i| (i.turn, i.undone))
+        .collect();
+    assert_eq!(
+        turns,
+        [(Some(3), false), (Some(3), false), (Some(4), false)]
+    );
+    assert_eq!(r.items[1].result, ["effect: turn: 3 → 4"]);
+}
+
+#[test]
+fn dice_from_several_places_are_each_said() {
+    let r = account(
+        "dice",
+        &[
+            r#"{"game": {"log": 1, "ruleset": "", "dice": {"rng": "ChaCha8", "seed": 7}, "state": null}}"#,
+            r#"{"expr": "D6 + 2d6", "value": 12, "rolls": [{"dice": "D6", "sides": 6, "faces": [5], "total": 5}, {"dice": "2d6", "sides": 6, "faces": [3, 4], "total": 7}], "dice": {"queued": 2, "seed": 7, "position": "0"}}"#,
+        ],
+    )
+    .expect("a game log");
+    assert_eq!(
+        r.items[1].dice.as_deref(),
+        Some("D6 → 5 (queued), 2d6 → 3 (queued) + 4 (rolled by umpire) = 7")
+    );
+    assert_eq!(r.items[1].result, ["12"]);
+}
+
+#[test]
+fn a_bad_log_names_its_line() {
+    let e = account("bad", &[GAME, "not json"]).expect_err("not a log");
+    assert!(
+        e.0[0].message.ends_with(
+            "game.log:2: not a line of a game log (JSON): expected ident at line 1 column 2"
+        ),
+        "{}",
+        e.0[0].message
+    );
+    let e = account("first", &[r#"{"expr": "1"}"#]).expect_err("no game line");
+    assert!(
+        e.0[0].message.contains(":1: not a game log"),
+        "{}",
+        e.0[0].message
+    );
+    let e = account("kind", &[GAME, r#"{"what": 1}"#]).expect_err("no such line");
+    assert!(
+        e.0[0].message.contains(":2: a line that is not"),
+        "{}",
+        e.0[0].message
+    );
+    let e = account("empty", &[""]).expect_err("empty");
+    assert!(
+        e.0[0].message.contains("an empty game log"),
+        "{}",
+        e.0[0].message
+    );
+}

@@ -1,0 +1,361 @@
+//! `umpire report LOG`: a game log, kept by `umpire run --log` or the REPL's `:log`, told
+//! as a turn-by-turn account, every result in the rulebook's words.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn umpire_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let mut input = child.stdin.take().expect("stdin");
+    input
+        .write_all(stdin.unwrap_or("").as_bytes())
+        .expect("stdin written");
+    drop(input);
+    child.wait_with_output().expect("binary ends")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A folder of the test's own, removed when the test ends (pass or fail).
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("umpire-report-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")
+}
+
+/// The scenario run with `--log`, then the log reported: the report's text.
+fn report_of(scenario: &str, format: &str) -> String {
+    let dir = Scratch::new(scenario);
+    let path = examples().join(format!("{scenario}.toml"));
+    let log = dir.0.join("game.log");
+    let (path, log) = (path.to_string_lossy(), log.to_string_lossy());
+    let run = umpire_in(&dir.0, &["run", &path, "--log", &log], None);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let o = umpire_in(&dir.0, &["report", &log, "--format", format], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+}
+
+/// Each line must appear in `text`, in this order.
+fn in_order(text: &str, lines: &[&str]) {
+    let mut rest = text;
+    for l in lines {
+        match rest.find(l) {
+            Some(i) => rest = &rest[i + l.len()..],
+            None => panic!("`{l}` is not in the report (in this order):\n{text}"),
+        }
+    }
+}
+
+/// The numbered entries that are results (not the applies of their effects).
+fn results(text: &str) -> usize {
+    text.lines()
+        .filter(|l| {
+            let num = l.split_once(". ").map(|(n, _)| n.parse::<u32>().is_ok());
+            num == Some(true) && !l.contains("applied the effects of")
+        })
+        .count()
+}
+
+/// The number of adjudications a scenario lists.
+fn adjudications(scenario: &str) -> usize {
+    let text =
+        std::fs::read_to_string(examples().join(format!("{scenario}.toml"))).expect("the scenario");
+    text.matches("[[adjudication]]").count()
+}
+
+#[test]
+fn every_bundled_scenario_reports_every_result_in_words() {
+    // Each scenario's expected outcomes (its `expect` lines), in the rulebook's words:
+    // the Manoeuvre Table's results with their sentences, Wells's melee counts, the
+    // Kriegspiel's packets and moves, the horse-and-musket lengths and refusals.
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "furious_reason_turn",
+            &[
+                "Turn 3",
+                "guard_grenadiers: manoeuvre(brigade.guard_grenadiers)",
+                "dice: D10 → 3, given",
+                "Well Handled — Unit may move at Full Move Rate",
+                "second_foot: manoeuvre(brigade.second_foot)",
+                "dice: D10 → 6, given",
+                "Tardy — Unit may move at 1/2 Full Move Rate",
+                "county_militia: manoeuvre(brigade.county_militia)",
+                "Rally — Unit rallies in good order, may move at 1/2",
+                "grenadiers: manoeuvre(brigade.grenadiers)",
+                "Hold — Unit cannot move or change Formation",
+            ],
+        ),
+        (
+            "horse_and_musket_turn",
+            &[
+                "1 3/4\"",
+                "4\"",
+                "refused: an extended line or skirmish line must spend at least one half a turn in line before forming attack column",
+                "{ reaches: false, moved: 12\" }",
+                "true",
+                "dice: d12 → 8, given",
+                "not given in the source: the Forced March Chart",
+                "0\"",
+            ],
+        ),
+        (
+            "kriegspiel_readings",
+            &[
+                "readings part_lot = fractions_rule, forage_part_six = fractions_rule",
+                "forage_packets(14)\n   2\n",
+                "forage_packets(15)\n   3\n",
+                "action_time(infantry, embark, men: 25)\n   2 moves\n",
+            ],
+        ),
+        (
+            "kriegspiel_siege",
+            &[
+                "Move 1",
+                "victual()\n   0\n   effect: garrison.food: 2 → 0",
+                "applied the effects of victual()",
+                "pass_moves(6)\n   7\n   effect: move: 1 → 7",
+                "Move 7",
+                "effect: garrison.horses: 3 → 1",
+                "Move 13",
+                "garrison_must_surrender()\n   false",
+                "victual()\n   1\n",
+                "effect: garrison.last_horse_eaten_on: 0 → 13",
+                "Move 16",
+                "garrison_must_surrender()\n   false",
+                "Move 17",
+                "garrison_must_surrender()\n   true",
+                "{ men: 60, horses: 0, food: 0, forage: 2, last_horse_eaten_on: 13 }",
+            ],
+        ),
+        (
+            "kriegspiel_supply",
+            &[
+                "food_packets(men: 46, isolated: false)\n   2\n",
+                "food_packets(men: 44, isolated: false)\n   1\n",
+                "ammunition_packets(infantry: 46, isolated: false)\n   2\n",
+                "\n   0\n",
+                "refused: Rivers are impassable to guns",
+                "action_time(infantry, embark, men: 60)\n   6 moves\n",
+            ],
+        ),
+        (
+            "little_wars_melee",
+            &[
+                "{ attacker_killed: 7, defender_killed: 7, attacker_prisoners: 0, defender_prisoners: 2 }",
+                "{ attacker_killed: 7, defender_killed: 7, attacker_prisoners: 0, defender_prisoners: 6 }",
+                "{ attacker_killed: 10, defender_killed: 10, attacker_prisoners: 0, defender_prisoners: 2 }",
+                "escorts_needed(prisoners: 2)\n   1\n",
+                "{ attacker_killed: 8, defender_killed: 8, attacker_prisoners: 0, defender_prisoners: 0 }",
+            ],
+        ),
+        (
+            "little_wars_two_melees",
+            &[
+                "a, b: melee_on_table(attacker: \"a\", defender: \"b\"",
+                "effect: sides.a.free: 19 → 12",
+                "applied the effects of melee_on_table(attacker: \"a\"",
+                "b, a: melee_on_table(attacker: \"b\", defender: \"a\"",
+                "{ attacker_killed: 10, defender_killed: 10, attacker_prisoners: 0, defender_prisoners: 2 }",
+                "b, a: recapture(side: \"b\", captor: \"a\")\n   6\n",
+                "b: detail_escorts(side: \"b\")\n   1\n",
+                "a: sides.a\n   { free: 0, dead: 17, prisoners_held: 0, escorts: 0, released: 0 }",
+                "b: sides.b\n   { free: 3, dead: 17, prisoners_held: 2, escorts: 1, released: 6 }",
+            ],
+        ),
+    ];
+    let mut scenarios: Vec<String> = std::fs::read_dir(examples())
+        .expect("examples/")
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            let stem = p.file_stem()?.to_string_lossy().into_owned();
+            (p.extension()? == "toml").then_some(stem)
+        })
+        .collect();
+    scenarios.sort();
+    let named: Vec<&str> = cases.iter().map(|c| c.0).collect();
+    assert_eq!(scenarios, named, "a case for each bundled scenario");
+    for (scenario, lines) in cases {
+        let text = report_of(scenario, "text");
+        in_order(&text, lines);
+        assert_eq!(
+            results(&text),
+            adjudications(scenario),
+            "one result for each adjudication of {scenario}:\n{text}"
+        );
+    }
+}
+
+/// A REPL session logged with `:log`: a melee, its effects applied, the move counted on
+/// by hand, a change by hand taken back, then a question at the new move.
+fn repl_log(dir: &Scratch) -> String {
+    let state = examples().join("states/little_wars_table.toml");
+    let script = ":log game.log\n\
+        melee_on_table(attacker: \"a\", defender: \"b\", attackers: 19, defenders: 13, attacker_support: 0, defender_support: 5)\n\
+        :apply\n\
+        :set move += 1\n\
+        :set sides.b.free = 20\n\
+        :undo\n\
+        escorts_needed(prisoners: 2)\n\
+        \"<script>alert(1)</script>\"\n";
+    let o = umpire_in(
+        &dir.0,
+        &["repl", "little_wars", "--state", &state.to_string_lossy()],
+        Some(script),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    dir.0.join("game.log").to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_logged_repl_session_shows_the_effects_and_leaves_out_what_was_undone() {
+    let dir = Scratch::new("repl");
+    let log = repl_log(&dir);
+    let o = umpire_in(&dir.0, &["report", &log], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    in_order(
+        &text,
+        &[
+            "Move 1\n",
+            "1. a, b: melee_on_table(attacker: \"a\", defender: \"b\", attackers: 19, defenders: 13, attacker_support: 0, defender_support: 5)\n",
+            "   { attacker_killed: 7, defender_killed: 7, attacker_prisoners: 0, defender_prisoners: 6 }\n",
+            "   effect: sides.a.free: 19 → 12\n",
+            "2. applied the effects of melee_on_table(",
+            "3. :set move += 1\n   effect: move: 1 → 2\n",
+            "Move 2\n",
+            "4. escorts_needed(prisoners: 2)\n   1\n",
+        ],
+    );
+    assert!(!text.contains("sides.b.free = 20"), "{text}");
+    assert!(!text.contains("14 → 20"), "{text}");
+}
+
+#[test]
+fn markdown_has_a_heading_per_turn_and_strikes_what_was_undone() {
+    let dir = Scratch::new("markdown");
+    let log = repl_log(&dir);
+    let o = umpire_in(&dir.0, &["report", &log, "--format", "markdown"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    in_order(
+        &text,
+        &[
+            "## Move 1\n",
+            "- **1.** a, b: `melee_on_table(attacker: \"a\"",
+            "  - effect: sides.a.free: 19 → 12\n",
+            "- **3.** `:set move += 1`\n",
+            "## Move 2\n",
+            "- ~~`:set sides.b.free = 20`~~ (taken back)\n",
+            "  - ~~effect: sides.b.free: 14 → 20~~ (taken back)\n",
+            "- **4.** `escorts_needed(prisoners: 2)`\n  - 1\n",
+        ],
+    );
+}
+
+#[test]
+fn html_is_one_page_every_text_escaped_nothing_loaded_from_elsewhere() {
+    let dir = Scratch::new("html");
+    let log = repl_log(&dir);
+    let o = umpire_in(&dir.0, &["report", &log, "--format", "html"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = stdout(&o);
+    assert!(page.starts_with("<!DOCTYPE html>\n"), "{page}");
+    assert!(page.ends_with("</html>\n"), "{page}");
+    // The question and its value both held `<script>`: only escaped.
+    assert!(!page.to_lowercase().contains("<script"), "{page}");
+    assert_eq!(
+        page.matches("&lt;script&gt;alert(1)&lt;/script&gt;")
+            .count(),
+        2,
+        "{page}"
+    );
+    for outside in [
+        "src=", "href=", "http:", "https:", "<link", "@import", "url(",
+    ] {
+        assert!(!page.contains(outside), "`{outside}` in {page}");
+    }
+    in_order(
+        &page,
+        &[
+            "<h2>Move 1</h2>",
+            "<span class=\"who\">a, b</span>: <code>melee_on_table(attacker: &quot;a&quot;",
+            "<li>effect: sides.a.free: 19 → 12</li>",
+            "<h2>Move 2</h2>",
+            "<li class=\"undone\"><del><code>:set sides.b.free = 20</code></del> (taken back)",
+            "<li><del>effect: sides.b.free: 14 → 20</del></li>",
+        ],
+    );
+}
+
+#[test]
+fn a_bad_log_is_an_error_naming_its_line() {
+    let dir = Scratch::new("bad");
+    let game =
+        std::fs::read_to_string(examples().join("little_wars_melee.toml")).expect("a scenario");
+    let cases: &[(&str, String, &str)] = &[
+        (
+            "notjson.log",
+            "{\"game\": {\"ruleset\": \"little_wars\", \"dice\": {\"table\": true}}}\nnot json\n"
+                .into(),
+            "notjson.log:2: not a line of a game log",
+        ),
+        (
+            "scenario.toml",
+            game,
+            "scenario.toml:1: not a line of a game log",
+        ),
+        (
+            "nogame.log",
+            "{\"expr\": \"1\"}\n".into(),
+            "nogame.log:1: not a game log: its first line is not a `game` line",
+        ),
+        ("empty.log", String::new(), "empty.log: an empty game log"),
+    ];
+    for (name, text, said) in cases {
+        std::fs::write(dir.0.join(name), text).expect("written");
+        let o = umpire_in(&dir.0, &["report", name], None);
+        assert_eq!(o.status.code(), Some(1), "{name}");
+        assert!(stderr(&o).contains(said), "{name}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+        assert!(stdout(&o).is_empty());
+    }
+    std::fs::write(dir.0.join("big.log"), "x".repeat(100)).expect("written");
+    let o = umpire_in(
+        &dir.0,
+        &["report", "big.log", "--max-file-size", "10"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("big.log"), "{}", stderr(&o));
+}
