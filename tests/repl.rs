@@ -132,3 +132,6 @@ fn repl_transcripts() {
         insta::assert_snapshot!(transcript(path));
     });
 }
+
+#[path = "repl/each.rs"]
+mod each;

@@ -328,12 +328,12 @@ fn a_bad_log_is_an_error_naming_its_line() {
             "notjson.log",
             "{\"game\": {\"ruleset\": \"little_wars\", \"dice\": {\"table\": true}}}\nnot json\n"
                 .into(),
-            "notjson.log:2: not a line of a game log",
+            "notjson.log:2: not a game log: expected ident",
         ),
         (
             "scenario.toml",
             game,
-            "scenario.toml:1: not a line of a game log",
+            "scenario.toml:1: not a game log: expected value",
         ),
         (
             "nogame.log",

@@ -74,6 +74,8 @@ commands! {
     Prob "prob" "EXPR" "the chance of each outcome of EXPR, exactly (or sampled)";
     /// The odds for each value of a name.
     Sweep "sweep" "NAME=A..B EXPR" "the chances for each value of NAME (also NAME=v1,v2)";
+    /// Asks a question of each member of a group.
+    Each "each" "NAME=PATH EXPR" "adjudicate EXPR for each member of a group: `:each u=brigade manoeuvre(u)`";
     /// Chooses a reading of an ambiguous rule, or lists them.
     Interpret "interpret" "[NAME=READING]" "read an ambiguous rule one way (alone: list them)";
     /// Loads a state file.

@@ -8,6 +8,7 @@
 //! the next, each die asked for at the table read from the next line).
 
 pub mod commands;
+pub mod each;
 pub mod editor;
 pub mod session;
 

@@ -216,6 +216,16 @@ impl Session {
                 }
                 self.prob(expr, Some(spec), io)
             }
+            Command::Each => {
+                let ask_again = self.ask_again;
+                let mut ask = |g: &mut Game, text: &str, io: &mut dyn Io| {
+                    g.adjudicate(text, false, &mut AtTable { io, ask_again })
+                };
+                match super::each::each(&mut self.game, arg, io, &mut ask) {
+                    Ok(()) => true,
+                    Err(f) => self.failure(f, io),
+                }
+            }
             Command::Interpret => self.interpret(arg, io),
             Command::Dice => self.dice(arg, io),
             Command::Seed => self.dice(&format!("seeded {arg}"), io),

@@ -163,11 +163,11 @@ pub fn report(path: &str, limits: &Limits) -> Result<Report, Diags> {
                 .help("`umpire report` reads a game log: `umpire run --log FILE` or the REPL's `:log FILE` writes one")
                 .into()
         };
-        let line: Json = serde_json::from_str(raw)
-            .map_err(|e| bad(format!("not a line of a game log (JSON): {e}")))?;
+        let line: Json =
+            serde_json::from_str(raw).map_err(|e| bad(format!("not a game log: {e}")))?;
         let Json::Object(obj) = line else {
             return Err(bad(
-                "not a line of a game log: each line is a JSON object".into()
+                "not a game log: each line of one is a JSON object".into()
             ));
         };
         if let Some(game) = obj.get("game") {

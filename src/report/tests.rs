@@ -103,9 +103,9 @@ fn dice_from_several_places_are_each_said() {
 fn a_bad_log_names_its_line() {
     let e = account("bad", &[GAME, "not json"]).expect_err("not a log");
     assert!(
-        e.0[0].message.ends_with(
-            "game.log:2: not a line of a game log (JSON): expected ident at line 1 column 2"
-        ),
+        e.0[0]
+            .message
+            .ends_with("game.log:2: not a game log: expected ident at line 1 column 2"),
         "{}",
         e.0[0].message
     );

@@ -1,0 +1,216 @@
+//! `:each NAME=PATH EXPR`: a question asked of every member of a group, as `umpire eval
+//! --each` asks it, each result printed under the member's name — driven through the
+//! binary as a script.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The REPL run on `script` in `dir` with `ruleset` and `state` (from `examples/`):
+/// (stdout, stderr, exit code).
+fn repl(dir: &Path, ruleset: &str, state: &str, script: &str) -> (String, String, Option<i32>) {
+    let state = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/states")
+        .join(state);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args([
+            "repl",
+            ruleset,
+            "--state",
+            &state.to_string_lossy(),
+            "--seed",
+            "1",
+        ])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(script.as_bytes()).expect("script written");
+    drop(input);
+    let o = child.wait_with_output().expect("binary ends");
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+        o.status.code(),
+    )
+}
+
+/// A folder of the test's own, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("umpire-each-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Each of `parts` is in `text`, in this order.
+fn in_order(text: &str, parts: &[&str]) {
+    let mut rest = text;
+    for p in parts {
+        match rest.find(p) {
+            Some(i) => rest = &rest[i + p.len()..],
+            None => panic!("`{p}` is not in (in this order):\n{text}"),
+        }
+    }
+}
+
+// The brigade's four manoeuvre rolls of examples/furious_reason_turn.toml: with rolls
+// of 3, 6, 9 and 1 the Manoeuvre Table gives Well Handled, Tardy, Rally and Hold.
+const RESULTS: [&str; 4] = [
+    "guard_grenadiers: Well Handled — Unit may move at Full Move Rate\n",
+    "second_foot: Tardy — Unit may move at 1/2 Full Move Rate\n",
+    "county_militia: Rally — Unit rallies in good order, may move at 1/2\n",
+    "grenadiers: Hold — Unit cannot move or change Formation\n",
+];
+
+#[test]
+fn each_member_is_adjudicated_with_the_queued_rolls_and_named() {
+    let dir = Scratch::new("queued");
+    let (out, err, code) = repl(
+        &dir.0,
+        "furious_reason",
+        "furious_reason_brigade.toml",
+        ":roll 3 6 9 1\n:each u=brigade manoeuvre(u)\n:explain\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    in_order(&out, &RESULTS);
+    // The last member's result is the last result: `:explain` explains the grenadiers'.
+    in_order(
+        &out,
+        &[
+            RESULTS[3],
+            "\nHold — Unit cannot move or change Formation\n",
+        ],
+    );
+    assert!(err.contains("queued rolls used: 3, 6, 9, 1\n"), "{err}");
+}
+
+#[test]
+fn at_the_table_each_members_die_is_asked_for_in_turn_and_each_result_logged() {
+    let dir = Scratch::new("table");
+    let (out, err, code) = repl(
+        &dir.0,
+        "furious_reason",
+        "furious_reason_brigade.toml",
+        ":log game.log\n:dice table\n:each u=brigade manoeuvre(u)\n3\n6\n9\n1\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    in_order(&out, &RESULTS);
+    // The die of each member is asked for with that member's question.
+    in_order(
+        &err,
+        &[
+            "manoeuvre(brigade.guard_grenadiers)",
+            "manoeuvre(brigade.second_foot)",
+            "manoeuvre(brigade.county_militia)",
+            "manoeuvre(brigade.grenadiers)",
+        ],
+    );
+    // Each is a result of the game, logged as a typed question: the replay reproduces
+    // them, and the report names each member.
+    let log = std::fs::read_to_string(dir.0.join("game.log")).expect("the log");
+    assert_eq!(
+        log.matches("\"expr\":\"manoeuvre(brigade.").count(),
+        4,
+        "{log}"
+    );
+    let replay = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(["replay", "game.log"])
+        .current_dir(&dir.0)
+        .output()
+        .expect("replay runs");
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stdout)
+    );
+    let report = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(["report", "game.log"])
+        .current_dir(&dir.0)
+        .output()
+        .expect("report runs");
+    let report = String::from_utf8_lossy(&report.stdout);
+    in_order(
+        &report,
+        &[
+            "1. guard_grenadiers: manoeuvre(brigade.guard_grenadiers)\n   dice: D10 → 3, typed at the table\n",
+            "2. second_foot: manoeuvre(brigade.second_foot)\n   dice: D10 → 6, typed at the table\n",
+            "3. county_militia: manoeuvre(brigade.county_militia)\n",
+            "4. grenadiers: manoeuvre(brigade.grenadiers)\n",
+        ],
+    );
+}
+
+#[test]
+fn when_more_than_one_result_has_effects_only_the_last_can_be_applied_and_it_says_so() {
+    let dir = Scratch::new("effects");
+    // Both sides hold prisoners, so each details an escort (Little Wars: one man to
+    // every seven prisoners, and one for fewer): two results with effects.
+    let (out, err, code) = repl(
+        &dir.0,
+        "little_wars",
+        "little_wars_table.toml",
+        ":set sides.a.prisoners_held = 2\n:set sides.b.prisoners_held = 3\n\
+         :each s=sides detail_escorts(side: s_name)\n:apply\n\
+         :state sides.a.escorts\n:state sides.b.escorts\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    in_order(
+        &out,
+        &[
+            "a: 1\n  effect: sides.a.escorts: 0 → 1\n",
+            "b: 1\n  effect: sides.b.escorts: 0 → 1\n",
+            // `:apply`: the last one's effects only, then the table as it stands.
+            "effect: sides.b.escorts: 0 → 1\n",
+            "0\n1\n",
+        ],
+    );
+    assert!(
+        err.contains("note: 2 of these results have effects, and `:apply` applies only the last one's (`detail_escorts(side: \"b\")`). The effects of `detail_escorts(side: \"a\")` are not applied: results with effects are applied one by one"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_wrong_each_says_what_to_type() {
+    let dir = Scratch::new("wrong");
+    for (line, said) in [
+        (
+            ":each brigade manoeuvre(u)",
+            "`:each` takes NAME=PATH first, and there is no `=`",
+        ),
+        (
+            ":each u=brigade",
+            "`:each` needs the question to ask of each member",
+        ),
+        (
+            ":each u=turn manoeuvre(u)",
+            "`turn` is a whole number (Int), not a group of the state",
+        ),
+        (":each u=brigade manoeuvre(v)", "unknown name `v`"),
+    ] {
+        let (out, err, code) = repl(
+            &dir.0,
+            "furious_reason",
+            "furious_reason_brigade.toml",
+            &format!("{line}\n"),
+        );
+        assert_eq!(code, Some(1), "{line}");
+        assert!(err.contains(said), "{line}: {err}");
+        assert!(out.is_empty(), "{line}: {out}");
+    }
+}
