@@ -65,6 +65,8 @@ pub struct Item {
     change: Option<String>,
     /// The turn before and after, for a change.
     turns: (Option<i64>, Option<i64>),
+    /// Which game of the log it was done in (from 0).
+    game: usize,
 }
 
 /// A game log as an account.
@@ -101,6 +103,12 @@ struct Reader {
     changes: Vec<usize>,
     /// Changes taken back, newest last.
     undone: Vec<usize>,
+    /// The id of the game being read, when its lines carry one.
+    game_id: Option<String>,
+    /// Which game of the log it is (from 0).
+    game: usize,
+    /// The next `game` line opens another game.
+    new_game_note: bool,
     out: Report,
 }
 
@@ -147,6 +155,9 @@ pub fn report(path: &str, limits: &Limits) -> Result<Report, Diags> {
         turn: None,
         changes: Vec::new(),
         undone: Vec::new(),
+        game_id: None,
+        game: 0,
+        new_game_note: false,
         out: Report {
             log: path.to_string(),
             ..Report::default()
@@ -171,6 +182,16 @@ pub fn report(path: &str, limits: &Limits) -> Result<Report, Diags> {
             ));
         };
         if let Some(game) = obj.get("game") {
+            let id = obj
+                .get("game_id")
+                .and_then(Json::as_str)
+                .map(str::to_string);
+            if id.is_some() && id != r.game_id {
+                if r.game_id.is_some() {
+                    r.new_game();
+                }
+                r.game_id = id;
+            }
             r.game(n, game);
             started = true;
             continue;
@@ -287,11 +308,13 @@ impl Reader {
             said.push(format!("dice: {}", dice_words(&d)));
             self.dice_json = dice;
         }
+        // The table as the line gives it (another `run` appended starts again).
         if let Some(s) = g.get("state").filter(|s| !s.is_null()) {
-            if self.state.as_ref() != Some(s) {
-                self.state = Some(s.clone());
-                self.turn_from_state();
-            }
+            self.state = Some(s.clone());
+            self.turn_from_state();
+        }
+        if std::mem::take(&mut self.new_game_note) {
+            said.insert(0, "another game".into());
         }
         if !said.is_empty() {
             let mut words = said.join("; ");
@@ -300,6 +323,18 @@ impl Reader {
             }
             self.note(n, words);
         }
+    }
+
+    /// Another game in the same log (its `game_id` differs): its `game` line is told
+    /// whole, and what its `undo` lines take back is looked for in it alone.
+    fn new_game(&mut self) {
+        self.ruleset = None;
+        self.readings = None;
+        self.dice_json = None;
+        self.changes.clear();
+        self.undone.clear();
+        self.game += 1;
+        self.new_game_note = true;
     }
 
     /// The ruleset a `game` line names (a path not there is looked for beside the log).
@@ -347,6 +382,7 @@ impl Reader {
             result_id: None,
             change: None,
             turns: (None, None),
+            game: self.game,
         });
     }
 
@@ -436,6 +472,7 @@ impl Reader {
             result_id: obj.get("result").and_then(Json::as_u64),
             change: None,
             turns: (None, None),
+            game: self.game,
         })
     }
 
@@ -510,7 +547,10 @@ impl Reader {
     /// as `undone` says.
     fn result_item(&self, what: &str, result: Option<u64>, undone: bool) -> Option<usize> {
         let items = &self.out.items;
-        let question = |i: &usize| items[*i].kind == Kind::Question && items[*i].undone == undone;
+        let question = |i: &usize| {
+            let it = &items[*i];
+            it.kind == Kind::Question && it.undone == undone && it.game == self.game
+        };
         if let Some(id) = result {
             return (0..items.len())
                 .rev()

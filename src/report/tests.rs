@@ -128,3 +128,50 @@ fn a_bad_log_names_its_line() {
         e.0[0].message
     );
 }
+
+#[test]
+fn a_log_of_two_games_tells_the_second_as_another_and_undoes_within_it() {
+    let game = |id: &str| {
+        format!(
+            r#"{{"game_id": "{id}", "game": {{"log": 1, "ruleset": "furious_reason", "dice": {{"table": true}}, "state": {{"turn": 3}}}}}}"#
+        )
+    };
+    let (one, two) = (game("00000000000000a1"), game("00000000000000b2"));
+    let r = account(
+        "two",
+        &[
+            &one,
+            r#"{"game_id": "00000000000000a1", "expr": "1 + 1", "value": 2, "rolls": [], "result": 1}"#,
+            r#"{"game_id": "00000000000000a1", "set": ":set turn += 1", "rolls": [], "effects": [{"path": "turn", "from": 3, "to": 4}]}"#,
+            &two,
+            r#"{"game_id": "00000000000000b2", "expr": "2 + 2", "value": 4, "rolls": [], "result": 1}"#,
+            r#"{"game_id": "00000000000000b2", "undo": "the result of `1 + 1`", "result": 1}"#,
+            r#"{"game_id": "00000000000000b2", "undo": "`:set turn += 1`"}"#,
+        ],
+    )
+    .expect("a game log");
+    let shown: Vec<(&str, Option<i64>, bool)> = r
+        .items
+        .iter()
+        .map(|i| (i.asked.as_str(), i.turn, i.undone))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (
+                "Ruleset furious_reason; dice: the players roll at the table",
+                Some(3),
+                false
+            ),
+            ("1 + 1", Some(3), false),
+            (":set turn += 1", Some(3), false),
+            (
+                "Another game; ruleset furious_reason; dice: the players roll at the table",
+                Some(3),
+                false
+            ),
+            // Result 1 of the second game is its own; the first game's change stands.
+            ("2 + 2", Some(3), true),
+        ]
+    );
+}
