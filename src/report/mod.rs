@@ -399,11 +399,13 @@ impl Reader {
             self.entry(n, Kind::Question, e, who, &ty, obj);
         } else if let Some(line) = text_of("set") {
             let change = format!("`{line}`");
-            let i = self.entry(n, Kind::Set, line, Vec::new(), &Ty::Any, obj);
+            let who = values::changed(&self.rules.program, obj.get("effects"), self.state.as_ref());
+            let i = self.entry(n, Kind::Set, line, who, &Ty::Any, obj);
             self.changed(i, change, obj);
         } else if let Some(text) = text_of("apply") {
             let change = format!("the effects of `{text}`");
-            let i = self.entry(n, Kind::Apply, text, Vec::new(), &Ty::Any, obj);
+            let (_, who) = values::question(&self.rules, &text, self.state.as_ref());
+            let i = self.entry(n, Kind::Apply, text, who, &Ty::Any, obj);
             self.changed(i, change, obj);
         } else if let Some(what) = text_of("undo") {
             self.undo(&what, obj.get("result").and_then(Json::as_u64));

@@ -175,3 +175,30 @@ fn a_log_of_two_games_tells_the_second_as_another_and_undoes_within_it() {
         ]
     );
 }
+
+#[test]
+fn dice_typed_at_the_table_are_counted_as_the_log_says_and_an_error_is_said() {
+    let r = account(
+        "table",
+        &[
+            GAME,
+            r#"{"expr": "3d6", "value": 9, "rolls": [{"dice": "3d6", "sides": 6, "faces": [2, 3, 4], "total": 9}], "dice": {"queued": 1, "table": 1, "seed": 7, "position": "0"}}"#,
+            r#"{"expr": "manoeuvre(brigade.x)", "error": {"code": "umpire::check::no_member", "message": "`brigade` has no `x`"}}"#,
+            r#"{"set": ":set brigade.second_foot.lost_percent = 35", "rolls": [], "effects": [{"path": "brigade.second_foot.lost_percent", "from": 30, "to": 35}]}"#,
+        ],
+    )
+    .expect("a game log");
+    assert_eq!(
+        r.items[1].dice.as_deref(),
+        Some("3d6 → 2 (queued) + 3 (typed at the table) + 4 (rolled by umpire) = 9")
+    );
+    assert_eq!(
+        r.items[2].result,
+        ["error: `brigade` has no `x` (umpire::check::no_member)"]
+    );
+    assert_eq!(r.items[3].who, ["second_foot"]);
+    assert_eq!(
+        r.items[3].result,
+        ["effect: brigade.second_foot.lost_percent: 30 → 35"]
+    );
+}

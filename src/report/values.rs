@@ -212,14 +212,7 @@ pub fn question(rules: &Ruleset, text: &str, state: Option<&Json>) -> (Ty, Vec<S
     let groups = group_fields(p);
     let mut who: Vec<String> = Vec::new();
     let mut add = |group: &str, key: &str| {
-        let member = state.and_then(|s| s.get(group)).and_then(|g| g.get(key));
-        let Some(member) = member else { return };
-        let name = member
-            .get("name")
-            .and_then(Json::as_str)
-            .unwrap_or(key)
-            .to_string();
-        if !who.contains(&name) {
+        if let Some(name) = member_name(state, group, key).filter(|n| !who.contains(n)) {
             who.push(name);
         }
     };
@@ -248,6 +241,35 @@ pub fn question(rules: &Ruleset, text: &str, state: Option<&Json>) -> (Ty, Vec<S
         stack.extend(children.into_iter().rev());
     }
     (q.ty, who)
+}
+
+/// A member of a group of the state by name: its record's `name` field where it has
+/// one, else its key; `None` when the state has no such member.
+fn member_name(state: Option<&Json>, group: &str, key: &str) -> Option<String> {
+    let member = state?.get(group)?.get(key)?;
+    let name = member.get("name").and_then(Json::as_str).unwrap_or(key);
+    Some(name.to_string())
+}
+
+/// The members of the state's groups that logged effects change (`sides.a.free`: `a`),
+/// by name, in order.
+pub fn changed(p: &Program, effects: Option<&Json>, state: Option<&Json>) -> Vec<String> {
+    let groups = group_fields(p);
+    let mut who: Vec<String> = Vec::new();
+    for e in effects.and_then(Json::as_array).into_iter().flatten() {
+        let path = e.get("path").and_then(Json::as_str).unwrap_or("");
+        let mut steps = path.split('.');
+        let (Some(group), Some(key)) = (steps.next(), steps.next()) else {
+            continue;
+        };
+        if !groups.iter().flatten().any(|g| g == group) {
+            continue;
+        }
+        if let Some(name) = member_name(state, group, key).filter(|n| !who.contains(n)) {
+            who.push(name);
+        }
+    }
+    who
 }
 
 /// For each field of the state, its name when it is a group (`brigade`, `sides`).
