@@ -42,6 +42,12 @@ pub fn each(game: &mut Game, arg: &str, io: &mut dyn Io, ask: &mut Ask<'_>) -> R
         return Err(Refusal::NoState.into());
     }
     let questions = questions(game, name, path, expr)?;
+    if questions.is_empty() {
+        io.err(&format!(
+            "`{path}` has no members on the table: nothing to adjudicate\n"
+        ));
+        return Ok(());
+    }
     let mut queued = game.queued().to_vec();
     game.clear_queue();
     let mut used: Vec<i64> = Vec::new();

@@ -214,3 +214,23 @@ fn a_wrong_each_says_what_to_type() {
         assert!(out.is_empty(), "{line}: {out}");
     }
 }
+
+#[test]
+fn an_empty_group_is_said_to_have_no_members() {
+    let dir = Scratch::new("empty");
+    let state = dir.0.join("empty.toml");
+    std::fs::write(&state, "turn = 3\n[brigade]\n").expect("a state with an empty brigade");
+    // (A path joined to an absolute one is that one.)
+    let (out, err, code) = repl(
+        &dir.0,
+        "furious_reason",
+        &state.to_string_lossy(),
+        ":each u=brigade manoeuvre(u)\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("`brigade` has no members on the table: nothing to adjudicate"),
+        "{err}"
+    );
+}
