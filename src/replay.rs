@@ -177,6 +177,9 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
                     g.set_dice(DiceMode::seeded(seed));
                 }
             }
+            // A log written before results were changes gives them no number: played
+            // as they were then.
+            g.legacy_results(!obj.contains_key("result"));
             g.clear_queue();
             g.queue(&faces);
             let r = g.adjudicate(&e, false, &mut table);
@@ -192,8 +195,14 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
             let again = Again::of(g, r.map(|d| Some(d.adjudication)));
             (format!(":apply (the effects of `{e}`)"), again)
         } else if obj.contains_key("undo") {
-            // Not a result: nothing to compare.
-            let _ = g.undo();
+            // Not a result: nothing to compare. (A `:load` taken back was asked for.)
+            let _ = g.undo_anyway();
+            continue;
+        } else if obj.contains_key("redo") {
+            let _ = g.redo();
+            continue;
+        } else if obj.contains_key("drop") {
+            let _ = g.drop_effects();
             continue;
         } else if let Some(p) = text_of("load") {
             let state = obj.get("state").cloned().unwrap_or(Json::Null);
@@ -202,7 +211,7 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
             continue;
         } else {
             return Err(bad(
-                "a line that is not a game, expr, set, apply, undo or load",
+                "a line that is not a game, expr, set, apply, undo, redo, drop or load",
             ));
         };
         out.checked += 1;

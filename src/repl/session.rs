@@ -9,8 +9,8 @@ use crate::adjudication::Outcome;
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::game::{
-    Candidate, Carried, DiceMode, Failure, Fit, Game, NoFace, QueueUse, Refusal, TableDice,
-    TableDie,
+    Adjudicated, Candidate, Carried, DiceMode, Failure, Fit, Game, NoFace, QueueUse, Refusal,
+    TableDice, TableDie,
 };
 use crate::program::{ParamInfo, Program};
 use crate::render::{effects_text, headline, report_text, rolls_text, show_arg};
@@ -93,6 +93,65 @@ impl Session {
         self.game.unsaved()
     }
 
+    /// The input whose result's effects are not yet applied, if any (the prompt shows
+    /// that they wait).
+    pub fn unapplied(&self) -> Option<String> {
+        self.game.unapplied().map(|r| r.text().to_string())
+    }
+
+    /// Marks the ruleset and state loaded so far as the start of the game: `:undo`
+    /// never takes them back.
+    pub fn begin(&mut self) {
+        self.game.begin();
+    }
+
+    /// What leaving now would lose, each in words (effects not yet applied, changes
+    /// not saved); empty when nothing.
+    pub fn at_stake(&self) -> Vec<String> {
+        let mut lost = Vec::new();
+        if let Some(r) = self.game.unapplied() {
+            lost.push(format!("the effects of `{}` are not yet applied", r.text()));
+        }
+        if self.game.unsaved() {
+            lost.push("the changes to the state on the table are not saved".to_string());
+        }
+        lost
+    }
+
+    /// Whether to end the session, with nothing at stake or the umpire's leave: at a
+    /// keyboard it asks (y/N) what would be lost; in a script it refuses, saying what
+    /// and that `:quit!` leaves anyway (a failure: the exit status is 1).
+    pub fn may_leave(&mut self, io: &mut dyn Io) -> bool {
+        let lost = self.at_stake();
+        if lost.is_empty() {
+            return true;
+        }
+        let lost = lost.join(", and ");
+        if self.ask_again {
+            return yes(io, &format!("{lost}: leave anyway? [y/N] "));
+        }
+        let mut mend = Vec::new();
+        if self.game.unapplied().is_some() {
+            mend.push("`:apply` applies the effects (`:drop` drops them)");
+        }
+        if self.game.unsaved() {
+            mend.push("`:save FILE` keeps the state");
+        }
+        io.err(&format!(
+            "error: not leaving: {lost}. {}; `:quit!` leaves anyway\n",
+            mend.join(", ")
+        ));
+        self.failed = true;
+        false
+    }
+
+    /// What a script left behind when its input ended without `:quit` (not a failure):
+    /// a note naming it, if anything was.
+    pub fn end_note(&self) -> Option<String> {
+        let lost = self.at_stake();
+        (!lost.is_empty()).then(|| format!("note: the input ended, and {}\n", lost.join(", and ")))
+    }
+
     /// The game state, if one is loaded.
     pub fn state(&self) -> Option<&Value> {
         self.game.state()
@@ -142,13 +201,28 @@ impl Session {
             );
             return Next::Go;
         }
+        // `help`, `quit`, `exit` typed alone are the commands, unless the ruleset in use
+        // gives the name a meaning.
+        let bare;
+        let text = if BARE.contains(&text) && !self.game.understands(text) {
+            bare = format!(":{text}");
+            bare.as_str()
+        } else {
+            text
+        };
         let ok = if let Some(rest) = text.strip_prefix(':') {
             let (name, arg) = match rest.find(char::is_whitespace) {
                 Some(i) => (&rest[..i], rest[i..].trim()),
                 None => (rest, ""),
             };
             match Command::parse(name) {
-                Some(Command::Quit) => return Next::Quit,
+                Some(Command::Quit) => {
+                    if self.may_leave(io) {
+                        return Next::Quit;
+                    }
+                    true
+                }
+                Some(Command::QuitAnyway) => return Next::Quit,
                 Some(c) => self.command(c, arg, line, io),
                 None => self.fail(Command::unknown(name), io),
             }
@@ -249,28 +323,26 @@ impl Session {
                     Err(f) => self.failure(f, io),
                 }
             }
-            Command::Apply => match self.game.apply() {
-                Ok(done) => {
-                    let effects = &done.adjudication.effects;
-                    io.out(&effects_text(self.game.program(), effects));
+            Command::Apply => self.apply(io),
+            Command::Drop => match self.game.drop_effects() {
+                Ok(text) => {
+                    io.out(&format!(
+                        "dropped the effects of `{text}`: they are not applied\n"
+                    ));
                     true
                 }
                 Err(f) => self.failure(f, io),
             },
-            Command::Undo => match self.game.undo() {
+            Command::Undo => self.undo(false, io),
+            Command::UndoAnyway => self.undo(true, io),
+            Command::Redo => match self.game.redo() {
                 Ok(change) => {
-                    io.out(&format!("undone: {}\n", change.done));
+                    io.out(&format!("redone: {}\n", change.done));
                     true
                 }
                 Err(f) => self.failure(f, io),
             },
-            Command::Save => match self.game.save((!arg.is_empty()).then_some(arg)) {
-                Ok(path) => {
-                    io.err(&format!("state written to {path}\n"));
-                    true
-                }
-                Err(f) => self.failure(f, io),
-            },
+            Command::Save => self.save(arg, io),
             Command::Log if arg.is_empty() => {
                 match self.game.log_path() {
                     Some(p) => io.out(&format!("logging to {p}\n")),
@@ -286,7 +358,7 @@ impl Session {
                 Err(d) => self.fail(d, io),
             },
             // `input` ends the session before it gets here.
-            Command::Quit => true,
+            Command::Quit | Command::QuitAnyway => true,
         }
     }
 
@@ -534,16 +606,135 @@ impl Session {
         true
     }
 
-    /// Adjudicates `text` against the state; prints it as `umpire eval` does.
+    /// Adjudicates `text` against the state; prints it as `umpire eval` does. A
+    /// question that may change the state while another result's effects wait: at a
+    /// keyboard the umpire chooses (apply them, drop them, or cancel the question); in
+    /// a script it is an error.
     fn adjudicate(&mut self, text: &str, trace: bool, io: &mut dyn Io) -> bool {
+        let mut done = self.ask(text, trace, io);
+        if let Err(Failure::Refused(Refusal::EffectsNotApplied(waiting))) = &done {
+            let waiting = waiting.clone();
+            if !self.ask_again {
+                return self.fail(
+                    Diag::error(
+                        Code::ReplEffectsNotApplied,
+                        format!("the effects of `{waiting}` are not yet applied"),
+                    )
+                    .help("`:apply` applies them, `:drop` drops them; then ask again"),
+                    io,
+                );
+            }
+            let answer = io.ask(&format!(
+                "the effects of `{waiting}` are not yet applied: apply them now (a), drop them (d), or keep them and cancel this question (c)? "
+            ));
+            let answer = answer.map(|a| a.trim().to_lowercase()).unwrap_or_default();
+            let went = match answer.as_str() {
+                "a" | "apply" => self.apply(io),
+                "d" | "drop" => match self.game.drop_effects() {
+                    Ok(text) => {
+                        io.out(&format!(
+                            "dropped the effects of `{text}`: they are not applied\n"
+                        ));
+                        true
+                    }
+                    Err(f) => return self.failure(f, io),
+                },
+                _ => {
+                    io.err(&format!(
+                        "cancelled: the effects of `{waiting}` still wait (`:apply` or `:drop`)\n"
+                    ));
+                    self.cancelled = true;
+                    return false;
+                }
+            };
+            if !went {
+                return false;
+            }
+            done = self.ask(text, trace, io);
+        }
+        match done {
+            Ok(done) => {
+                queue_note(done.queue.as_ref(), io);
+                io.out(&report_text(self.game.program(), &done.adjudication));
+                true
+            }
+            Err(f) => self.failure(f, io),
+        }
+    }
+
+    /// The game adjudicates `text`, the players' dice asked for through `io`.
+    fn ask(&mut self, text: &str, trace: bool, io: &mut dyn Io) -> Result<Adjudicated, Failure> {
         let mut table = AtTable {
             io: &mut *io,
             ask_again: self.ask_again,
         };
-        match self.game.adjudicate(text, trace, &mut table) {
+        self.game.adjudicate(text, trace, &mut table)
+    }
+
+    /// `:apply`: says which result's effects it applied, then the effects.
+    fn apply(&mut self, io: &mut dyn Io) -> bool {
+        match self.game.apply() {
             Ok(done) => {
-                queue_note(done.queue.as_ref(), io);
-                io.out(&report_text(self.game.program(), &done.adjudication));
+                io.out(&format!("applied the effects of `{}`:\n", done.text));
+                io.out(&effects_text(
+                    self.game.program(),
+                    &done.adjudication.effects,
+                ));
+                true
+            }
+            Err(f) => self.failure(f, io),
+        }
+    }
+
+    /// `:undo` (`:undo!`: `anyway`, a state loaded taken back without asking). Taking
+    /// back a `:load` asks first at a keyboard; in a script it is an error naming
+    /// `:undo!`.
+    fn undo(&mut self, anyway: bool, io: &mut dyn Io) -> bool {
+        let done = match self.game.undo() {
+            Err(Failure::Refused(Refusal::TakesBackLoad(path))) if anyway || self.ask_again => {
+                if !anyway
+                    && !yes(
+                        io,
+                        &format!(
+                            "take back `:load {path}`? The state on the table before it comes back (`:redo` loads {path} again) [y/N] "
+                        ),
+                    )
+                {
+                    io.err("not undone\n");
+                    return true;
+                }
+                self.game.undo_anyway()
+            }
+            done => done,
+        };
+        match done {
+            Ok(change) => {
+                io.out(&format!("undone: {}\n", change.done));
+                true
+            }
+            Err(f) => self.failure(f, io),
+        }
+    }
+
+    /// `:save [FILE]`. With no file named this game, writing over the state file loaded
+    /// asks first at a keyboard; in a script it is an error saying to name it.
+    fn save(&mut self, arg: &str, io: &mut dyn Io) -> bool {
+        let done = match self.game.save((!arg.is_empty()).then_some(arg)) {
+            Err(Failure::Refused(Refusal::OverLoaded(path))) if self.ask_again => {
+                if !yes(
+                    io,
+                    &format!("write over {path}, the state file you loaded? [y/N] "),
+                ) {
+                    io.err("not written: `:save FILE` writes elsewhere\n");
+                    return true;
+                }
+                self.game.save(Some(&path))
+            }
+            done => done,
+        };
+        match done {
+            Ok(path) => {
+                io.err(&format!("state written to {path}\n"));
                 true
             }
             Err(f) => self.failure(f, io),
@@ -762,6 +953,15 @@ impl TableDice for AtTable<'_> {
     }
 }
 
+/// Asks a yes-or-no question; only `y` (or `yes`) is yes.
+fn yes(io: &mut dyn Io, question: &str) -> bool {
+    io.ask(question)
+        .is_some_and(|a| matches!(a.trim().to_lowercase().as_str(), "y" | "yes"))
+}
+
+/// Commands that may be typed without their `:`, alone on the line.
+const BARE: [&str; 4] = ["help", "quit", "exit", "q"];
+
 /// A refusal in the REPL's words (after `error: `), naming the command that mends it.
 fn refusal_text(r: &Refusal) -> String {
     match r {
@@ -776,9 +976,24 @@ fn refusal_text(r: &Refusal) -> String {
             "the state has changed since `{text}` was adjudicated: adjudicate it again, then `:apply`"
         ),
         Refusal::NoFileToSave => "`:save FILE` names the file to write".into(),
+        Refusal::TakesBackLoad(path) => format!(
+            "`:undo` would take back `:load {path}`: `:undo!` takes it back (the state before it comes back)"
+        ),
+        Refusal::EffectsNotApplied(text) => format!(
+            "the effects of `{text}` are not yet applied: `:apply` applies them, `:drop` drops them; then ask again"
+        ),
+        Refusal::OverLoaded(path) => format!(
+            "`:save` alone would write over {path}, the state file you loaded: `:save {path}` writes over it, `:save FILE` writes elsewhere"
+        ),
+        Refusal::NothingToDrop => {
+            "nothing to drop: no result's effects wait to be applied".into()
+        }
         Refusal::NotAFile(source) => {
             format!("`:reload` reads a ruleset file again, and {source} is in use")
         }
-        Refusal::NothingToApply | Refusal::NothingToUndo => r.to_string(),
+        Refusal::NothingToApply
+        | Refusal::NothingToUndo
+        | Refusal::AtStart(_)
+        | Refusal::NothingToRedo => r.to_string(),
     }
 }
