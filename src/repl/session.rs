@@ -5,12 +5,14 @@
 //! keyboard does.
 
 use super::commands::Command;
+
+mod guard;
 use crate::adjudication::Outcome;
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::game::{
-    Adjudicated, Candidate, Carried, DiceMode, Failure, Fit, Game, NoFace, QueueUse, Refusal,
-    TableDice, TableDie,
+    Candidate, Carried, DiceMode, Failure, Fit, Game, NoFace, QueueUse, Refusal, TableDice,
+    TableDie,
 };
 use crate::program::{ParamInfo, Program};
 use crate::render::{effects_text, headline, report_text, rolls_text, show_arg};
@@ -103,53 +105,6 @@ impl Session {
     /// never takes them back.
     pub fn begin(&mut self) {
         self.game.begin();
-    }
-
-    /// What leaving now would lose, each in words (effects not yet applied, changes
-    /// not saved); empty when nothing.
-    pub fn at_stake(&self) -> Vec<String> {
-        let mut lost = Vec::new();
-        if let Some(r) = self.game.unapplied() {
-            lost.push(format!("the effects of `{}` are not yet applied", r.text()));
-        }
-        if self.game.unsaved() {
-            lost.push("the changes to the state on the table are not saved".to_string());
-        }
-        lost
-    }
-
-    /// Whether to end the session, with nothing at stake or the umpire's leave: at a
-    /// keyboard it asks (y/N) what would be lost; in a script it refuses, saying what
-    /// and that `:quit!` leaves anyway (a failure: the exit status is 1).
-    pub fn may_leave(&mut self, io: &mut dyn Io) -> bool {
-        let lost = self.at_stake();
-        if lost.is_empty() {
-            return true;
-        }
-        let lost = lost.join(", and ");
-        if self.ask_again {
-            return yes(io, &format!("{lost}: leave anyway? [y/N] "));
-        }
-        let mut mend = Vec::new();
-        if self.game.unapplied().is_some() {
-            mend.push("`:apply` applies the effects (`:drop` drops them)");
-        }
-        if self.game.unsaved() {
-            mend.push("`:save FILE` keeps the state");
-        }
-        io.err(&format!(
-            "error: not leaving: {lost}. {}; `:quit!` leaves anyway\n",
-            mend.join(", ")
-        ));
-        self.failed = true;
-        false
-    }
-
-    /// What a script left behind when its input ended without `:quit` (not a failure):
-    /// a note naming it, if anything was.
-    pub fn end_note(&self) -> Option<String> {
-        let lost = self.at_stake();
-        (!lost.is_empty()).then(|| format!("note: the input ended, and {}\n", lost.join(", and ")))
     }
 
     /// The game state, if one is loaded.
@@ -300,39 +255,9 @@ impl Session {
             }
             Command::Load => self.load_state(arg, io),
             Command::State => self.show_state(arg, io),
-            Command::Set => {
-                let mut table = AtTable {
-                    io: &mut *io,
-                    ask_again: self.ask_again,
-                };
-                let done = self.game.set(line, &mut table);
-                match done {
-                    Ok(done) => {
-                        queue_note(done.queue.as_ref(), io);
-                        let a = &done.adjudication;
-                        if a.effects.is_empty() {
-                            io.out("no change: the state holds that already\n");
-                        } else {
-                            io.out(&effects_text(self.game.program(), &a.effects));
-                            if !a.rolls.is_empty() {
-                                io.out(&format!("rolls: {}\n", rolls_text(&a.rolls)));
-                            }
-                        }
-                        true
-                    }
-                    Err(f) => self.failure(f, io),
-                }
-            }
+            Command::Set => self.set(line, io),
             Command::Apply => self.apply(io),
-            Command::Drop => match self.game.drop_effects() {
-                Ok(text) => {
-                    io.out(&format!(
-                        "dropped the effects of `{text}`: they are not applied\n"
-                    ));
-                    true
-                }
-                Err(f) => self.failure(f, io),
-            },
+            Command::Drop => self.drop_effects(io),
             Command::Undo => self.undo(false, io),
             Command::UndoAnyway => self.undo(true, io),
             Command::Redo => match self.game.redo() {
@@ -359,6 +284,30 @@ impl Session {
             },
             // `input` ends the session before it gets here.
             Command::Quit | Command::QuitAnyway => true,
+        }
+    }
+
+    /// `:set PATH = EXPR`: the change made, and the dice it rolled.
+    fn set(&mut self, line: &str, io: &mut dyn Io) -> bool {
+        let mut table = AtTable {
+            io: &mut *io,
+            ask_again: self.ask_again,
+        };
+        match self.game.set(line, &mut table) {
+            Ok(done) => {
+                queue_note(done.queue.as_ref(), io);
+                let a = &done.adjudication;
+                if a.effects.is_empty() {
+                    io.out("no change: the state holds that already\n");
+                } else {
+                    io.out(&effects_text(self.game.program(), &a.effects));
+                    if !a.rolls.is_empty() {
+                        io.out(&format!("rolls: {}\n", rolls_text(&a.rolls)));
+                    }
+                }
+                true
+            }
+            Err(f) => self.failure(f, io),
         }
     }
 
@@ -606,141 +555,6 @@ impl Session {
         true
     }
 
-    /// Adjudicates `text` against the state; prints it as `umpire eval` does. A
-    /// question that may change the state while another result's effects wait: at a
-    /// keyboard the umpire chooses (apply them, drop them, or cancel the question); in
-    /// a script it is an error.
-    fn adjudicate(&mut self, text: &str, trace: bool, io: &mut dyn Io) -> bool {
-        let mut done = self.ask(text, trace, io);
-        if let Err(Failure::Refused(Refusal::EffectsNotApplied(waiting))) = &done {
-            let waiting = waiting.clone();
-            if !self.ask_again {
-                return self.fail(
-                    Diag::error(
-                        Code::ReplEffectsNotApplied,
-                        format!("the effects of `{waiting}` are not yet applied"),
-                    )
-                    .help("`:apply` applies them, `:drop` drops them; then ask again"),
-                    io,
-                );
-            }
-            let answer = io.ask(&format!(
-                "the effects of `{waiting}` are not yet applied: apply them now (a), drop them (d), or keep them and cancel this question (c)? "
-            ));
-            let answer = answer.map(|a| a.trim().to_lowercase()).unwrap_or_default();
-            let went = match answer.as_str() {
-                "a" | "apply" => self.apply(io),
-                "d" | "drop" => match self.game.drop_effects() {
-                    Ok(text) => {
-                        io.out(&format!(
-                            "dropped the effects of `{text}`: they are not applied\n"
-                        ));
-                        true
-                    }
-                    Err(f) => return self.failure(f, io),
-                },
-                _ => {
-                    io.err(&format!(
-                        "cancelled: the effects of `{waiting}` still wait (`:apply` or `:drop`)\n"
-                    ));
-                    self.cancelled = true;
-                    return false;
-                }
-            };
-            if !went {
-                return false;
-            }
-            done = self.ask(text, trace, io);
-        }
-        match done {
-            Ok(done) => {
-                queue_note(done.queue.as_ref(), io);
-                io.out(&report_text(self.game.program(), &done.adjudication));
-                true
-            }
-            Err(f) => self.failure(f, io),
-        }
-    }
-
-    /// The game adjudicates `text`, the players' dice asked for through `io`.
-    fn ask(&mut self, text: &str, trace: bool, io: &mut dyn Io) -> Result<Adjudicated, Failure> {
-        let mut table = AtTable {
-            io: &mut *io,
-            ask_again: self.ask_again,
-        };
-        self.game.adjudicate(text, trace, &mut table)
-    }
-
-    /// `:apply`: says which result's effects it applied, then the effects.
-    fn apply(&mut self, io: &mut dyn Io) -> bool {
-        match self.game.apply() {
-            Ok(done) => {
-                io.out(&format!("applied the effects of `{}`:\n", done.text));
-                io.out(&effects_text(
-                    self.game.program(),
-                    &done.adjudication.effects,
-                ));
-                true
-            }
-            Err(f) => self.failure(f, io),
-        }
-    }
-
-    /// `:undo` (`:undo!`: `anyway`, a state loaded taken back without asking). Taking
-    /// back a `:load` asks first at a keyboard; in a script it is an error naming
-    /// `:undo!`.
-    fn undo(&mut self, anyway: bool, io: &mut dyn Io) -> bool {
-        let done = match self.game.undo() {
-            Err(Failure::Refused(Refusal::TakesBackLoad(path))) if anyway || self.ask_again => {
-                if !anyway
-                    && !yes(
-                        io,
-                        &format!(
-                            "take back `:load {path}`? The state on the table before it comes back (`:redo` loads {path} again) [y/N] "
-                        ),
-                    )
-                {
-                    io.err("not undone\n");
-                    return true;
-                }
-                self.game.undo_anyway()
-            }
-            done => done,
-        };
-        match done {
-            Ok(change) => {
-                io.out(&format!("undone: {}\n", change.done));
-                true
-            }
-            Err(f) => self.failure(f, io),
-        }
-    }
-
-    /// `:save [FILE]`. With no file named this game, writing over the state file loaded
-    /// asks first at a keyboard; in a script it is an error saying to name it.
-    fn save(&mut self, arg: &str, io: &mut dyn Io) -> bool {
-        let done = match self.game.save((!arg.is_empty()).then_some(arg)) {
-            Err(Failure::Refused(Refusal::OverLoaded(path))) if self.ask_again => {
-                if !yes(
-                    io,
-                    &format!("write over {path}, the state file you loaded? [y/N] "),
-                ) {
-                    io.err("not written: `:save FILE` writes elsewhere\n");
-                    return true;
-                }
-                self.game.save(Some(&path))
-            }
-            done => done,
-        };
-        match done {
-            Ok(path) => {
-                io.err(&format!("state written to {path}\n"));
-                true
-            }
-            Err(f) => self.failure(f, io),
-        }
-    }
-
     /// `:state` (the whole state, as a state file) or `:state PATH` (one part of it).
     fn show_state(&mut self, path: &str, io: &mut dyn Io) -> bool {
         if path.is_empty() {
@@ -951,12 +765,6 @@ impl TableDice for AtTable<'_> {
             }
         }
     }
-}
-
-/// Asks a yes-or-no question; only `y` (or `yes`) is yes.
-fn yes(io: &mut dyn Io, question: &str) -> bool {
-    io.ask(question)
-        .is_some_and(|a| matches!(a.trim().to_lowercase().as_str(), "y" | "yes"))
 }
 
 /// Commands that may be typed without their `:`, alone on the line.
