@@ -609,4 +609,59 @@ mod tests {
         // The two volleys, the apply and the set.
         assert_eq!(r.checked, 4);
     }
+
+    /// A log written before results were numbered (no `result` fields) replays as it was
+    /// played then: a second melee took the place of the first, whose effects were never
+    /// applied, and an `undo` took back the `apply` before the look-up after it.
+    #[test]
+    fn a_log_written_before_results_were_numbered_replays_as_it_was_played() {
+        let dir = std::env::temp_dir().join(format!("umpire-oldlog-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let log = dir.join("game.log").to_string_lossy().into_owned();
+        let mut g = Game::new(DiceMode::seeded(5));
+        g.legacy_results(true);
+        let c = Candidate::read("little_wars", &crate::limits::Limits::default()).expect("bundled");
+        g.put_in_use(c, Fit::Keep).expect("no state yet");
+        g.load("examples/states/little_wars_table.toml")
+            .expect("the table");
+        g.log_to(&log).expect("a new log");
+        g.adjudicate(
+            "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)",
+            false,
+            &mut NoTable,
+        )
+        .expect("the first melee");
+        g.adjudicate(
+            "melee_on_table(\"b\", \"a\", 14, 12, 0, 0)",
+            false,
+            &mut NoTable,
+        )
+        .expect("the second, in the first's place");
+        g.apply().expect("the second melee's effects");
+        g.adjudicate("sides.a.dead", false, &mut NoTable)
+            .expect("a look");
+        g.undo().expect("the apply");
+        g.apply().expect("the second melee's effects again");
+        assert!(g.take_log_failures().is_empty());
+        // As the umpire of then wrote it: no result numbers.
+        let text = std::fs::read_to_string(&log).expect("the log");
+        let old: String = text
+            .lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+                if let Some(m) = v.as_object_mut() {
+                    m.remove("result");
+                }
+                format!("{v}\n")
+            })
+            .collect();
+        assert!(!old.contains("\"result\""));
+        std::fs::write(&log, old).expect("the old log");
+        let r = super::replay(&log, &crate::limits::Limits::default()).expect("a game log");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(r.differences.is_empty(), "{:?}", r.differences);
+        // Three adjudications and two applies.
+        assert_eq!(r.checked, 5);
+    }
 }

@@ -31,8 +31,10 @@ impl Game {
     /// (`table` asked for each die the players roll), traced when `trace`. It becomes
     /// the last result, and — when it has effects — the one `apply` applies. Logged.
     ///
-    /// Errors: the text does not compile; the adjudication stops with an error or is
-    /// cancelled at the table (the last result is then forgotten).
+    /// Errors: the text does not compile; a result's effects are not yet applied and the
+    /// text may change the state ([`Refusal::EffectsNotApplied`], nothing rolled); the
+    /// adjudication stops with an error or is cancelled at the table (the last result is
+    /// then forgotten, and so is the one with effects unless they wait to be applied).
     pub fn adjudicate(
         &mut self,
         text: &str,
@@ -53,9 +55,12 @@ impl Game {
             Ok(r) => r,
             Err(f) => {
                 // `apply` and `explain` never reach past a failed input to a result
-                // before it.
+                // before it — but effects waiting stay: the input could not have
+                // changed the state (or it would have waited for them).
                 self.last = None;
-                self.pending = None;
+                if self.unapplied().is_none() {
+                    self.pending = None;
+                }
                 return Err(f);
             }
         };

@@ -641,8 +641,14 @@ fn a_question_with_effects_waits_while_another_results_effects_are_not_applied()
     assert_eq!(g.queued(), [4]);
     assert_eq!(g.last().map(Ruling::text), Some(first));
     g.clear_queue();
-    // A question that cannot change the state is answered meanwhile.
+    // A question that cannot change the state is answered meanwhile; one that fails
+    // leaves the effects waiting.
     roll(&mut g, &[], "sides.a.free");
+    assert_eq!(g.unapplied().map(Ruling::text), Some(first));
+    let f = g
+        .adjudicate("sides[\"c\"].free", false, &mut NoTable)
+        .expect_err("there is no side c");
+    assert_eq!(codes(&f), [Code::EvalNoMember]);
     assert_eq!(g.unapplied().map(Ruling::text), Some(first));
     // Applied: Wells's account. A's 19 lose 7 killed; B's 27 lose 7 killed and 6 taken.
     g.apply().expect("the first melee");

@@ -178,7 +178,12 @@ impl Session {
                     true
                 }
                 Some(Command::QuitAnyway) => return Next::Quit,
-                Some(c) => self.command(c, arg, line, io),
+                Some(c) => {
+                    let waiting = self.unapplied();
+                    let ok = self.command(c, arg, line, io);
+                    self.say_forgotten(c, waiting, io);
+                    ok
+                }
                 None => self.fail(Command::unknown(name), io),
             }
         } else {

@@ -3,7 +3,8 @@
 //! At a keyboard it asks; in a script (where the next line is not an answer) it is an
 //! error that says how to force it.
 
-use super::{queue_note, AtTable, Io, Session};
+use super::{queue_note, AtTable, Command, Io, Session};
+
 use crate::diagnostic::{Code, Diag};
 use crate::game::{Adjudicated, Failure, Refusal};
 use crate::render::{effects_text, report_text};
@@ -131,6 +132,31 @@ impl Session {
             }
             Err(f) => self.failure(f, io),
         }
+    }
+
+    /// After `c`: when the effects of `waiting` waited before it and no longer can be
+    /// applied — the state changed by hand or loaded, another ruleset or reading put in
+    /// use — says so, and why.
+    pub(super) fn say_forgotten(&self, c: Command, waiting: Option<String>, io: &mut dyn Io) {
+        let Some(text) = waiting else { return };
+        if self.unapplied().is_some() {
+            return;
+        }
+        let why = match c {
+            Command::Set | Command::Load => {
+                "the state has changed since it was adjudicated (`:undo` takes the change back)"
+            }
+            Command::Use | Command::UseAnyway | Command::Reload => {
+                "they are forgotten with the ruleset it was adjudicated under: adjudicate it again"
+            }
+            Command::Interpret => {
+                "they are forgotten with the reading it was adjudicated under: adjudicate it again"
+            }
+            _ => return,
+        };
+        io.err(&format!(
+            "note: the effects of `{text}` can no longer be applied: {why}\n"
+        ));
     }
 
     /// `:drop`: the effects waiting are not applied.
