@@ -6,7 +6,7 @@
 use crate::adjudication::{Adjudication, Roll};
 use crate::diagnostic::{Code, Diag, Diags};
 use crate::dice::Seeded;
-use crate::game::{Candidate, DiceMode, Failure, Fit, Game, NoFace, TableDice, TableDie};
+use crate::game::{Candidate, DiceMode, Failure, Fit, Game, NoFace, Refusal, TableDice, TableDie};
 use crate::gamelog::{digest, readings, FORMAT, RNG};
 use crate::limits::Limits;
 use serde_json::Value as Json;
@@ -182,7 +182,14 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
             g.legacy_results(!obj.contains_key("result"));
             g.clear_queue();
             g.queue(&faces);
-            let r = g.adjudicate(&e, false, &mut table);
+            let mut r = g.adjudicate(&e, false, &mut table);
+            if let Err(Failure::Refused(Refusal::EffectsNotApplied(_))) = &r {
+                // Logged by a game that lets a new result take the place of one whose
+                // effects were not applied (`run` applies only what its scenario says):
+                // played as it was. (Nothing was rolled: the faces are still queued.)
+                g.legacy_results(true);
+                r = g.adjudicate(&e, false, &mut table);
+            }
             (e, Again::of(g, r.map(|d| Some(d.adjudication))))
         } else if let Some(e) = text_of("set") {
             g.clear_queue();
@@ -663,5 +670,41 @@ mod tests {
         assert!(r.differences.is_empty(), "{:?}", r.differences);
         // Three adjudications and two applies.
         assert_eq!(r.checked, 5);
+    }
+
+    /// A log that numbers its results but lets a second result take the place of one
+    /// whose effects were not applied (as `run` does with `apply = false`) replays too.
+    #[test]
+    fn a_result_in_the_place_of_one_not_applied_replays_as_it_was_played() {
+        let dir = std::env::temp_dir().join(format!("umpire-inplace-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let log = dir.join("game.log").to_string_lossy().into_owned();
+        let mut g = Game::new(DiceMode::seeded(5));
+        g.legacy_results(true);
+        let c = Candidate::read("little_wars", &crate::limits::Limits::default()).expect("bundled");
+        g.put_in_use(c, Fit::Keep).expect("no state yet");
+        g.load("examples/states/little_wars_table.toml")
+            .expect("the table");
+        g.log_to(&log).expect("a new log");
+        g.adjudicate(
+            "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)",
+            false,
+            &mut NoTable,
+        )
+        .expect("the first melee");
+        g.adjudicate(
+            "melee_on_table(\"b\", \"a\", 14, 12, 0, 0)",
+            false,
+            &mut NoTable,
+        )
+        .expect("the second, in the first's place");
+        g.apply().expect("the second melee's effects");
+        let text = std::fs::read_to_string(&log).expect("the log");
+        assert!(text.contains("\"result\":2"));
+        let r = super::replay(&log, &crate::limits::Limits::default()).expect("a game log");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(r.differences.is_empty(), "{:?}", r.differences);
+        assert_eq!(r.checked, 3);
     }
 }
