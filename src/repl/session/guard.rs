@@ -62,7 +62,7 @@ impl Session {
     /// keyboard the umpire chooses (apply them, drop them, or cancel the question); in
     /// a script it is an error.
     pub(super) fn adjudicate(&mut self, text: &str, trace: bool, io: &mut dyn Io) -> bool {
-        let mut done = self.ask(text, trace, io);
+        let mut done = self.adjudicate_once(text, trace, io);
         if let Err(Failure::Refused(Refusal::EffectsNotApplied(waiting))) = &done {
             let waiting = waiting.clone();
             if !self.ask_again {
@@ -93,7 +93,7 @@ impl Session {
             if !went {
                 return false;
             }
-            done = self.ask(text, trace, io);
+            done = self.adjudicate_once(text, trace, io);
         }
         match done {
             Ok(done) => {
@@ -106,7 +106,7 @@ impl Session {
     }
 
     /// The game adjudicates `text`, the players' dice asked for through `io`.
-    pub(super) fn ask(
+    pub(super) fn adjudicate_once(
         &mut self,
         text: &str,
         trace: bool,
