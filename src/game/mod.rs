@@ -10,11 +10,22 @@
 //! adjudication, so the library never prompts.
 //!
 //! The methods: [`Game::put_in_use`] (a [`Candidate`] ruleset read with
-//! [`Candidate::read`]), [`Game::load`] / [`Game::load_value`] (a state), `adjudicate`,
+//! [`Candidate::read`]), [`Game::load`] / [`Game::load_value`] (a state),
+//! [`Game::begin`] (what the game holds now is its start, not a change), `adjudicate`,
 //! `explain`, `look` (a path into the state, rolling nothing), `odds`, `sweep`, `set`,
-//! `apply`, `undo`, `save`, [`Game::interpret`], [`Game::set_dice`], [`Game::queue`]
-//! (faces given in advance) and [`Game::log_to`]. A [`Change`] undone says what was done
-//! in words through its `done` field (`` `:set …` ``); its snapshots hold the states.
+//! `apply`, `drop_effects`, `undo` / `undo_anyway`, `redo`, `save`, [`Game::interpret`],
+//! [`Game::set_dice`], [`Game::queue`] (faces given in advance) and [`Game::log_to`].
+//!
+//! **History.** Every change the umpire makes is in the [`History`]: a result
+//! adjudicated (the state untouched), a `set`, an `apply`, a `drop`, a state loaded.
+//! `undo` takes back the newest — never the start ([`Game::begin`]); a state loaded only
+//! through `undo_anyway`, the face having asked — and `redo` does it again, until a new
+//! change is made. A [`Change`] says what was done in words through its `done` field
+//! (`` `:set …` ``, ``the result of `…` ``); its snapshots hold the table before and
+//! after. Effects are never dropped silently: while a result's effects wait
+//! ([`Game::unapplied`]), a question that may change the state is refused before
+//! anything is rolled ([`Refusal::EffectsNotApplied`]) until they are applied or
+//! dropped.
 //!
 //! ```
 //! use umpire::game::{DiceMode, Fit, Game, NoTable, Candidate};
