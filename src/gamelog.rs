@@ -10,10 +10,18 @@
 //!   "dice": {"rng": "ChaCha8", "seed": 7}, "state": {…}}}
 //! ```
 //!
-//! Then one line per thing done, in order: `{"expr": TEXT, "value": …, "rolls": […],
-//! "effects": […], "dice": {"queued": N, "seed": S, "position": "P"}}` (a result; or
-//! `"refused"`, `"unspecified"`, `"error"`), `{"set": LINE, …}`, `{"apply": TEXT, …}`,
-//! `{"undo": WHAT}`, `{"load": PATH, "state": {…}}`.
+//! Then one line per thing done, in order: `{"expr": TEXT, "result": N, "value": …,
+//! "rolls": […], "effects": […], "dice": {"queued": N, "seed": S, "position": "P"}}` (a
+//! result, N its number in the game counting from 1; or `"refused"`, `"unspecified"`,
+//! `"error"`), `{"set": LINE, …}`, `{"apply": TEXT, "result": N, …}` (its effects
+//! applied), `{"drop": TEXT, "result": N}` (its effects dropped: not applied),
+//! `{"load": PATH, "state": {…}}`, and for a change taken back or done again
+//! `{"undo": WHAT}` / `{"redo": WHAT}` — WHAT the change in words (`` `:load x` ``,
+//! `` `:set …` ``, ``the effects of `…` ``, ``dropping the effects of `…` ``, and for a
+//! result ``the result of `manoeuvre(brigade.second_foot)` `` with `"result": N` beside
+//! it). Lines are only ever appended: an undo never rewrites the line it takes back.
+//! Logs written before results were numbered have no `result` fields; `replay` plays
+//! them as they were played then.
 //!
 //! The digest is SHA-256 over every source text of the ruleset (a house rule and what it
 //! extends), so a replay can tell a changed ruleset from a changed umpire. `dice` says

@@ -6,7 +6,7 @@
 use crate::adjudication::{Adjudication, Roll};
 use crate::diagnostic::{Code, Diag, Diags};
 use crate::dice::Seeded;
-use crate::game::{Candidate, DiceMode, Failure, Fit, Game, NoFace, TableDice, TableDie};
+use crate::game::{Candidate, DiceMode, Failure, Fit, Game, NoFace, Refusal, TableDice, TableDie};
 use crate::gamelog::{digest, readings, FORMAT, RNG};
 use crate::limits::Limits;
 use serde_json::Value as Json;
@@ -177,9 +177,19 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
                     g.set_dice(DiceMode::seeded(seed));
                 }
             }
+            // A log written before results were changes gives them no number: played
+            // as they were then.
+            g.legacy_results(!obj.contains_key("result"));
             g.clear_queue();
             g.queue(&faces);
-            let r = g.adjudicate(&e, false, &mut table);
+            let mut r = g.adjudicate(&e, false, &mut table);
+            if let Err(Failure::Refused(Refusal::EffectsNotApplied(_))) = &r {
+                // Logged by a game that lets a new result take the place of one whose
+                // effects were not applied (`run` applies only what its scenario says):
+                // played as it was. (Nothing was rolled: the faces are still queued.)
+                g.legacy_results(true);
+                r = g.adjudicate(&e, false, &mut table);
+            }
             (e, Again::of(g, r.map(|d| Some(d.adjudication))))
         } else if let Some(e) = text_of("set") {
             g.clear_queue();
@@ -192,8 +202,14 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
             let again = Again::of(g, r.map(|d| Some(d.adjudication)));
             (format!(":apply (the effects of `{e}`)"), again)
         } else if obj.contains_key("undo") {
-            // Not a result: nothing to compare.
-            let _ = g.undo();
+            // Not a result: nothing to compare. (A `:load` taken back was asked for.)
+            let _ = g.undo_anyway();
+            continue;
+        } else if obj.contains_key("redo") {
+            let _ = g.redo();
+            continue;
+        } else if obj.contains_key("drop") {
+            let _ = g.drop_effects();
             continue;
         } else if let Some(p) = text_of("load") {
             let state = obj.get("state").cloned().unwrap_or(Json::Null);
@@ -202,7 +218,7 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
             continue;
         } else {
             return Err(bad(
-                "a line that is not a game, expr, set, apply, undo or load",
+                "a line that is not a game, expr, set, apply, undo, redo, drop or load",
             ));
         };
         out.checked += 1;
@@ -599,5 +615,96 @@ mod tests {
         assert!(r.differences.is_empty(), "{:?}", r.differences);
         // The two volleys, the apply and the set.
         assert_eq!(r.checked, 4);
+    }
+
+    /// A log written before results were numbered (no `result` fields) replays as it was
+    /// played then: a second melee took the place of the first, whose effects were never
+    /// applied, and an `undo` took back the `apply` before the look-up after it.
+    #[test]
+    fn a_log_written_before_results_were_numbered_replays_as_it_was_played() {
+        let dir = std::env::temp_dir().join(format!("umpire-oldlog-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let log = dir.join("game.log").to_string_lossy().into_owned();
+        let mut g = Game::new(DiceMode::seeded(5));
+        g.legacy_results(true);
+        let c = Candidate::read("little_wars", &crate::limits::Limits::default()).expect("bundled");
+        g.put_in_use(c, Fit::Keep).expect("no state yet");
+        g.load("examples/states/little_wars_table.toml")
+            .expect("the table");
+        g.log_to(&log).expect("a new log");
+        g.adjudicate(
+            "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)",
+            false,
+            &mut NoTable,
+        )
+        .expect("the first melee");
+        g.adjudicate(
+            "melee_on_table(\"b\", \"a\", 14, 12, 0, 0)",
+            false,
+            &mut NoTable,
+        )
+        .expect("the second, in the first's place");
+        g.apply().expect("the second melee's effects");
+        g.adjudicate("sides.a.dead", false, &mut NoTable)
+            .expect("a look");
+        g.undo().expect("the apply");
+        g.apply().expect("the second melee's effects again");
+        assert!(g.take_log_failures().is_empty());
+        // As the umpire of then wrote it: no result numbers.
+        let text = std::fs::read_to_string(&log).expect("the log");
+        let old: String = text
+            .lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+                if let Some(m) = v.as_object_mut() {
+                    m.remove("result");
+                }
+                format!("{v}\n")
+            })
+            .collect();
+        assert!(!old.contains("\"result\""));
+        std::fs::write(&log, old).expect("the old log");
+        let r = super::replay(&log, &crate::limits::Limits::default()).expect("a game log");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(r.differences.is_empty(), "{:?}", r.differences);
+        // Three adjudications and two applies.
+        assert_eq!(r.checked, 5);
+    }
+
+    /// A log that numbers its results but lets a second result take the place of one
+    /// whose effects were not applied (as `run` does with `apply = false`) replays too.
+    #[test]
+    fn a_result_in_the_place_of_one_not_applied_replays_as_it_was_played() {
+        let dir = std::env::temp_dir().join(format!("umpire-inplace-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let log = dir.join("game.log").to_string_lossy().into_owned();
+        let mut g = Game::new(DiceMode::seeded(5));
+        g.legacy_results(true);
+        let c = Candidate::read("little_wars", &crate::limits::Limits::default()).expect("bundled");
+        g.put_in_use(c, Fit::Keep).expect("no state yet");
+        g.load("examples/states/little_wars_table.toml")
+            .expect("the table");
+        g.log_to(&log).expect("a new log");
+        g.adjudicate(
+            "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)",
+            false,
+            &mut NoTable,
+        )
+        .expect("the first melee");
+        g.adjudicate(
+            "melee_on_table(\"b\", \"a\", 14, 12, 0, 0)",
+            false,
+            &mut NoTable,
+        )
+        .expect("the second, in the first's place");
+        g.apply().expect("the second melee's effects");
+        let text = std::fs::read_to_string(&log).expect("the log");
+        assert!(text.contains("\"result\":2"));
+        let r = super::replay(&log, &crate::limits::Limits::default()).expect("a game log");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(r.differences.is_empty(), "{:?}", r.differences);
+        assert_eq!(r.checked, 3);
     }
 }

@@ -1809,7 +1809,7 @@ fn a_repl_game_logged_with_seeded_dice_replays_and_a_wrong_seed_is_found() {
         :set brigade.second_foot.lost_percent = 55\nmanoeuvre(brigade.second_foot)\n\
         manoeuvre(brigade.grenadiers)\n:undo\n:interpret guard_flat_cost=per_deployment\n\
         2d6 + 1\n:use! kriegspiel\n:load garrison.toml\nvictual()\n:apply\npass_moves(6)\n\
-        :apply\n:undo\nvictual()\n:apply\n";
+        :apply\n:undo\n:undo\nvictual()\n:apply\n";
     let o = umpire_in(
         &dir,
         &[

@@ -3,7 +3,8 @@
 //! then what went to stdout as it is, and `! ` before each line that went to stderr.
 //!
 //! Header lines (`# ruleset: NAME`, `# state: FILE`, `# seed: N`) are the command-line
-//! arguments. Lines starting with `%` act on files between inputs: `%copy SRC DEST`
+//! arguments; `# keyboard: yes` plays the session as at a keyboard, where the REPL asks
+//! (the next line answers). Lines starting with `%` act on files between inputs: `%copy SRC DEST`
 //! (an edit of the ruleset between turns), `%cat FILE` (shows a file, e.g. the log).
 //! `$DIR` is a scratch folder of the session's own.
 
@@ -69,6 +70,7 @@ fn transcript(path: &std::path::Path) -> String {
             &mut script,
         )
     };
+    session.ask_again = get(&keys, "keyboard") == Some("yes");
     // Runs of input lines go to the session; `%` lines act between them.
     let mut chunk = String::new();
     let mut run = |chunk: &mut String, session: &mut umpire::repl::Session| {

@@ -243,6 +243,10 @@ pub enum Code {
     ReplUnknownCommand,
     /// `:show bogus` in the REPL: no bundled ruleset of that name.
     ReplUnknownRuleset,
+    /// In a script, `melee_on_table("a", "b", 19, 13, 0, 5)` then
+    /// `melee_on_table("b", "a", 14, 12, 0, 0)`: the first melee's effects are not yet
+    /// applied (`:apply` or `:drop` them first).
+    ReplEffectsNotApplied,
     // replay: a game log replayed (`umpire replay`)
     /// A game log line `not json`, or a log with no `game` line.
     ReplayFormat,
@@ -276,7 +280,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 120] = [
+    pub const ALL: [Code; 121] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseDefault,
@@ -385,6 +389,7 @@ impl Code {
         Code::ReplCancelled,
         Code::ReplUnknownCommand,
         Code::ReplUnknownRuleset,
+        Code::ReplEffectsNotApplied,
         Code::ReplayFormat,
         Code::ReplayGame,
         Code::CliEach,
@@ -510,6 +515,7 @@ impl Code {
             Code::ReplCancelled => "umpire::repl::cancelled",
             Code::ReplUnknownCommand => "umpire::repl::unknown_command",
             Code::ReplUnknownRuleset => "umpire::repl::unknown_ruleset",
+            Code::ReplEffectsNotApplied => "umpire::repl::effects_not_applied",
             Code::ReplayFormat => "umpire::replay::format",
             Code::ReplayGame => "umpire::replay::game",
             Code::CliEach => "umpire::cli::each",
@@ -632,9 +638,10 @@ impl Code {
                 Phase::Prob
             }
             Code::DiffExpr => Phase::Diff,
-            Code::ReplCancelled | Code::ReplUnknownCommand | Code::ReplUnknownRuleset => {
-                Phase::Repl
-            }
+            Code::ReplCancelled
+            | Code::ReplUnknownCommand
+            | Code::ReplUnknownRuleset
+            | Code::ReplEffectsNotApplied => Phase::Repl,
             Code::ReplayFormat | Code::ReplayGame => Phase::Replay,
             Code::CliEach | Code::CliInterpret | Code::CliUnknownRuleset | Code::CliWriteState => {
                 Phase::Cli

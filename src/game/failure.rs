@@ -89,6 +89,22 @@ pub enum Refusal {
     StateChanged(String),
     /// No change to take back.
     NothingToUndo,
+    /// No change to take back: the game is as it started, with the state loaded from
+    /// this file ([`super::Game::begin`]).
+    AtStart(String),
+    /// The newest change is this state file loaded: [`super::Game::undo_anyway`] takes
+    /// it back.
+    TakesBackLoad(String),
+    /// Nothing taken back since the last change, to do again.
+    NothingToRedo,
+    /// A question that may change the state, while the effects of this result (its
+    /// input) are not yet applied: apply or drop them first.
+    EffectsNotApplied(String),
+    /// No result's effects wait to be applied, to drop.
+    NothingToDrop,
+    /// `save` was given no file, none was named before, and it would write over the
+    /// state file loaded (this one): it does so only when named.
+    OverLoaded(String),
     /// `save` was given no file, and the state came from none.
     NoFileToSave,
     /// `reload` reads a ruleset file again, and this is in use.
@@ -114,6 +130,24 @@ impl fmt::Display for Refusal {
                 "the state has changed since `{text}` was adjudicated: adjudicate it again"
             ),
             Refusal::NothingToUndo => write!(f, "nothing to undo"),
+            Refusal::AtStart(path) => write!(
+                f,
+                "nothing to undo: the game is as it started, with the state loaded from {path}"
+            ),
+            Refusal::TakesBackLoad(path) => write!(
+                f,
+                "undoing would take back the state loaded from {path}, and it is taken back only when asked for in so many words"
+            ),
+            Refusal::NothingToRedo => write!(f, "nothing to redo"),
+            Refusal::EffectsNotApplied(text) => write!(
+                f,
+                "the effects of `{text}` are not yet applied: apply or drop them, then ask again"
+            ),
+            Refusal::NothingToDrop => write!(f, "no result's effects wait to be applied"),
+            Refusal::OverLoaded(path) => write!(
+                f,
+                "no file named to save to, and the state was loaded from {path}: it is written over only when named"
+            ),
             Refusal::NoFileToSave => write!(f, "no file to save to: the state came from none"),
             Refusal::NotAFile(source) => {
                 write!(f, "only a ruleset file can be read again, and {source} is in use")

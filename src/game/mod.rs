@@ -10,11 +10,22 @@
 //! adjudication, so the library never prompts.
 //!
 //! The methods: [`Game::put_in_use`] (a [`Candidate`] ruleset read with
-//! [`Candidate::read`]), [`Game::load`] / [`Game::load_value`] (a state), `adjudicate`,
+//! [`Candidate::read`]), [`Game::load`] / [`Game::load_value`] (a state),
+//! [`Game::begin`] (what the game holds now is its start, not a change), `adjudicate`,
 //! `explain`, `look` (a path into the state, rolling nothing), `odds`, `sweep`, `set`,
-//! `apply`, `undo`, `save`, [`Game::interpret`], [`Game::set_dice`], [`Game::queue`]
-//! (faces given in advance) and [`Game::log_to`]. A [`Change`] undone says what was done
-//! in words through its `done` field (`` `:set …` ``); its snapshots hold the states.
+//! `apply`, `drop_effects`, `undo` / `undo_anyway`, `redo`, `save`, [`Game::interpret`],
+//! [`Game::set_dice`], [`Game::queue`] (faces given in advance) and [`Game::log_to`].
+//!
+//! **History.** Every change the umpire makes is in the [`History`]: a result
+//! adjudicated (the state untouched), a `set`, an `apply`, a `drop`, a state loaded.
+//! `undo` takes back the newest — never the start ([`Game::begin`]); a state loaded only
+//! through `undo_anyway`, the face having asked — and `redo` does it again, until a new
+//! change is made. A [`Change`] says what was done in words through its `done` field
+//! (`` `:set …` ``, ``the result of `…` ``); its snapshots hold the table before and
+//! after. Effects are never dropped silently: while a result's effects wait
+//! ([`Game::unapplied`]), a question that may change the state is refused before
+//! anything is rolled ([`Refusal::EffectsNotApplied`]) until they are applied or
+//! dropped.
 //!
 //! ```
 //! use umpire::game::{DiceMode, Fit, Game, NoTable, Candidate};
@@ -39,6 +50,7 @@
 //! owning thread's [`TableDice`] waits for the request that carries the face.
 
 mod dice;
+mod effects;
 mod failure;
 mod history;
 mod play;
@@ -162,8 +174,12 @@ pub struct Ruling {
     adjudication: Adjudication,
     /// The state it was adjudicated against.
     state: Option<Value>,
-    /// The game's version then: a change to the state since puts it out of date.
+    /// The state's number then ([`Snapshot::version`]): another state on the table
+    /// puts it out of date.
     version: u64,
+    /// The ruleset and readings it was adjudicated under ([`Game`]'s `era`): a result
+    /// of others is never put back as the last result.
+    era: u64,
     applied: bool,
 }
 
@@ -230,11 +246,23 @@ pub struct Game {
     state_path: Option<String>,
     log: Option<String>,
     log_failures: Vec<Diag>,
-    /// Counts changes to the state, so a result worked out before one is not applied.
+    /// The number of the state on the table ([`Snapshot::version`]), so a result
+    /// worked out against another is not applied.
     version: u64,
+    /// The numbers given to states so far.
+    versions: u64,
     /// The version last loaded or saved.
     saved: u64,
     rulings: u64,
+    /// Counts the rulesets and readings put in use: a result keeps the count it was
+    /// adjudicated under.
+    era: u64,
+    /// The state file the game started with ([`Game::begin`]), if any.
+    start: Option<String>,
+    /// The file last named to `save`: where `save` with none writes.
+    save_to: Option<String>,
+    /// Results are played as before they were changes (a replay of a log written then).
+    legacy: bool,
 }
 
 fn no_ruleset() -> Ruleset {
@@ -268,9 +296,19 @@ impl Game {
             log: None,
             log_failures: Vec::new(),
             version: 0,
+            versions: 0,
             saved: 0,
             rulings: 0,
+            era: 0,
+            start: None,
+            save_to: None,
+            legacy: false,
         }
+    }
+
+    /// Whether `text` is a question the ruleset in use understands (it compiles).
+    pub fn understands(&self, text: &str) -> bool {
+        self.rules.question("<input>", text).is_ok()
     }
 
     /// The checked program in use.
@@ -295,9 +333,36 @@ impl Game {
         self.rules.state.as_ref()
     }
 
-    /// The state file `save` writes to when given none.
+    /// The state file loaded last (the one on the table came from it, or from a
+    /// change of it).
     pub fn state_path(&self) -> Option<&str> {
         self.state_path.as_deref()
+    }
+
+    /// The file last named to `save` this game: where `save` with none writes.
+    pub fn save_to(&self) -> Option<&str> {
+        self.save_to.as_deref()
+    }
+
+    /// The state file the game started with ([`Game::begin`]), if any: `undo` never
+    /// takes it back.
+    pub fn start(&self) -> Option<&str> {
+        self.start.as_deref()
+    }
+
+    /// Marks what the game holds now — the ruleset and state given when it was started
+    /// — as its start, not a change: `undo` never takes it back.
+    pub fn begin(&mut self) {
+        self.history.clear();
+        self.start = self.state_path.clone();
+    }
+
+    /// Plays results as umpire did before they were changes that can be taken back —
+    /// for `umpire replay` of a log written then (its results carry no `result`
+    /// number): a result is not a change `undo` takes back, and one with effects takes
+    /// the place of one whose effects were not applied.
+    pub fn legacy_results(&mut self, legacy: bool) {
+        self.legacy = legacy;
     }
 
     /// Where the ruleset in use came from.
@@ -328,6 +393,19 @@ impl Game {
     /// The last result with effects: the one `apply` applies.
     pub fn pending(&self) -> Option<&Ruling> {
         self.pending.as_ref()
+    }
+
+    /// The result whose effects are not yet applied and can be: not applied, not
+    /// dropped, and adjudicated against the state on the table.
+    pub fn unapplied(&self) -> Option<&Ruling> {
+        self.pending
+            .as_ref()
+            .filter(|p| !p.applied && p.version == self.version && self.rules.state.is_some())
+    }
+
+    /// The change `redo` would do again, if any.
+    pub fn redoable(&self) -> Option<&Change> {
+        self.history.next_redo()
     }
 
     /// The game log appended to, if any.
@@ -388,6 +466,8 @@ impl Game {
                         carried.left_behind = true;
                         self.history.clear();
                         self.state_path = None;
+                        self.start = None;
+                        self.new_version();
                     }
                 },
             }
@@ -411,13 +491,11 @@ impl Game {
         }
         self.rules = new;
         self.source = source;
+        // The state on the table is the same state, read into the new ruleset: it keeps
+        // its number. Results of the old ruleset are forgotten, and never put back.
         self.last = None;
         self.pending = None;
-        let was_saved = self.saved == self.version;
-        self.version += 1;
-        if was_saved {
-            self.saved = self.version;
-        }
+        self.era += 1;
         self.log_game();
         Ok(carried)
     }
@@ -430,6 +508,7 @@ impl Game {
         self.rules.interpret(name, reading)?;
         self.last = None;
         self.pending = None;
+        self.era += 1;
         self.log_game();
         Ok(())
     }

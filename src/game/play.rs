@@ -31,8 +31,10 @@ impl Game {
     /// (`table` asked for each die the players roll), traced when `trace`. It becomes
     /// the last result, and — when it has effects — the one `apply` applies. Logged.
     ///
-    /// Errors: the text does not compile; the adjudication stops with an error or is
-    /// cancelled at the table (the last result is then forgotten).
+    /// Errors: the text does not compile; a result's effects are not yet applied and the
+    /// text may change the state ([`Refusal::EffectsNotApplied`], nothing rolled); the
+    /// adjudication stops with an error or is cancelled at the table (the last result is
+    /// then forgotten, and so is the one with effects unless they wait to be applied).
     pub fn adjudicate(
         &mut self,
         text: &str,
@@ -40,35 +42,57 @@ impl Game {
         table: &mut dyn TableDice,
     ) -> Result<Adjudicated, Failure> {
         let query = self.rules.question("<input>", text)?;
+        // Effects are never dropped silently: a question that may change the state waits
+        // while another result's effects wait, and rolls nothing.
+        if !self.legacy {
+            if let Some(p) = self.unapplied() {
+                if super::effects::may_change_state(&self.rules.program, &query.expr) {
+                    return Err(Refusal::EffectsNotApplied(p.text.clone()).into());
+                }
+            }
+        }
         let rolled = match self.run(&query, text, trace, table) {
             Ok(r) => r,
             Err(f) => {
                 // `apply` and `explain` never reach past a failed input to a result
-                // before it.
+                // before it — but effects waiting stay: the input could not have
+                // changed the state (or it would have waited for them).
                 self.last = None;
-                self.pending = None;
+                if self.unapplied().is_none() {
+                    self.pending = None;
+                }
                 return Err(f);
             }
         };
+        self.rulings += 1;
+        let id = self.rulings;
         self.log_result(
-            json!({ "expr": text }),
+            json!({ "expr": text, "result": id }),
             &rolled.adjudication,
             Some(rolled.dice),
         );
-        self.rulings += 1;
         let ruling = Ruling {
-            id: self.rulings,
+            id,
             text: text.to_string(),
             query,
             adjudication: rolled.adjudication.clone(),
             state: self.rules.state.clone(),
             version: self.version,
+            era: self.era,
             applied: false,
         };
+        let before = self.snapshot();
         if !ruling.adjudication.effects.is_empty() {
             self.pending = Some(ruling.clone());
         }
         self.last = Some(ruling);
+        if !self.legacy {
+            let done = Done::Result {
+                text: text.to_string(),
+                ruling: id,
+            };
+            self.record(done, before);
+        }
         Ok(Adjudicated {
             adjudication: rolled.adjudication,
             queue: rolled.queue,
@@ -218,41 +242,96 @@ impl Game {
         if p.version != self.version {
             return Err(Refusal::StateChanged(p.text.clone()).into());
         }
-        if self.rules.state.is_none() {
+        let Some(st) = &self.rules.state else {
             return Err(Refusal::NoState.into());
-        }
+        };
         let (text, ruling, adjudication) = (p.text.clone(), p.id, p.adjudication.clone());
+        let now = state::apply(st, &adjudication.effects)?;
+        let before = self.snapshot();
+        self.rules.state = Some(now);
+        self.new_version();
+        if let Some(p) = &mut self.pending {
+            p.applied = true;
+        }
         let done = Done::Apply {
             text: text.clone(),
             ruling,
         };
-        self.change(done, &adjudication.effects)?;
-        if let Some(p) = &mut self.pending {
-            p.applied = true;
-        }
-        self.log_result(json!({ "apply": text }), &adjudication, None);
+        self.record(done, before);
+        self.log_result(
+            json!({ "apply": text, "result": ruling }),
+            &adjudication,
+            None,
+        );
         Ok(Applied { text, adjudication })
     }
 
-    /// Takes the last change back. Undoing an `apply` makes its result applicable
-    /// again. Logged.
+    /// Drops the effects of the result whose effects are not yet applied: `apply` no
+    /// longer applies them. Logged, and can be undone. Returns the input adjudicated.
+    ///
+    /// Errors: no result's effects wait to be applied.
+    pub fn drop_effects(&mut self) -> Result<String, Failure> {
+        let Some(p) = self.unapplied() else {
+            return Err(Refusal::NothingToDrop.into());
+        };
+        let (text, ruling) = (p.text.clone(), p.id);
+        let before = self.snapshot();
+        self.pending = None;
+        self.record(
+            Done::Drop {
+                text: text.clone(),
+                ruling,
+            },
+            before,
+        );
+        self.log_line(json!({ "drop": text, "result": ruling }));
+        Ok(text)
+    }
+
+    /// Takes the newest change back: the table before it comes back (undoing a result
+    /// puts the result before it back as the last result; undoing an `apply` makes its
+    /// result applicable again). Never the start of the game ([`Game::begin`]). Logged.
+    ///
+    /// Errors: nothing to undo; the newest change is a state loaded
+    /// ([`Refusal::TakesBackLoad`]: [`Game::undo_anyway`] takes it back).
+    pub fn undo(&mut self) -> Result<Change, Failure> {
+        if let Some(Change {
+            done: Done::Load { path },
+            ..
+        }) = self.history.last()
+        {
+            return Err(Refusal::TakesBackLoad(path.clone()).into());
+        }
+        self.undo_anyway()
+    }
+
+    /// As [`Game::undo`], a state loaded too.
     ///
     /// Errors: nothing to undo.
-    pub fn undo(&mut self) -> Result<Change, Failure> {
-        let Some(c) = self.history.pop() else {
-            return Err(Refusal::NothingToUndo.into());
-        };
-        self.rules.state = c.before.state.clone();
-        self.state_path = c.before.path.clone();
-        self.version += 1;
-        if let (Done::Apply { ruling, .. }, Some(p)) = (&c.done, &mut self.pending) {
-            if p.id == *ruling {
-                // Against the state it was adjudicated against, which is back.
-                p.applied = false;
-                p.version = self.version;
+    pub fn undo_anyway(&mut self) -> Result<Change, Failure> {
+        let Some(c) = self.history.take_back().cloned() else {
+            return Err(match &self.start {
+                Some(path) => Refusal::AtStart(path.clone()),
+                None => Refusal::NothingToUndo,
             }
-        }
-        self.log_line(json!({ "undo": c.done.to_string() }));
+            .into());
+        };
+        self.restore(&c.before);
+        self.log_line(took("undo", &c.done));
+        Ok(c)
+    }
+
+    /// Does the change taken back last again: the table after it comes back (a result
+    /// is the last result again, its effects waiting again if they were not applied).
+    /// Nothing is rolled again. Logged.
+    ///
+    /// Errors: nothing was taken back since the last change.
+    pub fn redo(&mut self) -> Result<Change, Failure> {
+        let Some(c) = self.history.bring_back().cloned() else {
+            return Err(Refusal::NothingToRedo.into());
+        };
+        self.restore(&c.after);
+        self.log_line(took("redo", &c.done));
         Ok(c)
     }
 
@@ -288,41 +367,73 @@ impl Game {
             }
             None => json!({ "load": path, "state": Json::Null }),
         };
-        let after = self.snapshot();
-        self.history.push(Change {
-            done: Done::Load {
-                path: path.to_string(),
-            },
-            before,
-            after,
-        });
-        self.version += 1;
+        self.new_version();
+        let done = Done::Load {
+            path: path.to_string(),
+        };
+        self.record(done, before);
         self.log_line(line);
     }
 
-    /// Writes the state to `path`, or to the file it came from; whole or not at all.
-    /// Returns the file written.
+    /// Writes the state to `path`, whole or not at all; with none, to the file last
+    /// named to `save` this game. Returns the file written.
     ///
-    /// Errors: no state; no file to write; the file cannot be written.
+    /// Errors: no state; no file named, and the state came from a file
+    /// ([`Refusal::OverLoaded`]: it is written over only when named) or from none; the
+    /// file cannot be written.
     pub fn save(&mut self, path: Option<&str>) -> Result<String, Failure> {
         let Some(st) = &self.rules.state else {
             return Err(Refusal::NoState.into());
         };
-        let path = match path {
-            Some(p) => p.to_string(),
-            None => self.state_path.clone().ok_or(Refusal::NoFileToSave)?,
+        let (path, named) = match (path, &self.save_to, &self.state_path) {
+            (Some(p), _, _) => (p.to_string(), true),
+            (None, Some(named), _) => (named.clone(), false),
+            (None, None, Some(loaded)) => return Err(Refusal::OverLoaded(loaded.clone()).into()),
+            (None, None, None) => return Err(Refusal::NoFileToSave.into()),
         };
         let text = state::to_file_text(&self.rules.program, st, &path);
         state::write_state(&path, &text)?;
+        if named {
+            self.save_to = Some(path.clone());
+        }
         self.saved = self.version;
         Ok(path)
     }
 
+    /// The table now: what a change records before and after it.
     fn snapshot(&self) -> Snapshot {
         Snapshot {
             state: self.rules.state.clone(),
             path: self.state_path.clone(),
+            version: self.version,
+            last: self.last.clone(),
+            pending: self.pending.clone(),
         }
+    }
+
+    /// Puts a table recorded back (results of another ruleset or reading are not).
+    fn restore(&mut self, s: &Snapshot) {
+        self.rules.state = s.state.clone();
+        self.state_path = s.path.clone();
+        self.version = s.version;
+        self.last = s.last.clone().filter(|r| r.era == self.era);
+        self.pending = s.pending.clone().filter(|r| r.era == self.era);
+    }
+
+    /// Records a change made, from the table `before` it to the table now.
+    fn record(&mut self, done: Done, before: Snapshot) {
+        let after = self.snapshot();
+        self.history.push(Change {
+            done,
+            before,
+            after,
+        });
+    }
+
+    /// Numbers a new state on the table.
+    pub(super) fn new_version(&mut self) {
+        self.versions += 1;
+        self.version = self.versions;
     }
 
     /// Applies effects to the state on the table (the callers have seen there is one),
@@ -334,13 +445,8 @@ impl Game {
         let now = state::apply(st, effects)?;
         let before = self.snapshot();
         self.rules.state = Some(now);
-        let after = self.snapshot();
-        self.history.push(Change {
-            done,
-            before,
-            after,
-        });
-        self.version += 1;
+        self.new_version();
+        self.record(done, before);
         Ok(())
     }
 
@@ -400,4 +506,15 @@ impl Game {
             }),
         }
     }
+}
+
+/// A game log's `undo` or `redo` line (`key`) for a change: what it did in words, and
+/// for a result its number.
+fn took(key: &str, done: &Done) -> Json {
+    let mut line = serde_json::Map::new();
+    line.insert(key.into(), done.to_string().into());
+    if let Some(n) = done.result() {
+        line.insert("result".into(), n.into());
+    }
+    Json::Object(line)
 }

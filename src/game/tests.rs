@@ -144,7 +144,15 @@ fn a_change_by_hand_is_checked_made_and_taken_back() {
     // 55% lost is two whole 25%s: 6 - 2 = 4, "3,4 Hold".
     let a = roll(&mut g, &[6], "manoeuvre(brigade.second_foot)");
     assert_eq!(value(&g, &a.adjudication), "hold");
-    // Taken back: 30% again.
+    // The result is the newest thing done: taken back first, the state untouched.
+    let r = g.undo().expect("the result");
+    assert_eq!(
+        r.done.to_string(),
+        "the result of `manoeuvre(brigade.second_foot)`"
+    );
+    assert!(g.last().is_none());
+    assert_eq!(at(&mut g, "brigade.second_foot.lost_percent"), "55");
+    // Then the set: 30% again.
     let c = g.undo().expect("the set");
     assert_eq!(
         c.done,
@@ -168,8 +176,16 @@ fn a_change_by_hand_is_checked_made_and_taken_back() {
         .expect("a set");
     assert!(same.adjudication.effects.is_empty());
     assert_eq!(g.history().len(), 1);
-    // The load itself can be taken back: no state, nothing left to undo.
-    assert!(matches!(g.undo().map(|c| c.done), Ok(Done::Load { .. })));
+    // The load itself is taken back only when asked for in so many words: then no
+    // state, nothing left to undo.
+    assert!(matches!(
+        g.undo(),
+        Err(Failure::Refused(Refusal::TakesBackLoad(p))) if p == BRIGADE
+    ));
+    assert!(matches!(
+        g.undo_anyway().map(|c| c.done),
+        Ok(Done::Load { .. })
+    ));
     assert!(g.state().is_none());
     assert!(matches!(
         g.undo(),
@@ -236,17 +252,21 @@ fn wells_two_melees_applied_leave_the_table_as_he_tells_it() {
         at(&mut g, "sides.a"),
         "{ free: 0, dead: 17, prisoners_held: 0, escorts: 0, released: 0 }"
     );
-    // Every apply taken back, newest first: the table as it began.
-    let undone: Vec<String> = (0..4)
-        .map(|_| g.undo().expect("an apply").done.to_string())
+    // Every apply and result taken back, newest first: the table as it began.
+    let undone: Vec<String> = (0..8)
+        .map(|_| g.undo().expect("an apply or a result").done.to_string())
         .collect();
     assert_eq!(
         undone,
         [
             "the effects of `detail_escorts(\"b\")`".to_string(),
+            "the result of `detail_escorts(\"b\")`".to_string(),
             "the effects of `recapture(\"b\", \"a\")`".to_string(),
+            "the result of `recapture(\"b\", \"a\")`".to_string(),
             format!("the effects of `{second}`"),
+            format!("the result of `{second}`"),
             format!("the effects of `{first}`"),
+            format!("the result of `{first}`"),
         ]
     );
     assert_eq!(at(&mut g, "sides.a.free"), "19");
@@ -386,8 +406,9 @@ fn a_state_given_as_a_value_is_checked_against_the_declaration_and_can_be_undone
     let f = g.load_value("<bad>", &bad).expect_err("no grade `hero`");
     assert_eq!(codes(&f), [Code::StateUnknownValue]);
     assert_eq!(at(&mut g, "turn"), "4");
+    g.undo().expect("the result");
     assert_eq!(
-        g.undo().map(|c| c.done).ok(),
+        g.undo_anyway().map(|c| c.done).ok(),
         Some(Done::Load {
             path: "<a logged state>".into()
         })
@@ -414,8 +435,9 @@ fn a_reading_chosen_changes_the_result_and_stays_chosen_where_the_ruleset_has_it
     let again = Candidate::read("furious_reason", &Limits::default()).expect("bundled");
     let carried = g.put_in_use(again, Fit::Keep).expect("the state fits");
     assert_eq!(carried, Carried::default());
+    // The load and the two results before the reload; the third after it.
     assert_eq!(cost_of(&mut g, cost), "1\"");
-    assert_eq!(g.history().len(), 1);
+    assert_eq!(g.history().len(), 4);
     assert!(g.state().is_some());
 }
 
@@ -497,7 +519,7 @@ fn the_log_records_each_result_change_and_undo_and_a_line_it_cannot_write_is_sai
     // the seed and place are those of the next die umpire would roll.
     assert_eq!(
         lines[1],
-        r#"{"expr":"manoeuvre(brigade.second_foot)","value":"tardy","rolls":[{"dice":"D10","sides":10,"faces":[6],"total":6}],"dice":{"queued":1,"seed":1,"position":"0"}}"#
+        r#"{"expr":"manoeuvre(brigade.second_foot)","result":1,"value":"tardy","rolls":[{"dice":"D10","sides":10,"faces":[6],"total":6}],"dice":{"queued":1,"seed":1,"position":"0"}}"#
     );
     assert!(lines[2].starts_with(r#"{"set":":set brigade.second_foot.lost_percent = 55","value":"#));
     assert_eq!(
@@ -516,5 +538,243 @@ fn the_log_records_each_result_change_and_undo_and_a_line_it_cannot_write_is_sai
         [Code::IoWrite]
     );
     assert!(g.last().is_some());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A game started as `umpire repl RULESET --state FILE` starts one.
+fn started(ruleset: &str, state: &str) -> Game {
+    let mut g = game(ruleset, state);
+    g.begin();
+    g
+}
+
+#[test]
+fn undoing_a_mistyped_roll_takes_back_the_result_and_never_the_state_the_game_started_with() {
+    let mut g = started("furious_reason", BRIGADE);
+    assert!(g.history().is_empty());
+    // The player called 9, the umpire typed 2: the militia (disordered, being charged,
+    // Militia -1, being charged -1) on 2 - 2 = 0 is Shattered.
+    let a = roll(&mut g, &[2], "manoeuvre(brigade.county_militia)");
+    assert_eq!(value(&g, &a.adjudication), "shattered");
+    let before = g.state().cloned();
+    let c = g.undo().expect("the result");
+    assert_eq!(
+        c.done.to_string(),
+        "the result of `manoeuvre(brigade.county_militia)`"
+    );
+    assert_eq!(c.done.result(), Some(1));
+    // The result is forgotten; the state is untouched and still loaded.
+    assert!(g.last().is_none());
+    assert_eq!(g.state().cloned(), before);
+    assert_eq!(g.state_path(), Some(BRIGADE));
+    // Nothing more to undo: the start of the game is not a change.
+    assert!(matches!(
+        g.undo(),
+        Err(Failure::Refused(Refusal::AtStart(p))) if p == BRIGADE
+    ));
+    assert!(matches!(
+        g.undo_anyway(),
+        Err(Failure::Refused(Refusal::AtStart(_)))
+    ));
+    assert!(g.state().is_some());
+    // 9 - 2 = 7 on the disorder side: Rally.
+    let a = roll(&mut g, &[9], "manoeuvre(brigade.county_militia)");
+    assert_eq!(value(&g, &a.adjudication), "rally");
+    assert_eq!(g.last().map(Ruling::id), Some(2));
+}
+
+#[test]
+fn undo_puts_the_result_before_back_and_redo_does_again_what_undo_took_back() {
+    let mut g = started("little_wars", TABLE);
+    let first = "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)";
+    roll(&mut g, &[], first);
+    g.apply().expect("the first melee");
+    let look = "recapture(\"b\", \"a\")";
+    roll(&mut g, &[], look);
+    assert_eq!(g.last().map(Ruling::text), Some(look));
+    // Undoing the recapture: the melee is the last result again, its effects applied.
+    g.undo().expect("the recapture's result");
+    assert_eq!(g.last().map(Ruling::text), Some(first));
+    assert!(g.pending().is_some_and(Ruling::applied));
+    // Undoing the apply: the melee's effects wait again, and the table is as it began.
+    g.undo().expect("the apply");
+    assert_eq!(at(&mut g, "sides.a.free"), "19");
+    assert_eq!(g.unapplied().map(Ruling::text), Some(first));
+    // Redone: the effects are on the table again (7 killed and 0 taken of A's 19).
+    let c = g.redo().expect("the apply");
+    assert_eq!(c.done.to_string(), format!("the effects of `{first}`"));
+    assert_eq!(at(&mut g, "sides.a.free"), "12");
+    assert!(g.unapplied().is_none());
+    // Then the recapture's result, rolled not again but put back.
+    let c = g.redo().expect("the result");
+    assert_eq!(c.done.result(), Some(2));
+    assert_eq!(g.last().map(Ruling::text), Some(look));
+    assert!(matches!(
+        g.redo(),
+        Err(Failure::Refused(Refusal::NothingToRedo))
+    ));
+    // A new change clears what can be redone.
+    g.undo().expect("the recapture's result");
+    assert!(g.redoable().is_some());
+    g.set("set move += 1", &mut NoTable).expect("a change");
+    assert!(g.redoable().is_none());
+    assert!(matches!(
+        g.redo(),
+        Err(Failure::Refused(Refusal::NothingToRedo))
+    ));
+}
+
+#[test]
+fn a_question_with_effects_waits_while_another_results_effects_are_not_applied() {
+    let mut g = started("little_wars", TABLE);
+    let first = "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)";
+    let second = "melee_on_table(\"b\", \"a\", 14, 12, 0, 0)";
+    roll(&mut g, &[], first);
+    assert_eq!(g.unapplied().map(Ruling::text), Some(first));
+    // The second melee may change the state: refused before anything is rolled (the
+    // queued faces stay queued), the first melee's effects still waiting.
+    g.queue(&[4]);
+    let f = g
+        .adjudicate(second, false, &mut NoTable)
+        .expect_err("the first melee's effects wait");
+    assert!(matches!(f, Failure::Refused(Refusal::EffectsNotApplied(ref t)) if t == first));
+    assert_eq!(g.queued(), [4]);
+    assert_eq!(g.last().map(Ruling::text), Some(first));
+    g.clear_queue();
+    // A question that cannot change the state is answered meanwhile; one that fails
+    // leaves the effects waiting.
+    roll(&mut g, &[], "sides.a.free");
+    assert_eq!(g.unapplied().map(Ruling::text), Some(first));
+    let f = g
+        .adjudicate("sides[\"c\"].free", false, &mut NoTable)
+        .expect_err("there is no side c");
+    assert_eq!(codes(&f), [Code::EvalNoMember]);
+    assert_eq!(g.unapplied().map(Ruling::text), Some(first));
+    // Applied: Wells's account. A's 19 lose 7 killed; B's 27 lose 7 killed and 6 taken.
+    g.apply().expect("the first melee");
+    assert_eq!(
+        at(&mut g, "sides.a"),
+        "{ free: 12, dead: 7, prisoners_held: 6, escorts: 0, released: 0 }"
+    );
+    // Now the second: B's 14 against A's 12, ten killed each side, two of A's taken —
+    // A's dead are 7 + 10 = 17, never the 10 of the second melee alone.
+    roll(&mut g, &[], second);
+    g.apply().expect("the second melee");
+    assert_eq!(
+        at(&mut g, "sides.a"),
+        "{ free: 0, dead: 17, prisoners_held: 6, escorts: 0, released: 0 }"
+    );
+}
+
+#[test]
+fn dropped_effects_are_a_change_that_can_be_taken_back() {
+    let mut g = started("little_wars", TABLE);
+    let first = "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)";
+    roll(&mut g, &[], first);
+    assert_eq!(g.drop_effects().expect("waiting"), first);
+    assert!(g.unapplied().is_none());
+    assert!(matches!(
+        g.apply(),
+        Err(Failure::Refused(Refusal::NothingToApply))
+    ));
+    assert!(matches!(
+        g.drop_effects(),
+        Err(Failure::Refused(Refusal::NothingToDrop))
+    ));
+    let c = g.undo().expect("the drop");
+    assert_eq!(
+        c.done.to_string(),
+        format!("dropping the effects of `{first}`")
+    );
+    assert_eq!(g.unapplied().map(Ruling::text), Some(first));
+    g.apply().expect("applicable again");
+    assert_eq!(at(&mut g, "sides.a.free"), "12");
+}
+
+#[test]
+fn a_change_by_hand_taken_back_makes_a_result_before_it_applicable_again() {
+    let mut g = started("little_wars", TABLE);
+    let first = "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)";
+    roll(&mut g, &[], first);
+    g.set("set move += 1", &mut NoTable).expect("a change");
+    assert!(matches!(
+        g.apply(),
+        Err(Failure::Refused(Refusal::StateChanged(_)))
+    ));
+    g.undo().expect("the set");
+    // The state the melee was adjudicated against is back, and so is the melee.
+    assert!(!g.unsaved());
+    g.apply()
+        .expect("the melee, against the state it was adjudicated against");
+}
+
+#[test]
+fn which_questions_may_change_the_state_is_told_before_rolling() {
+    let g = started("little_wars", TABLE);
+    let may = |text: &str| {
+        let q = g.ruleset().question("<input>", text).expect("compiles");
+        super::effects::may_change_state(g.program(), &q.expr)
+    };
+    assert!(may("melee_on_table(\"a\", \"b\", 19, 13, 0, 5)"));
+    assert!(may("detail_escorts(\"b\")"));
+    assert!(!may("melee(19, 13, 0, 5)"));
+    assert!(!may("sides.a.free + 1d6"));
+    let f = started("furious_reason", BRIGADE);
+    let q = f
+        .ruleset()
+        .question("<input>", "manoeuvre(brigade.second_foot)")
+        .expect("compiles");
+    assert!(!super::effects::may_change_state(f.program(), &q.expr));
+}
+
+#[test]
+fn a_bare_save_writes_to_the_file_last_named_and_over_the_loaded_file_only_when_named() {
+    let dir = scratch("bare-save");
+    let loaded = format!("{dir}/start.toml");
+    std::fs::copy(BRIGADE, &loaded).expect("a copy");
+    let mut g = started("furious_reason", &loaded);
+    g.set("set turn += 1", &mut NoTable).expect("a change");
+    assert!(matches!(
+        g.save(None),
+        Err(Failure::Refused(Refusal::OverLoaded(p))) if p == loaded
+    ));
+    let other = format!("{dir}/turn3_end.toml");
+    g.save(Some(&other)).expect("written");
+    g.set("set turn += 1", &mut NoTable)
+        .expect("another change");
+    assert_eq!(g.save(None).expect("written"), other);
+    assert_eq!(
+        std::fs::read(&loaded).expect("the loaded file"),
+        std::fs::read(BRIGADE).expect("the example")
+    );
+    // Named, the loaded file is written over, and a bare save writes there from then on.
+    assert_eq!(g.save(Some(&loaded)).expect("written"), loaded);
+    assert_eq!(g.save_to(), Some(loaded.as_str()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_log_names_the_result_each_undo_and_redo_takes_back() {
+    let dir = scratch("log-undo");
+    let log = format!("{dir}/game.log");
+    let mut g = started("furious_reason", BRIGADE);
+    g.log_to(&log).expect("a new file");
+    roll(&mut g, &[2], "manoeuvre(brigade.county_militia)");
+    g.undo().expect("the result");
+    g.redo().expect("the result");
+    g.undo().expect("the result");
+    let text = std::fs::read_to_string(&log).expect("the log");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    assert!(lines[1].starts_with(
+        r#"{"expr":"manoeuvre(brigade.county_militia)","result":1,"value":"shattered""#
+    ));
+    let undo = r#"{"undo":"the result of `manoeuvre(brigade.county_militia)`","result":1}"#;
+    assert_eq!(lines[2], undo);
+    assert_eq!(
+        lines[3],
+        r#"{"redo":"the result of `manoeuvre(brigade.county_militia)`","result":1}"#
+    );
+    assert_eq!(lines[4], undo);
     let _ = std::fs::remove_dir_all(&dir);
 }

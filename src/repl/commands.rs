@@ -86,14 +86,22 @@ commands! {
     Set "set" "PATH = EXPR" "change the state (+= and -= too)";
     /// Applies the last result's effects.
     Apply "apply" "" "apply the last result's effects to the state";
-    /// Takes the last change back.
-    Undo "undo" "" "take the last change to the state back";
+    /// Drops the effects of the last result: they are not applied.
+    Drop "drop" "" "drop the last result's effects: they are not applied";
+    /// Takes the newest change back: a result, a change to the state, effects applied.
+    Undo "undo" "" "take back the newest thing done (a result, :set, :apply, :drop, :load)";
+    /// As `:undo`, a state loaded too, without asking.
+    UndoAnyway "undo!" "" "the same, taking back a :load without asking";
+    /// Does again what `:undo` took back.
+    Redo "redo" "" "do again what :undo took back";
     /// Writes the state.
-    Save "save" "[FILE]" "write the state (to the file it came from, if no FILE)";
+    Save "save" "[FILE]" "write the state (to the FILE last named, if none)";
     /// Appends the game log to a file, or says where it goes.
     Log "log" "FILE" "append each adjudication to FILE as JSON lines";
     /// Ends the session.
-    Quit "quit" "" "end the session (Ctrl-D too)" also "q" also "exit";
+    Quit "quit" "" "end the session (Ctrl-D too; asks first if anything would be lost)" also "q" also "exit";
+    /// Ends the session even with effects not yet applied or changes not saved.
+    QuitAnyway "quit!" "" "end the session, losing effects not yet applied and changes not saved" hidden "q!" hidden "exit!";
     /// Prints a bundled ruleset.
     Show "show" "NAME" "print a bundled ruleset (to copy and edit)";
 }

@@ -335,6 +335,15 @@ impl Io for Terminal<'_> {
     }
 }
 
+/// An input as the prompt names it: a call's name with its arguments left out
+/// (`melee_on_table(…)`).
+fn short(text: &str) -> String {
+    match text.split_once('(') {
+        Some((name, _)) => format!("{}(…)", name.trim()),
+        None => text.to_string(),
+    }
+}
+
 /// The interactive loop; returns whether any input failed.
 pub fn interactive(
     ruleset: Option<&str>,
@@ -376,27 +385,24 @@ pub fn interactive(
         start(ruleset, state, seed, table, limits, &mut t)
     };
     session.ask_again = true;
-    // Leaving with changes not saved asks for a second `:quit` (or Ctrl-D).
-    let mut warned = false;
-    let mut leave = |session: &Session| -> bool {
-        if session.unsaved() && !warned {
-            warned = true;
-            crate::term::write_err(
-                "the state on the table has changes not saved: `:save [FILE]` keeps them; `:quit` (or Ctrl-D) again leaves without\n",
-            );
-            return false;
-        }
-        true
-    };
     loop {
         if let Some(h) = editor.helper_mut() {
             h.names = Names::of(&session);
         }
-        let line = match editor.readline("umpire> ") {
+        let prompt = match session.unapplied() {
+            Some(text) => format!("umpire [effects of {} not yet applied]> ", short(&text)),
+            None => "umpire> ".to_string(),
+        };
+        let line = match editor.readline(&prompt) {
             Ok(line) => line,
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => {
-                if leave(&session) {
+                // Leaving with effects not yet applied or changes not saved asks first.
+                let mut t = Terminal {
+                    editor: &mut editor,
+                    colour,
+                };
+                if session.may_leave(&mut t) {
                     break;
                 }
                 continue;
@@ -416,7 +422,7 @@ pub fn interactive(
             editor: &mut editor,
             colour,
         };
-        if session.input(&line, &mut t) == Next::Quit && leave(&session) {
+        if session.input(&line, &mut t) == Next::Quit {
             break;
         }
     }

@@ -116,16 +116,19 @@ impl<'a> Script<'a> {
         Some(text)
     }
 
-    /// Feeds every input to `session` until the input ends or `:quit`.
-    pub fn run(&mut self, session: &mut Session) {
+    /// Feeds every input to `session` until the input ends or `:quit`; says which.
+    pub fn run(&mut self, session: &mut Session) -> Next {
+        let mut next = Next::Go;
         while let Some(text) = self.next_input() {
             if session.input(&text, self) == Next::Quit {
+                next = Next::Quit;
                 break;
             }
         }
         if self.bad {
             session.failed = true;
         }
+        next
     }
 }
 
@@ -177,6 +180,8 @@ pub fn start(
             s.failed = true;
         }
     }
+    // The ruleset and state given on the command line are the start of the game.
+    s.begin();
     s
 }
 
@@ -210,7 +215,12 @@ pub fn main(
             limits,
             &mut script,
         );
-        script.run(&mut session);
+        if script.run(&mut session) == Next::Go {
+            // The input ended without `:quit`: what was left is said, not a failure.
+            if let Some(note) = session.end_note() {
+                script.err(&note);
+            }
+        }
         session.failed
     };
     if code {

@@ -5,6 +5,8 @@
 //! keyboard does.
 
 use super::commands::Command;
+
+mod guard;
 use crate::adjudication::Outcome;
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
@@ -93,6 +95,18 @@ impl Session {
         self.game.unsaved()
     }
 
+    /// The input whose result's effects are not yet applied, if any (the prompt shows
+    /// that they wait).
+    pub fn unapplied(&self) -> Option<String> {
+        self.game.unapplied().map(|r| r.text().to_string())
+    }
+
+    /// Marks the ruleset and state loaded so far as the start of the game: `:undo`
+    /// never takes them back.
+    pub fn begin(&mut self) {
+        self.game.begin();
+    }
+
     /// The game state, if one is loaded.
     pub fn state(&self) -> Option<&Value> {
         self.game.state()
@@ -142,14 +156,34 @@ impl Session {
             );
             return Next::Go;
         }
+        // `help`, `quit`, `exit` typed alone are the commands, unless the ruleset in use
+        // gives the name a meaning.
+        let bare;
+        let text = if BARE.contains(&text) && !self.game.understands(text) {
+            bare = format!(":{text}");
+            bare.as_str()
+        } else {
+            text
+        };
         let ok = if let Some(rest) = text.strip_prefix(':') {
             let (name, arg) = match rest.find(char::is_whitespace) {
                 Some(i) => (&rest[..i], rest[i..].trim()),
                 None => (rest, ""),
             };
             match Command::parse(name) {
-                Some(Command::Quit) => return Next::Quit,
-                Some(c) => self.command(c, arg, line, io),
+                Some(Command::Quit) => {
+                    if self.may_leave(io) {
+                        return Next::Quit;
+                    }
+                    true
+                }
+                Some(Command::QuitAnyway) => return Next::Quit,
+                Some(c) => {
+                    let waiting = self.unapplied();
+                    let ok = self.command(c, arg, line, io);
+                    self.say_forgotten(c, waiting, io);
+                    ok
+                }
                 None => self.fail(Command::unknown(name), io),
             }
         } else {
@@ -236,51 +270,19 @@ impl Session {
             }
             Command::Load => self.load_state(arg, io),
             Command::State => self.show_state(arg, io),
-            Command::Set => {
-                let mut table = AtTable {
-                    io: &mut *io,
-                    ask_again: self.ask_again,
-                };
-                let done = self.game.set(line, &mut table);
-                match done {
-                    Ok(done) => {
-                        queue_note(done.queue.as_ref(), io);
-                        let a = &done.adjudication;
-                        if a.effects.is_empty() {
-                            io.out("no change: the state holds that already\n");
-                        } else {
-                            io.out(&effects_text(self.game.program(), &a.effects));
-                            if !a.rolls.is_empty() {
-                                io.out(&format!("rolls: {}\n", rolls_text(&a.rolls)));
-                            }
-                        }
-                        true
-                    }
-                    Err(f) => self.failure(f, io),
-                }
-            }
-            Command::Apply => match self.game.apply() {
-                Ok(done) => {
-                    let effects = &done.adjudication.effects;
-                    io.out(&effects_text(self.game.program(), effects));
-                    true
-                }
-                Err(f) => self.failure(f, io),
-            },
-            Command::Undo => match self.game.undo() {
+            Command::Set => self.set(line, io),
+            Command::Apply => self.apply(io),
+            Command::Drop => self.drop_effects(io),
+            Command::Undo => self.undo(false, io),
+            Command::UndoAnyway => self.undo(true, io),
+            Command::Redo => match self.game.redo() {
                 Ok(change) => {
-                    io.out(&format!("undone: {}\n", change.done));
+                    io.out(&format!("redone: {}\n", change.done));
                     true
                 }
                 Err(f) => self.failure(f, io),
             },
-            Command::Save => match self.game.save((!arg.is_empty()).then_some(arg)) {
-                Ok(path) => {
-                    io.err(&format!("state written to {path}\n"));
-                    true
-                }
-                Err(f) => self.failure(f, io),
-            },
+            Command::Save => self.save(arg, io),
             Command::Log if arg.is_empty() => {
                 match self.game.log_path() {
                     Some(p) => io.out(&format!("logging to {p}\n")),
@@ -296,7 +298,31 @@ impl Session {
                 Err(d) => self.fail(d, io),
             },
             // `input` ends the session before it gets here.
-            Command::Quit => true,
+            Command::Quit | Command::QuitAnyway => true,
+        }
+    }
+
+    /// `:set PATH = EXPR`: the change made, and the dice it rolled.
+    fn set(&mut self, line: &str, io: &mut dyn Io) -> bool {
+        let mut table = AtTable {
+            io: &mut *io,
+            ask_again: self.ask_again,
+        };
+        match self.game.set(line, &mut table) {
+            Ok(done) => {
+                queue_note(done.queue.as_ref(), io);
+                let a = &done.adjudication;
+                if a.effects.is_empty() {
+                    io.out("no change: the state holds that already\n");
+                } else {
+                    io.out(&effects_text(self.game.program(), &a.effects));
+                    if !a.rolls.is_empty() {
+                        io.out(&format!("rolls: {}\n", rolls_text(&a.rolls)));
+                    }
+                }
+                true
+            }
+            Err(f) => self.failure(f, io),
         }
     }
 
@@ -544,22 +570,6 @@ impl Session {
         true
     }
 
-    /// Adjudicates `text` against the state; prints it as `umpire eval` does.
-    fn adjudicate(&mut self, text: &str, trace: bool, io: &mut dyn Io) -> bool {
-        let mut table = AtTable {
-            io: &mut *io,
-            ask_again: self.ask_again,
-        };
-        match self.game.adjudicate(text, trace, &mut table) {
-            Ok(done) => {
-                queue_note(done.queue.as_ref(), io);
-                io.out(&report_text(self.game.program(), &done.adjudication));
-                true
-            }
-            Err(f) => self.failure(f, io),
-        }
-    }
-
     /// `:state` (the whole state, as a state file) or `:state PATH` (one part of it).
     fn show_state(&mut self, path: &str, io: &mut dyn Io) -> bool {
         if path.is_empty() {
@@ -772,6 +782,9 @@ impl TableDice for AtTable<'_> {
     }
 }
 
+/// Commands that may be typed without their `:`, alone on the line.
+const BARE: [&str; 4] = ["help", "quit", "exit", "q"];
+
 /// A refusal in the REPL's words (after `error: `), naming the command that mends it.
 fn refusal_text(r: &Refusal) -> String {
     match r {
@@ -786,9 +799,24 @@ fn refusal_text(r: &Refusal) -> String {
             "the state has changed since `{text}` was adjudicated: adjudicate it again, then `:apply`"
         ),
         Refusal::NoFileToSave => "`:save FILE` names the file to write".into(),
+        Refusal::TakesBackLoad(path) => format!(
+            "`:undo` would take back `:load {path}`: `:undo!` takes it back (the state before it comes back)"
+        ),
+        Refusal::EffectsNotApplied(text) => format!(
+            "the effects of `{text}` are not yet applied: `:apply` applies them, `:drop` drops them; then ask again"
+        ),
+        Refusal::OverLoaded(path) => format!(
+            "`:save` alone would write over {path}, the state file you loaded: `:save {path}` writes over it, `:save FILE` writes elsewhere"
+        ),
+        Refusal::NothingToDrop => {
+            "nothing to drop: no result's effects wait to be applied".into()
+        }
         Refusal::NotAFile(source) => {
             format!("`:reload` reads a ruleset file again, and {source} is in use")
         }
-        Refusal::NothingToApply | Refusal::NothingToUndo => r.to_string(),
+        Refusal::NothingToApply
+        | Refusal::NothingToUndo
+        | Refusal::AtStart(_)
+        | Refusal::NothingToRedo => r.to_string(),
     }
 }
