@@ -8,20 +8,18 @@
 //! question is and is a result of the game, and the last one is the last result.
 //! Faces queued with `:roll` run on from one member to the next.
 //!
-//! Effects: a result with effects is the one `:apply` applies until the next one with
-//! effects; so when more than one member's result has effects, only the last one's can
-//! be applied, and `:each` says so, naming the others to adjudicate one by one (each then
-//! `:apply`). Nothing is applied for the umpire.
+//! Effects are never dropped: each member's question is put as a typed one is, so when
+//! a member's question may change the state while the effects of the member before it
+//! are not yet applied, the umpire is asked at a keyboard (apply them, drop them, or
+//! stop) and a script gets the error that says `:apply` or `:drop` them — `:each` stops
+//! there, the members after it not adjudicated. Nothing is applied for the umpire.
 
-use super::session::Io;
+use super::session::{Io, Session};
 use crate::adjudication::Adjudication;
 use crate::diagnostic::{Code, Diag, Diags};
-use crate::game::{Adjudicated, Failure, Game, Refusal};
+use crate::game::{Failure, Game, Refusal};
 use crate::program::ExprKind;
 use crate::render::report_text;
-
-/// Adjudicates one question typed at the table (the session's dice and prompts).
-pub type Ask<'a> = dyn FnMut(&mut Game, &str, &mut dyn Io) -> Result<Adjudicated, Failure> + 'a;
 
 /// How to write `:each`, for its errors.
 const USAGE: &str = "write `:each NAME=PATH EXPR`, e.g. `:each u=brigade manoeuvre(u)`";
@@ -32,34 +30,40 @@ const USAGE: &str = "write `:each NAME=PATH EXPR`, e.g. `:each u=brigade manoeuv
 /// Errors: the argument is not `NAME=PATH EXPR`; no state; PATH is not a group of the
 /// state, or EXPR does not check; a member's adjudication fails (the members after it
 /// are not asked).
-pub fn each(game: &mut Game, arg: &str, io: &mut dyn Io, ask: &mut Ask<'_>) -> Result<(), Failure> {
+pub fn each(session: &mut Session, arg: &str, io: &mut dyn Io) -> Result<bool, Failure> {
     let (name, path, expr) = parts(arg).map_err(|why| {
         Failure::from(Diags::from(
             Diag::error(Code::CliEach, format!("`:each` {why}")).help(USAGE),
         ))
     })?;
-    if game.state().is_none() {
+    if session.game.state().is_none() {
         return Err(Refusal::NoState.into());
     }
-    let questions = questions(game, name, path, expr)?;
+    let questions = questions(&session.game, name, path, expr)?;
     if questions.is_empty() {
         io.err(&format!(
             "`{path}` has no members on the table: nothing to adjudicate\n"
         ));
-        return Ok(());
+        return Ok(true);
     }
-    let mut queued = game.queued().to_vec();
-    game.clear_queue();
+    let mut queued = session.game.queued().to_vec();
+    session.game.clear_queue();
     let mut used: Vec<i64> = Vec::new();
-    let mut with_effects: Vec<String> = Vec::new();
     for (member, text) in &questions {
-        game.queue(&queued);
-        let done = match ask(game, text, io) {
-            Ok(done) => done,
+        session.game.queue(&queued);
+        let stopped = |io: &mut dyn Io| {
+            io.err(&format!(
+                "`:each` stopped at {member} (`{text}`): the members after it are not adjudicated\n"
+            ));
+        };
+        let done = match session.adjudicate_guarded(text, false, io) {
+            Ok(Some(done)) => done,
+            Ok(None) => {
+                stopped(io);
+                return Ok(false);
+            }
             Err(f) => {
-                io.err(&format!(
-                    "`:each` stopped at {member} (`{text}`): the members after it are not adjudicated\n"
-                ));
+                stopped(io);
                 return Err(f);
             }
         };
@@ -67,10 +71,7 @@ pub fn each(game: &mut Game, arg: &str, io: &mut dyn Io, ask: &mut Ask<'_>) -> R
             used.extend(q.used);
             queued = q.dropped;
         }
-        if !done.adjudication.effects.is_empty() {
-            with_effects.push(text.clone());
-        }
-        io.out(&under(member, game, &done.adjudication));
+        io.out(&under(member, &session.game, &done.adjudication));
     }
     if !used.is_empty() || !queued.is_empty() {
         let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
@@ -80,17 +81,7 @@ pub fn each(game: &mut Game, arg: &str, io: &mut dyn Io, ask: &mut Ask<'_>) -> R
         }
         io.err(&format!("{note}\n"));
     }
-    if let [earlier @ .., last] = with_effects.as_slice() {
-        if !earlier.is_empty() {
-            let others: Vec<String> = earlier.iter().map(|t| format!("`{t}`")).collect();
-            io.err(&format!(
-                "note: {} of these results have effects, and `:apply` applies only the last one's (`{last}`). The effects of {} are not applied: results with effects are applied one by one — adjudicate each alone, then `:apply`\n",
-                with_effects.len(),
-                others.join(", ")
-            ));
-        }
-    }
-    Ok(())
+    Ok(true)
 }
 
 /// A result printed under its member's name: `second_foot: Tardy — …`, the lines after

@@ -48,7 +48,7 @@ pub enum Next {
 
 /// A REPL session.
 pub struct Session {
-    game: Game,
+    pub(super) game: Game,
     /// Whether a die typed at the table that is not a face is asked for again (at a
     /// keyboard) or is an error (in a script, where the next line is not an answer).
     pub ask_again: bool,
@@ -250,16 +250,10 @@ impl Session {
                 }
                 self.prob(expr, Some(spec), io)
             }
-            Command::Each => {
-                let ask_again = self.ask_again;
-                let mut ask = |g: &mut Game, text: &str, io: &mut dyn Io| {
-                    g.adjudicate(text, false, &mut AtTable { io, ask_again })
-                };
-                match super::each::each(&mut self.game, arg, io, &mut ask) {
-                    Ok(()) => true,
-                    Err(f) => self.failure(f, io),
-                }
-            }
+            Command::Each => match super::each::each(self, arg, io) {
+                Ok(went) => went,
+                Err(f) => self.failure(f, io),
+            },
             Command::Interpret => self.interpret(arg, io),
             Command::Dice => self.dice(arg, io),
             Command::Seed => self.dice(&format!("seeded {arg}"), io),

@@ -156,10 +156,12 @@ fn at_the_table_each_members_die_is_asked_for_in_turn_and_each_result_logged() {
 }
 
 #[test]
-fn when_more_than_one_result_has_effects_only_the_last_can_be_applied_and_it_says_so() {
+fn in_a_script_each_stops_before_a_second_result_with_effects_and_drops_nothing() {
     let dir = Scratch::new("effects");
     // Both sides hold prisoners, so each details an escort (Little Wars: one man to
-    // every seven prisoners, and one for fewer): two results with effects.
+    // every seven prisoners, and one for fewer): two results with effects. The first
+    // waits to be applied; the second is not adjudicated over it (a script cannot be
+    // asked), so `:each` stops there and the first one's effects are still applied.
     let (out, err, code) = repl(
         &dir.0,
         "little_wars",
@@ -168,19 +170,22 @@ fn when_more_than_one_result_has_effects_only_the_last_can_be_applied_and_it_say
          :each s=sides detail_escorts(side: s_name)\n:apply\n\
          :state sides.a.escorts\n:state sides.b.escorts\n",
     );
-    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(code, Some(1), "{err}");
     in_order(
         &out,
         &[
             "a: 1\n  effect: sides.a.escorts: 0 → 1\n",
-            "b: 1\n  effect: sides.b.escorts: 0 → 1\n",
-            // `:apply`: the last one's effects only, then the table as it stands.
-            "effect: sides.b.escorts: 0 → 1\n",
-            "0\n1\n",
+            "applied the effects of `detail_escorts(side: \"a\")`:\neffect: sides.a.escorts: 0 → 1\n",
+            "1\n0\n",
         ],
     );
+    assert!(!out.contains("b: 1"), "{out}");
     assert!(
-        err.contains("note: 2 of these results have effects, and `:apply` applies only the last one's (`detail_escorts(side: \"b\")`). The effects of `detail_escorts(side: \"a\")` are not applied: results with effects are applied one by one"),
+        err.contains("the effects of `detail_escorts(side: \"a\")` are not yet applied"),
+        "{err}"
+    );
+    assert!(
+        err.contains("`:each` stopped at b (`detail_escorts(side: \"b\")`): the members after it are not adjudicated"),
         "{err}"
     );
 }

@@ -62,47 +62,61 @@ impl Session {
     /// keyboard the umpire chooses (apply them, drop them, or cancel the question); in
     /// a script it is an error.
     pub(super) fn adjudicate(&mut self, text: &str, trace: bool, io: &mut dyn Io) -> bool {
-        let mut done = self.adjudicate_once(text, trace, io);
-        if let Err(Failure::Refused(Refusal::EffectsNotApplied(waiting))) = &done {
-            let waiting = waiting.clone();
-            if !self.ask_again {
-                return self.fail(
-                    Diag::error(
-                        Code::ReplEffectsNotApplied,
-                        format!("the effects of `{waiting}` are not yet applied"),
-                    )
-                    .help("`:apply` applies them, `:drop` drops them; then ask again"),
-                    io,
-                );
-            }
-            let answer = io.ask(&format!(
-                "the effects of `{waiting}` are not yet applied: apply them now (a), drop them (d), or keep them and cancel this question (c)? "
-            ));
-            let answer = answer.map(|a| a.trim().to_lowercase()).unwrap_or_default();
-            let went = match answer.as_str() {
-                "a" | "apply" => self.apply(io),
-                "d" | "drop" => self.drop_effects(io),
-                _ => {
-                    io.err(&format!(
-                        "cancelled: the effects of `{waiting}` still wait (`:apply` or `:drop`)\n"
-                    ));
-                    self.cancelled = true;
-                    return false;
-                }
-            };
-            if !went {
-                return false;
-            }
-            done = self.adjudicate_once(text, trace, io);
-        }
-        match done {
-            Ok(done) => {
+        match self.adjudicate_guarded(text, trace, io) {
+            Ok(Some(done)) => {
                 queue_note(done.queue.as_ref(), io);
                 io.out(&report_text(self.game.program(), &done.adjudication));
                 true
             }
+            Ok(None) => false,
             Err(f) => self.failure(f, io),
         }
+    }
+
+    /// The game adjudicates `text`; when it waits for effects not yet applied, the
+    /// umpire chooses at a keyboard (`None`: cancelled, or applying or dropping them
+    /// failed, said already) and a script gets the error (`None`, a failure).
+    pub(in crate::repl) fn adjudicate_guarded(
+        &mut self,
+        text: &str,
+        trace: bool,
+        io: &mut dyn Io,
+    ) -> Result<Option<Adjudicated>, Failure> {
+        let done = self.adjudicate_once(text, trace, io);
+        let Err(Failure::Refused(Refusal::EffectsNotApplied(waiting))) = &done else {
+            return done.map(Some);
+        };
+        let waiting = waiting.clone();
+        if !self.ask_again {
+            self.fail(
+                Diag::error(
+                    Code::ReplEffectsNotApplied,
+                    format!("the effects of `{waiting}` are not yet applied"),
+                )
+                .help("`:apply` applies them, `:drop` drops them; then ask again"),
+                io,
+            );
+            return Ok(None);
+        }
+        let answer = io.ask(&format!(
+            "the effects of `{waiting}` are not yet applied: apply them now (a), drop them (d), or keep them and cancel this question (c)? "
+        ));
+        let answer = answer.map(|a| a.trim().to_lowercase()).unwrap_or_default();
+        let went = match answer.as_str() {
+            "a" | "apply" => self.apply(io),
+            "d" | "drop" => self.drop_effects(io),
+            _ => {
+                io.err(&format!(
+                    "cancelled: the effects of `{waiting}` still wait (`:apply` or `:drop`)\n"
+                ));
+                self.cancelled = true;
+                return Ok(None);
+            }
+        };
+        if !went {
+            return Ok(None);
+        }
+        self.adjudicate_once(text, trace, io).map(Some)
     }
 
     /// The game adjudicates `text`, the players' dice asked for through `io`.
