@@ -2,10 +2,16 @@
 
 use std::process::{Command, Output};
 
+/// Where the tests' user settings would be: nowhere, so the developer's own
+/// `~/.config/umpire/config.toml` and `UMPIRE_DICE` never reach a test.
+const NO_CONFIG: &str = "/nonexistent/umpire-tests-config";
+
 fn umpire(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_umpire"))
         .args(args)
         .env("NO_COLOR", "1")
+        .env("XDG_CONFIG_HOME", NO_CONFIG)
+        .env_remove("UMPIRE_DICE")
         .output()
         .expect("binary runs")
 }
@@ -107,6 +113,10 @@ impl Test {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_umpire"));
         cmd.args(&self.args)
             .env("NO_COLOR", "1")
+            .env("XDG_CONFIG_HOME", NO_CONFIG)
+            .env_remove("UMPIRE_DICE")
+            .env("XDG_CONFIG_HOME", NO_CONFIG)
+            .env_remove("UMPIRE_DICE")
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped());
@@ -1261,9 +1271,9 @@ fn a_scripted_repl_prints_values_as_eval_does() {
     .status(1)
     .stdout("
         Tardy — Unit may move at 1/2 Full Move Rate
-        rolls: D10 → 6
+        rolls: D10 → 6, -1 = 5
         Disengage — Unit Falls Back
-        rolls: D10 → 3
+        rolls: D10 → 3, -1 = 2
     ")
     .stderr("
         using the bundled ruleset `furious_reason`
@@ -1721,6 +1731,8 @@ fn umpire_in(dir: &std::path::Path, args: &[&str], stdin: &str) -> Output {
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        .env("XDG_CONFIG_HOME", NO_CONFIG)
+        .env_remove("UMPIRE_DICE")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

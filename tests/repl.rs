@@ -132,3 +132,34 @@ fn repl_transcripts() {
         insta::assert_snapshot!(transcript(path));
     });
 }
+
+/// The prompt says who rolls: umpire, or the players at the table.
+#[test]
+fn the_prompt_shows_the_dice_mode() {
+    let mut sink = |_: Stream, _: &str| {};
+    let mut nothing: &[u8] = b"";
+    let mut script = Script::new(&mut nothing, &mut sink);
+    let limits = umpire::limits::Limits::default();
+    let mut s = start(
+        Some("furious_reason"),
+        None,
+        Some(1),
+        false,
+        &limits,
+        &mut script,
+    );
+    assert_eq!(s.prompt(), "umpire> ");
+    s.input(":dice table", &mut script);
+    assert_eq!(s.prompt(), "umpire [table dice]> ");
+    s.input(":dice seeded 3", &mut script);
+    assert_eq!(s.prompt(), "umpire> ");
+    let s = start(
+        Some("furious_reason"),
+        None,
+        None,
+        true,
+        &limits,
+        &mut script,
+    );
+    assert_eq!(s.prompt(), "umpire [table dice]> ");
+}

@@ -249,6 +249,9 @@ pub enum Code {
     /// `{"game": {"log": 1}}`: a game line naming no ruleset (or one that does not load).
     ReplayGame,
     // cli: the command line's options
+    /// `dice = "players"` in `~/.config/umpire/config.toml`, or `UMPIRE_DICE=players`: no
+    /// such way to roll (or a configuration file that is not TOML, or cannot be read).
+    CliConfig,
     /// `umpire eval kriegspiel 1 --state garrison.toml --each u=move`: `move` is not a group.
     CliEach,
     /// `--interpret forage_part_six` (no `=READING`), or a reading the ruleset lacks.
@@ -276,7 +279,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 120] = [
+    pub const ALL: [Code; 121] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseDefault,
@@ -387,6 +390,7 @@ impl Code {
         Code::ReplUnknownRuleset,
         Code::ReplayFormat,
         Code::ReplayGame,
+        Code::CliConfig,
         Code::CliEach,
         Code::CliInterpret,
         Code::CliUnknownRuleset,
@@ -512,6 +516,7 @@ impl Code {
             Code::ReplUnknownRuleset => "umpire::repl::unknown_ruleset",
             Code::ReplayFormat => "umpire::replay::format",
             Code::ReplayGame => "umpire::replay::game",
+            Code::CliConfig => "umpire::cli::config",
             Code::CliEach => "umpire::cli::each",
             Code::CliInterpret => "umpire::cli::interpret",
             Code::CliUnknownRuleset => "umpire::cli::unknown_ruleset",
@@ -636,9 +641,11 @@ impl Code {
                 Phase::Repl
             }
             Code::ReplayFormat | Code::ReplayGame => Phase::Replay,
-            Code::CliEach | Code::CliInterpret | Code::CliUnknownRuleset | Code::CliWriteState => {
-                Phase::Cli
-            }
+            Code::CliConfig
+            | Code::CliEach
+            | Code::CliInterpret
+            | Code::CliUnknownRuleset
+            | Code::CliWriteState => Phase::Cli,
             Code::IoEncoding | Code::IoLog | Code::IoNotState | Code::IoRead | Code::IoWrite => {
                 Phase::Io
             }

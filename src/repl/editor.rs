@@ -392,7 +392,7 @@ pub fn interactive(
         if let Some(h) = editor.helper_mut() {
             h.names = Names::of(&session);
         }
-        let line = match editor.readline("umpire> ") {
+        let line = match editor.readline(&session.prompt()) {
             Ok(line) => line,
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => {

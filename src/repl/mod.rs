@@ -10,6 +10,7 @@
 pub mod commands;
 pub mod editor;
 pub mod session;
+mod table;
 
 pub use session::{Io, Next, Session};
 use std::io::{BufRead, IsTerminal};
@@ -154,16 +155,12 @@ pub fn start(
     limits: &crate::limits::Limits,
     io: &mut dyn Io,
 ) -> Session {
-    let fresh = seed.is_none();
+    // A fresh seed is not announced: the game log records it, and `:dice` says it.
     let seed = seed.unwrap_or_else(crate::dice::fresh_seed);
     let mut s = Session::new(seed);
     s.set_limits(*limits);
     if table {
         s.input(":dice table", io);
-    } else if fresh {
-        io.err(&format!(
-            "umpire rolls, from seed {seed} (start with --seed {seed} to replay)\n"
-        ));
     }
     if let Some(r) = ruleset {
         if !s.use_ruleset(r, io) {
