@@ -197,3 +197,122 @@ impl TableDice for AtTable<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::DiceRequest;
+    use crate::span::Span;
+
+    /// A keyboard: the answers typed, in turn; what was asked and said, noted.
+    #[derive(Default)]
+    struct Keys {
+        answers: Vec<&'static str>,
+        asked: Vec<String>,
+        said: Vec<String>,
+    }
+
+    impl Io for Keys {
+        fn out(&mut self, text: &str) {
+            self.said.push(text.to_string());
+        }
+        fn err(&mut self, text: &str) {
+            self.said.push(text.to_string());
+        }
+        fn ask(&mut self, prompt: &str) -> Option<String> {
+            self.asked.push(prompt.to_string());
+            (!self.answers.is_empty()).then(|| self.answers.remove(0).to_string())
+        }
+        fn render(&self, d: &dyn miette::Diagnostic) -> String {
+            crate::diagnostic::render(d, false)
+        }
+    }
+
+    fn req(count: u32, sides: u32, text: &'static str) -> DiceRequest<'static> {
+        DiceRequest {
+            count,
+            sides,
+            span: Span::default(),
+            text,
+            within: Some("manoeuvre"),
+        }
+    }
+
+    /// The faces given for each die of `r` in turn, at a keyboard (`again`) or not.
+    fn faces(r: &DiceRequest<'_>, keys: &mut Keys, again: bool) -> Vec<Result<i64, String>> {
+        let mut table = AtTable::new(keys, again);
+        (0..r.count)
+            .map(|index| {
+                let die = TableDie {
+                    request: r,
+                    index,
+                    input: "manoeuvre(brigade.second_foot)",
+                };
+                table.face(&die).map_err(|e| match e {
+                    NoFace::Cancelled => "cancelled".to_string(),
+                    NoFace::Bad(d) => format!("{}: {}", d.code, d.message),
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn at_a_keyboard_3_4_answers_a_2d6_and_too_many_is_asked_again() {
+        let two = req(2, 6, "2d6");
+        let mut keys = Keys {
+            answers: vec!["3 4 5", "3 4"],
+            ..Keys::default()
+        };
+        assert_eq!(faces(&two, &mut keys, true), [Ok(3), Ok(4)]);
+        // Asked twice for the first die (the answer of three numbers refused), never
+        // for the second: the `4` answered it.
+        assert_eq!(keys.asked.len(), 2);
+        assert!(
+            keys.asked[0].contains("2 dice, each 1 to 6"),
+            "{:?}",
+            keys.asked
+        );
+        assert_eq!(
+            keys.said,
+            ["`3 4 5` gives 3 dice, and 2d6 asks for 2: type at most 2 numbers\n"]
+        );
+        // One at a time, commas too, and a face the die does not have asked again.
+        let mut keys = Keys {
+            answers: vec!["2", "7", "6,"],
+            ..Keys::default()
+        };
+        assert_eq!(faces(&two, &mut keys, true), [Ok(2), Ok(6)]);
+        assert_eq!(keys.said, ["`7` is not a face of a D6: type 1 to 6\n"]);
+    }
+
+    #[test]
+    fn a_d10_reads_0_as_10_and_other_dice_refuse_it() {
+        let d10 = req(1, 10, "D10");
+        let mut keys = Keys {
+            answers: vec!["0"],
+            ..Keys::default()
+        };
+        assert_eq!(faces(&d10, &mut keys, true), [Ok(10)]);
+        assert!(keys.asked[0].ends_with("1 to 10 (0 reads as 10): "));
+        let d6 = req(1, 6, "d6");
+        let mut keys = Keys {
+            answers: vec!["0", "5"],
+            ..Keys::default()
+        };
+        assert_eq!(faces(&d6, &mut keys, true), [Ok(5)]);
+        // In a script the answer is given to the game, which refuses a 0 on a d6.
+        let mut keys = Keys {
+            answers: vec!["0"],
+            ..Keys::default()
+        };
+        assert_eq!(faces(&d6, &mut keys, false), [Ok(0)]);
+        let mut keys = Keys {
+            answers: vec!["1 2"],
+            ..Keys::default()
+        };
+        assert_eq!(
+            faces(&d6, &mut keys, false),
+            [Err("umpire::dice::too_many_rolls: `1 2` gives 2 dice, and d6 asks for 1: type one number".to_string())]
+        );
+    }
+}
