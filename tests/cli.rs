@@ -2174,3 +2174,40 @@ fn a_logged_run_whose_adjudications_hit_a_limit_replays_with_their_dice_and_limi
         .stdout("low.log: all 4 result(s) reproduced\n")
         .run();
 }
+
+/// F12: the result read as the table reads it. The first line is the result as before;
+/// the `rolls:` line gives the die, the modifiers' total and the modified roll (the
+/// Guard grenadiers: Guard +2, CP 2, rear support +1 = +5; a 3 makes 8); the
+/// explanation opens with the unit's name, not its record; the JSON is as it was.
+#[test]
+fn eval_reads_the_modified_roll_out_and_names_the_unit() {
+    let brigade = "examples/states/furious_reason_brigade.toml";
+    let q = "manoeuvre(brigade.guard_grenadiers)";
+    let args = [
+        "eval",
+        "furious_reason",
+        q,
+        "--state",
+        brigade,
+        "--roll",
+        "3",
+    ];
+    let o = umpire(&args);
+    assert_eq!(
+        stdout(&o),
+        "Well Handled — Unit may move at Full Move Rate\nrolls: D10 → 3, +5 = 8\n"
+    );
+    let o = umpire(&[&args[..], &["--explain"]].concat());
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "Well Handled — Unit may move at Full Move Rate");
+    assert_eq!(
+        lines[1],
+        "manoeuvre(u: guard_grenadiers)  [Furious Reason, The Manoeuvre Table]"
+    );
+    let o = umpire(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":\"well_handled\",\"rolls\":[{\"dice\":\"D10\",\"sides\":10,\"faces\":[3],\"total\":3}]}\n"
+    );
+}

@@ -89,8 +89,14 @@ impl Evaluator<'_> {
             if matches!(e.kind, ExprKind::Dice { .. }) && ev.rolls.len() > before {
                 roll = Some(before);
             } else {
-                match (&v, &mut amounts) {
-                    (Value::Num(r), Some(list)) => list.push(if minus { -*r } else { *r }),
+                // Signed as applied; an amount that cannot be negated is not listed.
+                let signed = match &v {
+                    Value::Num(r) if minus => arith::neg(*r).ok(),
+                    Value::Num(r) => Some(*r),
+                    _ => None,
+                };
+                match (signed, &mut amounts) {
+                    (Some(r), Some(list)) => list.push(r),
                     _ => amounts = None,
                 }
             }

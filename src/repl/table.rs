@@ -69,7 +69,7 @@ fn die_prompt(die: &TableDie<'_>) -> String {
     } else {
         ""
     };
-    let left = req.count - die.index;
+    let left = req.count.saturating_sub(die.index);
     let what = if req.count == 1 {
         format!("1 to {}{zero}", req.sides)
     } else if die.index == 0 {
@@ -108,7 +108,7 @@ fn read_faces(answer: &str, die: &TableDie<'_>) -> Result<Vec<i64>, (Code, Strin
             format!("no roll typed: type 1 to {}{zero}", req.sides),
         ));
     }
-    let left = (req.count - die.index) as usize;
+    let left = req.count.saturating_sub(die.index) as usize;
     if words.len() > left {
         let asked = if die.index == 0 {
             format!("{} asks for {left}", req.text)
