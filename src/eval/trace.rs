@@ -49,28 +49,33 @@ impl Evaluator<'_> {
 
 /// The name of `v` in the game state when it is a record on the table — found as
 /// itself (the same record, not an equal copy), as a field of the state or a member of
-/// a group in it, two levels down at most: `guard_grenadiers` of `brigade`.
+/// a group in it, two levels down at most: `guard_grenadiers` of `brigade`. A record
+/// found at two places (one copied onto another with `:set`) is not named.
 fn state_name(state: &Value, v: &Value) -> Option<Rc<str>> {
     let Value::Record(target) = v else {
         return None;
     };
-    fn find(at: &Value, target: &Rc<Vec<(Rc<str>, Value)>>, depth: u8) -> Option<Rc<str>> {
+    fn find(at: &Value, target: &Rc<Vec<(Rc<str>, Value)>>, depth: u8, found: &mut Vec<Rc<str>>) {
         let (Value::Record(fields) | Value::Group(fields)) = at else {
-            return None;
+            return;
         };
         for (name, inner) in fields.iter() {
-            if matches!(inner, Value::Record(r) if Rc::ptr_eq(r, target)) {
-                return Some(name.clone());
+            match inner {
+                Value::Record(r) if Rc::ptr_eq(r, target) => found.push(name.clone()),
+                _ if depth > 0 => find(inner, target, depth - 1, found),
+                _ => {}
+            }
+            if found.len() > 1 {
+                return;
             }
         }
-        if depth == 0 {
-            return None;
-        }
-        fields
-            .iter()
-            .find_map(|(_, inner)| find(inner, target, depth - 1))
     }
-    find(state, target, 2)
+    let mut found = Vec::new();
+    find(state, target, 2, &mut found);
+    match found.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
 }
 
 /// What a call gave, as its trace records it.
