@@ -39,6 +39,15 @@ pub struct Roll {
     pub faces: Vec<u32>,
     /// Their sum.
     pub total: i64,
+    /// The amounts summed with the roll where a ruleset modifies it (`D10 +
+    /// manoeuvre_drm(u)`: each modifier list's total, and any other amount, signed as
+    /// applied), in the order written; empty for a roll not modified. Not in the JSON:
+    /// the trace gives each modifier.
+    #[serde(skip)]
+    pub modifiers: Vec<Rational>,
+    /// The modified roll (the roll and those amounts summed), where it is modified.
+    #[serde(skip)]
+    pub modified: Option<Rational>,
 }
 
 /// A change to the game state that an adjudication produces (applied only when asked).
@@ -89,6 +98,9 @@ pub enum Stop {
 pub struct Arg {
     /// The value passed.
     pub value: Value,
+    /// The name it has in the game state, when it is a record on the table (the member
+    /// `guard_grenadiers` of `brigade`): the explanation names it so, not by its fields.
+    pub name: Option<Rc<str>>,
     /// Not given in the call: the parameter's default was used.
     pub default: bool,
 }

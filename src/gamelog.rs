@@ -11,8 +11,8 @@
 //! ```
 //!
 //! Then one line per thing done, in order: `{"expr": TEXT, "result": N, "value": …,
-//! "rolls": […], "effects": […], "dice": {"queued": N, "seed": S, "position": "P"}}` (a
-//! result, N its number in the game counting from 1; or `"refused"`, `"unspecified"`,
+//! "rolls": […], "effects": […], "dice": {"queued": N, "table": T, "seed": S, "position": "P"}}`
+//! (a result, N its number in the game counting from 1; or `"refused"`, `"unspecified"`,
 //! `"error"`), `{"set": LINE, …}`, `{"apply": TEXT, "result": N, …}` (its effects
 //! applied), `{"drop": TEXT, "result": N}` (its effects dropped: not applied),
 //! `{"load": PATH, "state": {…}}`, and for a change taken back or done again
@@ -25,7 +25,8 @@
 //!
 //! The digest is SHA-256 over every source text of the ruleset (a house rule and what it
 //! extends), so a replay can tell a changed ruleset from a changed umpire. `dice` says
-//! how many faces were queued (given) and, for the rest, where in the seeded stream
+//! how many faces were queued (given), how many were typed at the table (`table`; a log
+//! written before it leaves it out) and, for the rest — umpire's — where in the seeded stream
 //! (ChaCha8 from `seed`, at word `position`) they were drawn: a replay feeds the logged
 //! faces back (so table dice replay too) and, where they were seeded, draws them again
 //! from the same place to prove the dice were what the seed gives.
@@ -131,14 +132,15 @@ pub fn game_line_at(rules: &Ruleset, state: Option<&Value>, ruleset: &str, dice:
     }})
 }
 
-/// Where a result's dice came from: `queued` faces given first, the rest drawn from the
-/// seeded stream at `at` (seed, word position) when it was seeded.
-pub fn dice_json(queued: usize, at: Option<(u64, u128)>) -> Json {
+/// Where a result's dice came from: `queued` faces given first, then `table` faces
+/// typed at the table when asked for, the rest drawn from the seeded stream at `at`
+/// (seed, word position) when it was seeded — umpire's own.
+pub fn dice_json(queued: usize, table: usize, at: Option<(u64, u128)>) -> Json {
     match at {
         Some((seed, pos)) => {
-            json!({ "queued": queued, "seed": seed, "position": pos.to_string() })
+            json!({ "queued": queued, "table": table, "seed": seed, "position": pos.to_string() })
         }
-        None => json!({ "queued": queued }),
+        None => json!({ "queued": queued, "table": table }),
     }
 }
 
@@ -168,8 +170,8 @@ pub fn scenario_lines(report: &crate::scenario::Report) -> Vec<Json> {
                 line.extend(body.clone());
                 if faces > 0 {
                     let dice = match a.seed {
-                        Some(seed) => dice_json(0, Some((seed, 0))),
-                        None => dice_json(faces, None),
+                        Some(seed) => dice_json(0, 0, Some((seed, 0))),
+                        None => dice_json(faces, 0, None),
                     };
                     line.insert("dice".into(), dice);
                 }

@@ -529,6 +529,7 @@ fn start(
 /// A result's `dice`, checked: how many faces were given, and where in which seed's
 /// stream the rest were drawn.
 struct LoggedDice {
+    /// Faces queued, and typed at the table (`table`, in logs that say it).
     queued: usize,
     at: Option<(u64, u128)>,
 }
@@ -540,16 +541,21 @@ fn logged_dice(obj: &serde_json::Map<String, Json>) -> Result<Option<LoggedDice>
     let m = d.as_object().ok_or("its `dice` is not an object")?;
     if let Some(k) = m
         .keys()
-        .find(|k| !["queued", "seed", "position"].contains(&k.as_str()))
+        .find(|k| !["queued", "table", "seed", "position"].contains(&k.as_str()))
     {
         return Err(format!("its `dice` has `{k}`, which a log does not"));
     }
-    let queued = match m.get("queued") {
-        None => 0,
-        Some(v) => v
-            .as_u64()
-            .ok_or("its `dice.queued` is not a whole number")? as usize,
+    let count = |key: &str| -> Result<usize, String> {
+        match m.get(key) {
+            None => Ok(0),
+            Some(v) => v
+                .as_u64()
+                .map(|n| n as usize)
+                .ok_or_else(|| format!("its `dice.{key}` is not a whole number")),
+        }
     };
+    // Faces typed at the table are given as the queued ones are: neither is the seed's.
+    let queued = count("queued")?.saturating_add(count("table")?);
     let at = match (m.get("seed"), m.get("position")) {
         (None, None) => None,
         (Some(s), Some(p)) => {
@@ -706,5 +712,55 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         assert!(r.differences.is_empty(), "{:?}", r.differences);
         assert_eq!(r.checked, 3);
+    }
+
+    /// The players' dice, typed: each face given in turn.
+    struct Typed(Vec<i64>);
+
+    impl crate::game::TableDice for Typed {
+        fn face(&mut self, _die: &crate::game::TableDie<'_>) -> Result<i64, crate::game::NoFace> {
+            if self.0.is_empty() {
+                return Err(crate::game::NoFace::Cancelled);
+            }
+            Ok(self.0.remove(0))
+        }
+    }
+
+    /// A game with a face queued and one typed at the table: the log counts each
+    /// (`"queued": 1, "table": 1`), and replays; a log written before `table` was
+    /// recorded (without it) replays as well.
+    #[test]
+    fn dice_typed_at_the_table_are_counted_in_the_log_and_replay() {
+        let dir = std::env::temp_dir().join(format!("umpire-tablelog-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let log = dir.join("game.log").to_string_lossy().into_owned();
+        let mut g = Game::new(DiceMode::Table);
+        let c =
+            Candidate::read("furious_reason", &crate::limits::Limits::default()).expect("bundled");
+        g.put_in_use(c, Fit::Keep).expect("no state yet");
+        g.log_to(&log).expect("a new log");
+        g.queue(&[3]);
+        let done = g
+            .adjudicate("2d6", false, &mut Typed(vec![4]))
+            .expect("two dice");
+        assert_eq!(
+            done.hands,
+            [crate::game::Hand::Queued, crate::game::Hand::Table]
+        );
+        let text = std::fs::read_to_string(&log).expect("the log");
+        let line: serde_json::Value =
+            serde_json::from_str(text.lines().last().expect("a line")).expect("JSON");
+        assert_eq!(line["dice"], serde_json::json!({ "queued": 1, "table": 1 }));
+        let r = super::replay(&log, &crate::limits::Limits::default()).expect("a game log");
+        assert!(r.differences.is_empty(), "{:?}", r.differences);
+        assert_eq!(r.checked, 1);
+        // The same log as written before: no `table`.
+        let old = text.replace(",\"table\":1", "");
+        assert!(!old.contains("\"table\":1"));
+        std::fs::write(&log, old).expect("write");
+        let r = super::replay(&log, &crate::limits::Limits::default()).expect("a game log");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(r.differences.is_empty(), "{:?}", r.differences);
     }
 }

@@ -148,3 +148,49 @@ fn a_questions_diagnostic_has_its_source() {
     assert!(drawn.contains("<q>:1:"), "{drawn}");
     assert!(drawn.contains("1 +"), "{drawn}");
 }
+
+/// Furious Reason's manoeuvre, "D10 + manoeuvre_drm(u)": the roll records the die roll
+/// modifiers' total and the modified roll (Guard +2, CP 2, rear support +1 = +5; a 3
+/// makes 8, Well Handled), worked out in the same steps, with the same trace, as a sum
+/// that is not a roll's (`1 x D10` is a product, not a dice term) — two steps more for
+/// the `1 x`.
+#[test]
+fn a_roll_summed_with_its_modifiers_records_the_modified_roll_and_nothing_else_changes() {
+    let mut rules = Ruleset::load("furious_reason").expect("bundled");
+    rules
+        .load_state("examples/states/furious_reason_brigade.toml")
+        .expect("the brigade");
+    let run = |rules: &Ruleset, expr: &str| {
+        let q = rules.question("<test>", expr).expect("checks");
+        let opts = Options {
+            trace: true,
+            ..rules.options()
+        };
+        rules
+            .adjudicate(&q, &mut Given::new(vec![3]), opts)
+            .expect("adjudicates")
+    };
+    let unit = "brigade.guard_grenadiers";
+    let a = run(&rules, &format!("D10 + manoeuvre_drm({unit}) - 1"));
+    assert_eq!(a.outcome, Outcome::Value(Value::int(7)));
+    let r = &a.rolls[0];
+    let n = |i: i64| crate::value::Rational::from_integer(i);
+    assert_eq!(r.modifiers, [n(5), n(-1)]);
+    assert_eq!(r.modified, Some(n(7)));
+    assert_eq!(crate::render::rolls_text(&a.rolls), "D10 → 3, +5, -1 = 7");
+    let plain = run(&rules, &format!("1 x D10 + manoeuvre_drm({unit}) - 1"));
+    assert_eq!(plain.outcome, a.outcome);
+    assert_eq!(plain.rolls[0].modified, None, "not a dice term summed");
+    assert_eq!(plain.steps, a.steps + 2);
+    let explained = |t: &Option<Vec<crate::adjudication::TraceNode>>| {
+        crate::render::explain(&rules.program, t.as_deref().unwrap_or_default())
+    };
+    assert_eq!(explained(&plain.trace), explained(&a.trace));
+    assert!(explained(&a.trace).contains("rolled D10: 3"));
+    // The rule itself: its roll read out as the scenario's worked example reads it.
+    let m = run(&rules, &format!("manoeuvre({unit})"));
+    assert_eq!(crate::render::rolls_text(&m.rolls), "D10 → 3, +5 = 8");
+    // A roll with no modifier list in the sum is not a modified roll.
+    let bare = run(&rules, "D10 + 1");
+    assert_eq!(crate::render::rolls_text(&bare.rolls), "D10 → 3");
+}

@@ -2,10 +2,16 @@
 
 use std::process::{Command, Output};
 
+/// Where the tests' user settings would be: nowhere, so the developer's own
+/// `~/.config/umpire/config.toml` and `UMPIRE_DICE` never reach a test.
+const NO_CONFIG: &str = "/nonexistent/umpire-tests-config";
+
 fn umpire(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_umpire"))
         .args(args)
         .env("NO_COLOR", "1")
+        .env("XDG_CONFIG_HOME", NO_CONFIG)
+        .env_remove("UMPIRE_DICE")
         .output()
         .expect("binary runs")
 }
@@ -107,6 +113,10 @@ impl Test {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_umpire"));
         cmd.args(&self.args)
             .env("NO_COLOR", "1")
+            .env("XDG_CONFIG_HOME", NO_CONFIG)
+            .env_remove("UMPIRE_DICE")
+            .env("XDG_CONFIG_HOME", NO_CONFIG)
+            .env_remove("UMPIRE_DICE")
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped());
@@ -1261,9 +1271,9 @@ fn a_scripted_repl_prints_values_as_eval_does() {
     .status(1)
     .stdout("
         Tardy — Unit may move at 1/2 Full Move Rate
-        rolls: D10 → 6
+        rolls: D10 → 6, -1 = 5
         Disengage — Unit Falls Back
-        rolls: D10 → 3
+        rolls: D10 → 3, -1 = 2
     ")
     .stderr("
         using the bundled ruleset `furious_reason`
@@ -1721,6 +1731,8 @@ fn umpire_in(dir: &std::path::Path, args: &[&str], stdin: &str) -> Output {
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        .env("XDG_CONFIG_HOME", NO_CONFIG)
+        .env_remove("UMPIRE_DICE")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -2161,4 +2173,41 @@ fn a_logged_run_whose_adjudications_hit_a_limit_replays_with_their_dice_and_limi
         .current_dir(&dir)
         .stdout("low.log: all 4 result(s) reproduced\n")
         .run();
+}
+
+/// F12: the result read as the table reads it. The first line is the result as before;
+/// the `rolls:` line gives the die, the modifiers' total and the modified roll (the
+/// Guard grenadiers: Guard +2, CP 2, rear support +1 = +5; a 3 makes 8); the
+/// explanation opens with the unit's name, not its record; the JSON is as it was.
+#[test]
+fn eval_reads_the_modified_roll_out_and_names_the_unit() {
+    let brigade = "examples/states/furious_reason_brigade.toml";
+    let q = "manoeuvre(brigade.guard_grenadiers)";
+    let args = [
+        "eval",
+        "furious_reason",
+        q,
+        "--state",
+        brigade,
+        "--roll",
+        "3",
+    ];
+    let o = umpire(&args);
+    assert_eq!(
+        stdout(&o),
+        "Well Handled — Unit may move at Full Move Rate\nrolls: D10 → 3, +5 = 8\n"
+    );
+    let o = umpire(&[&args[..], &["--explain"]].concat());
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "Well Handled — Unit may move at Full Move Rate");
+    assert_eq!(
+        lines[1],
+        "manoeuvre(u: guard_grenadiers)  [Furious Reason, The Manoeuvre Table]"
+    );
+    let o = umpire(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":\"well_handled\",\"rolls\":[{\"dice\":\"D10\",\"sides\":10,\"faces\":[3],\"total\":3}]}\n"
+    );
 }

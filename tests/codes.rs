@@ -152,6 +152,9 @@ struct CommandCase {
     #[serde(default)]
     bytes: BTreeMap<String, Vec<u8>>,
     stdin: Option<String>,
+    /// Environment variables set for the command (`UMPIRE_DICE = "players"`).
+    #[serde(default)]
+    env: BTreeMap<String, String>,
     /// `[text, n]`: `text` n times, after `stdin`.
     stdin_repeat: Option<(String, usize)>,
     exit: i32,
@@ -188,6 +191,9 @@ fn run_command(c: &CommandCase, dir: &Path) -> Result<(), String> {
         f.push_str(end);
     }
     for (f, text) in &files {
+        if let Some(parent) = dir.join(f).parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{name}: {f}: {e}"))?;
+        }
         std::fs::write(dir.join(f), text).map_err(|e| format!("{name}: {f}: {e}"))?;
     }
     for (f, bytes) in &c.bytes {
@@ -197,6 +203,10 @@ fn run_command(c: &CommandCase, dir: &Path) -> Result<(), String> {
         .args(&c.args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        // The user's settings are the case's own: `files` may hold `umpire/config.toml`.
+        .env("XDG_CONFIG_HOME", dir)
+        .env_remove("UMPIRE_DICE")
+        .envs(&c.env)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

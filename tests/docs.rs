@@ -147,7 +147,7 @@ fn typed_input(t: &mut Transcript) {
     let mut input = String::new();
     let mut shown = Vec::new();
     for l in &t.shown {
-        if let Some(typed) = l.strip_prefix("umpire> ") {
+        if let Some(typed) = prompted(l) {
             input.push_str(typed);
             input.push('\n');
         } else if let Some((prompt, face)) = die_answer(l) {
@@ -162,12 +162,28 @@ fn typed_input(t: &mut Transcript) {
     t.stdin = Some(input);
 }
 
-/// `D10 for … , 1 to 10: 4` → (`D10 for … , 1 to 10:`, `4`).
+/// What is typed after the REPL's prompt, `umpire> ` or with its marks,
+/// `umpire [table dice]> `.
+fn prompted(line: &str) -> Option<&str> {
+    if let Some(typed) = line.strip_prefix("umpire> ") {
+        return Some(typed);
+    }
+    let rest = line.strip_prefix("umpire [")?;
+    let (marks, typed) = rest.split_once("]> ")?;
+    (!marks.contains(']')).then_some(typed)
+}
+
+/// `D10 for … , 1 to 10: 4` → (`D10 for … , 1 to 10:`, `4`); the die's sides may be
+/// followed by a note in brackets (`1 to 10 (0 reads as 10): 4`), and several dice
+/// answered at once (`3 4`).
 fn die_answer(line: &str) -> Option<(&str, &str)> {
     let (prompt, face) = line.rsplit_once(": ")?;
-    let sides = prompt.rsplit_once(", 1 to ")?.1;
+    let sides = prompt.rsplit_once(" 1 to ")?.1;
+    let sides = sides.split(' ').next().unwrap_or("");
     let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    (numeric(sides) && numeric(face)).then_some((&line[..prompt.len() + 1], face))
+    let faces = |s: &str| s.split([' ', ',']).filter(|w| !w.is_empty()).all(numeric);
+    (numeric(sides.trim_end_matches(',')) && !face.trim().is_empty() && faces(face))
+        .then_some((&line[..prompt.len() + 1], face))
 }
 
 /// A folder of the test's own, removed when the test ends (pass or fail).
@@ -201,6 +217,9 @@ fn run(dir: &Path, command: &str, stdin: Option<&str>) -> String {
         .arg(script)
         .current_dir(dir)
         .env("UMPIRE_BIN", env!("CARGO_BIN_EXE_umpire"))
+        // The reader's own settings stay out of it; a transcript may set its own.
+        .env("XDG_CONFIG_HOME", dir.join(".no-config"))
+        .env_remove("UMPIRE_DICE")
         .env("NO_COLOR", "1")
         .stdin(if stdin.is_some() {
             Stdio::piped()
@@ -328,4 +347,10 @@ fn a_cut_matches_nothing_and_lines_keep_their_order() {
         Some(("D10 for `m` in `m(x)`, 1 to 10:", "4"))
     );
     assert_eq!(die_answer("note: a: 4"), None);
+    assert_eq!(
+        die_answer("D10 for `m` in `m(x)`, 1 to 10 (0 reads as 10): 0"),
+        Some(("D10 for `m` in `m(x)`, 1 to 10 (0 reads as 10):", "0"))
+    );
+    assert_eq!(prompted("umpire [table dice]> m(x)"), Some("m(x)"));
+    assert_eq!(prompted("umpire> m(x)"), Some("m(x)"));
 }

@@ -137,3 +137,78 @@ fn repl_transcripts() {
 
 #[path = "repl/each.rs"]
 mod each;
+
+/// The prompt says who rolls: umpire, or the players at the table.
+#[test]
+fn the_prompt_shows_the_dice_mode() {
+    let mut sink = |_: Stream, _: &str| {};
+    let mut nothing: &[u8] = b"";
+    let mut script = Script::new(&mut nothing, &mut sink);
+    let limits = umpire::limits::Limits::default();
+    let mut s = start(
+        Some("furious_reason"),
+        None,
+        Some(1),
+        false,
+        &limits,
+        &mut script,
+    );
+    assert_eq!(s.prompt(), "umpire> ");
+    s.input(":dice table", &mut script);
+    assert_eq!(s.prompt(), "umpire [table dice]> ");
+    s.input(":dice seeded 3", &mut script);
+    assert_eq!(s.prompt(), "umpire> ");
+    let s = start(
+        Some("furious_reason"),
+        None,
+        None,
+        true,
+        &limits,
+        &mut script,
+    );
+    assert_eq!(s.prompt(), "umpire [table dice]> ");
+}
+
+/// The first screen says in one line how to begin, with a question of the ruleset in
+/// use (a unit on the table, when a state is loaded); not how seeds replay (F30).
+#[test]
+fn the_first_screen_says_how_to_begin() {
+    let said = RefCell::new(String::new());
+    let mut sink = |_: Stream, t: &str| said.borrow_mut().push_str(t);
+    let mut nothing: &[u8] = b"";
+    let mut script = Script::new(&mut nothing, &mut sink);
+    let limits = umpire::limits::Limits::default();
+    let brigade = "examples/states/furious_reason_brigade.toml";
+    let s = start(
+        Some("furious_reason"),
+        Some(brigade),
+        None,
+        false,
+        &limits,
+        &mut script,
+    );
+    assert_eq!(
+        umpire::repl::welcome(&s),
+        "umpire: type a question such as manoeuvre(brigade.guard_grenadiers); :rules lists the rules, :help the commands, Ctrl-D ends\n"
+    );
+    // No state: a rule whose arguments are values (Change's first value, a Bool).
+    let s = start(
+        Some("furious_reason"),
+        None,
+        None,
+        false,
+        &limits,
+        &mut script,
+    );
+    assert!(umpire::repl::welcome(&s).contains("such as deployments(column_to_line_right, false);"));
+    // No ruleset: how to pick one.
+    let s = start(None, None, None, false, &limits, &mut script);
+    let first = umpire::repl::welcome(&s);
+    assert!(
+        first.starts_with("umpire: `:use NAME` picks a ruleset ("),
+        "{first}"
+    );
+    assert!(first.contains("furious_reason"), "{first}");
+    let said = said.into_inner();
+    assert!(!said.contains("seed"), "no seed banner: {said}");
+}

@@ -32,6 +32,7 @@ macro_rules! errln {
 }
 
 mod check;
+mod config;
 mod dice;
 mod diff;
 mod eval;
@@ -208,7 +209,7 @@ fn run(cmd: Command, limits: &Limits) -> Result<ExitCode, Diags> {
         Command::Show(a) => show::run(a),
         Command::Prob(a) => prob::run(a, limits),
         Command::Diff(a) => diff::run(a, limits),
-        Command::Repl(a) => Ok(repl::run(a, limits)),
+        Command::Repl(a) => repl::run(a, limits),
         Command::Run(a) => run::run(a, limits),
         Command::Replay(a) => replay::run(a, limits),
         Command::Report(a) => report::run(a, limits),

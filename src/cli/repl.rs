@@ -15,12 +15,30 @@ pub(super) struct Args {
     /// Roll seeded dice from this seed (the same seed replays the same rolls).
     #[arg(long, conflicts_with = "table_dice")]
     seed: Option<u64>,
-    /// Start with the players rolling: each die is asked for (`:dice table`).
+    /// Start with the players rolling: each die is asked for (`:dice table`). Without
+    /// this or --seed, `UMPIRE_DICE=table|seeded`, else `dice = "table"` in
+    /// $XDG_CONFIG_HOME/umpire/config.toml, says who rolls.
     #[arg(long)]
     table_dice: bool,
 }
 
-/// Runs `umpire repl`.
-pub(super) fn run(args: Args, limits: &Limits) -> ExitCode {
-    crate::repl::main(args.ruleset, args.state, args.seed, args.table_dice, limits)
+/// Runs `umpire repl`: who rolls as the flags say, else the environment
+/// (`UMPIRE_DICE`), else the configuration file (`dice = "table"`).
+///
+/// Errors: the environment or the configuration file says something umpire cannot
+/// read (the REPL does not start).
+pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, crate::diagnostic::Diags> {
+    let configured = super::config::dice(limits)?;
+    let table = if args.seed.is_some() || args.table_dice {
+        args.table_dice
+    } else {
+        configured == Some(super::config::Roller::Table)
+    };
+    Ok(crate::repl::main(
+        args.ruleset,
+        args.state,
+        args.seed,
+        table,
+        limits,
+    ))
 }

@@ -253,6 +253,9 @@ pub enum Code {
     /// `{"game": {"log": 1}}`: a game line naming no ruleset (or one that does not load).
     ReplayGame,
     // cli: the command line's options
+    /// `dice = "players"` in `~/.config/umpire/config.toml`, or `UMPIRE_DICE=players`: no
+    /// such way to roll (or a configuration file that is not TOML, or cannot be read).
+    CliConfig,
     /// `umpire eval kriegspiel 1 --state garrison.toml --each u=move`: `move` is not a group.
     CliEach,
     /// `--interpret forage_part_six` (no `=READING`), or a reading the ruleset lacks.
@@ -280,7 +283,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 121] = [
+    pub const ALL: [Code; 122] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseDefault,
@@ -392,6 +395,7 @@ impl Code {
         Code::ReplEffectsNotApplied,
         Code::ReplayFormat,
         Code::ReplayGame,
+        Code::CliConfig,
         Code::CliEach,
         Code::CliInterpret,
         Code::CliUnknownRuleset,
@@ -518,6 +522,7 @@ impl Code {
             Code::ReplEffectsNotApplied => "umpire::repl::effects_not_applied",
             Code::ReplayFormat => "umpire::replay::format",
             Code::ReplayGame => "umpire::replay::game",
+            Code::CliConfig => "umpire::cli::config",
             Code::CliEach => "umpire::cli::each",
             Code::CliInterpret => "umpire::cli::interpret",
             Code::CliUnknownRuleset => "umpire::cli::unknown_ruleset",
@@ -643,9 +648,11 @@ impl Code {
             | Code::ReplUnknownRuleset
             | Code::ReplEffectsNotApplied => Phase::Repl,
             Code::ReplayFormat | Code::ReplayGame => Phase::Replay,
-            Code::CliEach | Code::CliInterpret | Code::CliUnknownRuleset | Code::CliWriteState => {
-                Phase::Cli
-            }
+            Code::CliConfig
+            | Code::CliEach
+            | Code::CliInterpret
+            | Code::CliUnknownRuleset
+            | Code::CliWriteState => Phase::Cli,
             Code::IoEncoding | Code::IoLog | Code::IoNotState | Code::IoRead | Code::IoWrite => {
                 Phase::Io
             }

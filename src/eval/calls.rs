@@ -43,7 +43,7 @@ impl Evaluator<'_> {
         if self.trace.is_some() {
             self.push(TraceNode::Rule {
                 rule: id,
-                args: Self::traced_args(&r.sig.params, args, &f),
+                args: self.traced_args(&r.sig.params, args, &f),
                 result: gave(&out),
                 steps,
             });
@@ -100,7 +100,7 @@ impl Evaluator<'_> {
         if self.trace.is_some() {
             self.push(TraceNode::Table {
                 table: id,
-                args: Self::traced_args(&t.sig.params, args, &f),
+                args: self.traced_args(&t.sig.params, args, &f),
                 row: u32::try_from(at).unwrap_or(u32::MAX),
                 result: gave(&out),
                 steps,
@@ -148,7 +148,7 @@ impl Evaluator<'_> {
         if self.trace.is_some() {
             self.push(TraceNode::Modifiers {
                 list: id,
-                args: Self::traced_args(&m.sig.params, args, &f),
+                args: self.traced_args(&m.sig.params, args, &f),
                 applied,
                 total,
             });

@@ -4,10 +4,14 @@
 use super::{arith_err, internal, Ev, Evaluator, Flow};
 use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
-use crate::program::Expr;
+use crate::program::{Callee, Expr, ExprKind};
 use crate::span::Span;
 use crate::syntax::ast::BinOp;
 use crate::value::{arith, ArithError, Rational, Value};
+
+/// A modified roll summed: the sum, which roll is the die's, and the amounts added to
+/// it (`None` when one is not a number).
+type Summed = (Value, Option<usize>, Option<Vec<Rational>>);
 
 impl Evaluator<'_> {
     pub(super) fn binary(
@@ -24,9 +28,86 @@ impl Evaluator<'_> {
             BinOp::Or => return Ok(Value::Bool(self.truth(a, frame)? || self.truth(b, frame)?)),
             _ => {}
         }
+        if matches!(op, BinOp::Add | BinOp::Sub) && modifies_a_roll(op, a, b) {
+            return self.modified_roll(op, a, b, span, frame);
+        }
         let x = self.eval(a, frame)?;
         let y = self.eval(b, frame)?;
         self.combine(op, x, y, span)
+    }
+
+    /// A roll and its modifiers summed (`D10 + manoeuvre_drm(u)`, `2 dice +
+    /// order_drm(b) - 1`): worked out exactly as the sum is written — the same steps,
+    /// in the same order — and the roll recorded with the amounts added to it and the
+    /// modified roll, as the umpire reads it out.
+    fn modified_roll(
+        &mut self,
+        op: BinOp,
+        a: &Expr,
+        b: &Expr,
+        span: Span,
+        frame: &mut [Value],
+    ) -> Ev {
+        // The terms, left to right: each after the first with the `+`/`-` before it and
+        // the sum it closes (whose span an arithmetic error points at).
+        let mut rest = vec![(op, b, span)];
+        let mut first = a;
+        while let ExprKind::Binary(o @ (BinOp::Add | BinOp::Sub), l, r) = &first.kind {
+            // Each inner sum is a step, taken before its terms, as `eval` takes it.
+            self.step(first.span)?;
+            rest.push((*o, &**r, first.span));
+            first = l;
+        }
+        rest.reverse();
+        let inner = u32::try_from(rest.len() - 1).unwrap_or(u32::MAX);
+        self.nesting = self.nesting.saturating_add(inner);
+        let done = self.modified_terms(first, &rest, frame);
+        self.nesting = self.nesting.saturating_sub(inner);
+        let (sum, roll, amounts) = done?;
+        if let (Some(at), Value::Num(modified), Some(amounts)) = (roll, &sum, amounts) {
+            if let Some(r) = self.rolls.get_mut(at) {
+                r.modifiers = amounts;
+                r.modified = Some(*modified);
+            }
+        }
+        Ok(sum)
+    }
+
+    /// The terms of a modified roll summed in order: the sum, which roll is the die's,
+    /// and the amounts added to it (`None` when one is not a number).
+    fn modified_terms(
+        &mut self,
+        first: &Expr,
+        rest: &[(BinOp, &Expr, Span)],
+        frame: &mut [Value],
+    ) -> Result<Summed, Flow> {
+        let mut roll = None;
+        let mut amounts = Some(Vec::new());
+        let mut term = |ev: &mut Self, e: &Expr, minus: bool, frame: &mut [Value]| -> Ev {
+            let before = ev.rolls.len();
+            let v = ev.eval(e, frame)?;
+            if matches!(e.kind, ExprKind::Dice { .. }) && ev.rolls.len() > before {
+                roll = Some(before);
+            } else {
+                // Signed as applied; an amount that cannot be negated is not listed.
+                let signed = match &v {
+                    Value::Num(r) if minus => arith::neg(*r).ok(),
+                    Value::Num(r) => Some(*r),
+                    _ => None,
+                };
+                match (signed, &mut amounts) {
+                    (Some(r), Some(list)) => list.push(r),
+                    _ => amounts = None,
+                }
+            }
+            Ok(v)
+        };
+        let mut sum = term(self, first, false, frame)?;
+        for (o, e, at) in rest {
+            let y = term(self, e, *o == BinOp::Sub, frame)?;
+            sum = self.combine(*o, sum, y, *at)?;
+        }
+        Ok((sum, roll, amounts))
     }
 
     /// `x op y` on two values (not `and`/`or`, which look at their right side only when
@@ -108,4 +189,25 @@ impl Evaluator<'_> {
             }
         })
     }
+}
+
+/// Whether `a op b` sums a roll with die roll modifiers: along its chain of `+` and
+/// `-` (`a` may be one), one term is a dice term added (not taken away) and one at least
+/// is a modifier list used. Nothing is allocated: this is asked at every sum.
+fn modifies_a_roll(op: BinOp, a: &Expr, b: &Expr) -> bool {
+    let (mut dice, mut modifiers) = (0u32, false);
+    let mut look = |e: &Expr, minus: bool| match &e.kind {
+        ExprKind::Dice { .. } if !minus => dice += 1,
+        ExprKind::Dice { .. } => dice += 2,
+        ExprKind::Call(Callee::Modifiers(_), _) => modifiers = true,
+        _ => {}
+    };
+    look(b, op == BinOp::Sub);
+    let mut left = a;
+    while let ExprKind::Binary(o @ (BinOp::Add | BinOp::Sub), l, r) = &left.kind {
+        look(r, *o == BinOp::Sub);
+        left = l;
+    }
+    look(left, false);
+    dice == 1 && modifiers
 }

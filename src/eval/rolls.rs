@@ -64,6 +64,8 @@ impl Evaluator<'_> {
             sides,
             faces,
             total,
+            modifiers: Vec::new(),
+            modified: None,
         });
         Ok(Value::int(total))
     }

@@ -5,6 +5,7 @@ use super::{Ev, Evaluator, Flow};
 use crate::adjudication::{Arg, Gave, Stop, TraceNode};
 use crate::program::{Expr, ExprKind, ParamInfo};
 use crate::value::Value;
+use std::rc::Rc;
 
 impl Evaluator<'_> {
     pub(super) fn push(&mut self, n: TraceNode) {
@@ -28,19 +29,52 @@ impl Evaluator<'_> {
             .unwrap_or_default()
     }
 
-    /// The arguments as an explanation records them, those left to their defaults marked.
-    pub(super) fn traced_args(params: &[ParamInfo], args: &[Expr], f: &[Value]) -> Vec<Arg> {
+    /// The arguments as an explanation records them, those left to their defaults
+    /// marked, and a record on the table named as the state names it.
+    pub(super) fn traced_args(&self, params: &[ParamInfo], args: &[Expr], f: &[Value]) -> Vec<Arg> {
         params
             .iter()
             .zip(f)
             .enumerate()
             .map(|(i, (_, v))| Arg {
                 value: v.clone(),
+                name: self.state.and_then(|st| state_name(st, v)),
                 default: args
                     .get(i)
                     .is_some_and(|a| matches!(a.kind, ExprKind::Default { .. })),
             })
             .collect()
+    }
+}
+
+/// The name of `v` in the game state when it is a record on the table — found as
+/// itself (the same record, not an equal copy), as a field of the state or a member of
+/// a group in it, two levels down at most: `guard_grenadiers` of `brigade`. A record
+/// found at two places (one copied onto another with `:set`) is not named.
+fn state_name(state: &Value, v: &Value) -> Option<Rc<str>> {
+    let Value::Record(target) = v else {
+        return None;
+    };
+    fn find(at: &Value, target: &Rc<Vec<(Rc<str>, Value)>>, depth: u8, found: &mut Vec<Rc<str>>) {
+        let (Value::Record(fields) | Value::Group(fields)) = at else {
+            return;
+        };
+        for (name, inner) in fields.iter() {
+            match inner {
+                Value::Record(r) if Rc::ptr_eq(r, target) => found.push(name.clone()),
+                _ if depth > 0 => find(inner, target, depth - 1, found),
+                _ => {}
+            }
+            if found.len() > 1 {
+                return;
+            }
+        }
+    }
+    let mut found = Vec::new();
+    find(state, target, 2, &mut found);
+    match found.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
     }
 }
 

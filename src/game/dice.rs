@@ -82,6 +82,27 @@ impl TableDice for NoTable {
     }
 }
 
+/// A face as the players call it: `0` on a ten-sided die is its 10 (a D10 shows 0
+/// where it means 10); any other number is itself.
+pub fn face_called(face: i64, sides: u32) -> i64 {
+    if face == 0 && sides == 10 {
+        10
+    } else {
+        face
+    }
+}
+
+/// Who gave a die its face.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hand {
+    /// Queued for the adjudication (`:roll`, a replayed log).
+    Queued,
+    /// Typed at the table when it was asked for.
+    Table,
+    /// Rolled by umpire, from the seed.
+    Umpire,
+}
+
 /// What an adjudication did with the faces queued for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueueUse {
@@ -96,6 +117,8 @@ pub(super) struct GameDice<'a> {
     pub queued: VecDeque<i64>,
     /// The queued faces used.
     pub used: Vec<i64>,
+    /// Who gave each face rolled, in the order rolled.
+    pub hands: Vec<Hand>,
     pub mode: &'a mut DiceMode,
     pub table: &'a mut dyn TableDice,
     pub input: &'a str,
@@ -103,12 +126,23 @@ pub(super) struct GameDice<'a> {
     pub cancelled: Option<(String, Span)>,
 }
 
+/// One die of a roll, named as a rulebook names it: `D10`, `D6`.
+pub fn one_die(sides: u32) -> String {
+    format!("D{sides}")
+}
+
 fn bad_face(req: &DiceRequest<'_>, face: i64, how: &str) -> Diag {
     Diag::at(
         Code::DiceBadFace,
         format!(
-            "{face} {how} is not a face of {} (1 to {})",
-            req.text, req.sides
+            "{face} {how} is not a face of a {} (1 to {}{})",
+            one_die(req.sides),
+            req.sides,
+            if req.sides == 10 {
+                "; 0 reads as 10"
+            } else {
+                ""
+            }
         ),
         req.span,
         "this die",
@@ -121,17 +155,21 @@ impl DiceSource for GameDice<'_> {
         let fits = |f: i64| f >= 1 && f <= i64::from(req.sides);
         for index in 0..req.count {
             let face = if let Some(f) = self.queued.pop_front() {
+                let f = face_called(f, req.sides);
                 if !fits(f) {
                     return Err(bad_face(req, f, "(queued with :roll)"));
                 }
                 self.used.push(f);
+                self.hands.push(Hand::Queued);
                 f
             } else {
                 match self.mode {
                     DiceMode::Seeded(s) => {
                         let one = DiceRequest { count: 1, ..*req };
                         let mut f = Vec::with_capacity(1);
-                        s.roll(&one, &mut f)?
+                        let face = s.roll(&one, &mut f)?;
+                        self.hands.push(Hand::Umpire);
+                        face
                     }
                     DiceMode::Table => {
                         let die = TableDie {
@@ -139,8 +177,11 @@ impl DiceSource for GameDice<'_> {
                             index,
                             input: self.input,
                         };
-                        match self.table.face(&die) {
-                            Ok(f) if fits(f) => f,
+                        match self.table.face(&die).map(|f| face_called(f, req.sides)) {
+                            Ok(f) if fits(f) => {
+                                self.hands.push(Hand::Table);
+                                f
+                            }
                             Ok(f) => return Err(bad_face(req, f, "(typed)")),
                             Err(NoFace::Bad(d)) => return Err(d),
                             Err(NoFace::Cancelled) => {

@@ -57,7 +57,9 @@ mod play;
 #[cfg(test)]
 mod tests;
 
-pub use dice::{DiceMode, NoFace, NoTable, QueueUse, TableDice, TableDie};
+pub use dice::{
+    face_called, one_die, DiceMode, Hand, NoFace, NoTable, QueueUse, TableDice, TableDie,
+};
 pub use failure::{Failure, Refusal};
 pub use history::{Change, Done, History, Snapshot};
 
@@ -212,6 +214,8 @@ pub struct Adjudicated {
     pub adjudication: Adjudication,
     /// The queued faces it used and dropped (`None`: none were queued).
     pub queue: Option<QueueUse>,
+    /// Who gave each face rolled, in the order of the rolls' faces.
+    pub hands: Vec<Hand>,
 }
 
 /// The effects of a result, applied to the table.
@@ -227,6 +231,8 @@ pub struct Applied {
 struct Rolled {
     adjudication: Adjudication,
     queue: Option<QueueUse>,
+    /// Who gave each face.
+    hands: Vec<Hand>,
     /// Where the dice came from, as the log records it.
     dice: Json,
 }

@@ -96,6 +96,7 @@ impl Game {
         Ok(Adjudicated {
             adjudication: rolled.adjudication,
             queue: rolled.queue,
+            hands: rolled.hands,
         })
     }
 
@@ -206,6 +207,7 @@ impl Game {
             return Ok(Adjudicated {
                 adjudication: rolled.adjudication,
                 queue: rolled.queue,
+                hands: rolled.hands,
             });
         }
         let done = Done::Set {
@@ -225,6 +227,7 @@ impl Game {
         Ok(Adjudicated {
             adjudication: rolled.adjudication,
             queue: rolled.queue,
+            hands: rolled.hands,
         })
     }
 
@@ -464,6 +467,7 @@ impl Game {
         let mut dice = GameDice {
             queued,
             used: Vec::new(),
+            hands: Vec::new(),
             mode: &mut self.dice,
             table,
             input,
@@ -480,10 +484,12 @@ impl Game {
         let GameDice {
             queued,
             used,
+            hands,
             cancelled,
             ..
         } = dice;
         let given = used.len();
+        let typed = hands.iter().filter(|h| **h == super::Hand::Table).count();
         let queue = had.then(|| QueueUse {
             used,
             dropped: queued.into_iter().collect(),
@@ -492,7 +498,8 @@ impl Game {
             (Ok(adjudication), _) => Ok(Rolled {
                 adjudication,
                 queue,
-                dice: gamelog::dice_json(given, at),
+                hands,
+                dice: gamelog::dice_json(given, typed, at),
             }),
             (Err(_), Some((die, span))) => Err(Failure::Cancelled {
                 die,

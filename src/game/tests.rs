@@ -519,7 +519,7 @@ fn the_log_records_each_result_change_and_undo_and_a_line_it_cannot_write_is_sai
     // the seed and place are those of the next die umpire would roll.
     assert_eq!(
         lines[1],
-        r#"{"expr":"manoeuvre(brigade.second_foot)","result":1,"value":"tardy","rolls":[{"dice":"D10","sides":10,"faces":[6],"total":6}],"dice":{"queued":1,"seed":1,"position":"0"}}"#
+        r#"{"expr":"manoeuvre(brigade.second_foot)","result":1,"value":"tardy","rolls":[{"dice":"D10","sides":10,"faces":[6],"total":6}],"dice":{"queued":1,"table":0,"seed":1,"position":"0"}}"#
     );
     assert!(lines[2].starts_with(r#"{"set":":set brigade.second_foot.lost_percent = 55","value":"#));
     assert_eq!(

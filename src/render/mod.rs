@@ -11,7 +11,9 @@ pub mod text;
 
 pub use crate::words::{show, show_arg};
 pub use json::{adjudication_json, to_json};
-pub use text::{effects_text, explain, headline, report_text, rolls_text};
+pub use text::{
+    effects_text, explain, headline, report_text, report_text_marked, rolls_text, rolls_text_marked,
+};
 
 use crate::adjudication::{Applied, Arg, TraceNode};
 use crate::program::{Callee, ParamInfo, Program, RowInfo, TableInfo};

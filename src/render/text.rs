@@ -9,11 +9,43 @@ use crate::program::Program;
 use crate::value::{Mixed, Rational, Value};
 use std::fmt::Write as _;
 
-/// The dice rolled, as a line shows them: `D10 → 7, 2d6 → 9`.
+/// The dice rolled, as a line shows them: `D10 → 7, 2d6 → 9`; a modified roll as the
+/// umpire reads it out, the die, each amount added and the modified roll: `D10 → 3,
+/// +5 = 8`.
 pub fn rolls_text(rolls: &[Roll]) -> String {
+    rolls_text_marked(rolls, &[])
+}
+
+/// [`rolls_text`], with the faces umpire rolled marked as umpire's: `umpire[i]` is how
+/// many of roll `i`'s faces umpire rolled (its last ones; the rest were given), and a
+/// roll past the list's end has none: `D10 → 3 (rolled by umpire), +5 = 8`, `2d6 → 7
+/// (umpire rolled the 4)`.
+pub fn rolls_text_marked(rolls: &[Roll], umpire: &[usize]) -> String {
     rolls
         .iter()
-        .map(|r| format!("{} → {}", r.dice, r.total))
+        .enumerate()
+        .map(|(i, r)| {
+            let by = umpire.get(i).copied().unwrap_or(0).min(r.faces.len());
+            let mark = if by == 0 {
+                String::new()
+            } else if by == r.faces.len() {
+                " (rolled by umpire)".to_string()
+            } else {
+                let faces: Vec<String> = r.faces[r.faces.len() - by..]
+                    .iter()
+                    .map(|f| format!("the {f}"))
+                    .collect();
+                format!(" (umpire rolled {})", faces.join(" and "))
+            };
+            let mut text = format!("{} → {}{mark}", r.dice, r.total);
+            if let Some(m) = r.modified {
+                for a in &r.modifiers {
+                    text.push_str(&format!(", {}", signed(*a, true)));
+                }
+                text.push_str(&format!(" = {}", Mixed(m)));
+            }
+            text
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -22,12 +54,18 @@ pub fn rolls_text(rolls: &[Roll]) -> String {
 /// line): the result, its effects (`effect: PATH: FROM → TO`), then either the dice
 /// rolled (`rolls: D10 → 7`) or, when traced, the whole explanation.
 pub fn report_text(p: &Program, a: &Adjudication) -> String {
+    report_text_marked(p, a, &[])
+}
+
+/// [`report_text`], with umpire's dice marked on the `rolls:` line (see
+/// [`rolls_text_marked`]).
+pub fn report_text_marked(p: &Program, a: &Adjudication, umpire: &[usize]) -> String {
     let mut out = format!("{}\n", headline(p, &a.outcome));
     out.push_str(&effects_text(p, &a.effects));
     match &a.trace {
         Some(t) => out.push_str(&explain(p, t)),
         None if !a.rolls.is_empty() => {
-            out.push_str(&format!("rolls: {}\n", rolls_text(&a.rolls)));
+            out.push_str(&format!("rolls: {}\n", rolls_text_marked(&a.rolls, umpire)));
         }
         None => {}
     }
@@ -86,7 +124,10 @@ fn args_text(p: &Program, node: &TraceNode, args: &[Arg]) -> String {
     named(params(p, node), args)
         .map(|(name, a)| {
             let d = if a.default { " (default)" } else { "" };
-            format!("{name}: {}{d}", show_arg(p, &a.value))
+            match &a.name {
+                Some(n) => format!("{name}: {n}{d}"),
+                None => format!("{name}: {}{d}", show_arg(p, &a.value)),
+            }
         })
         .collect::<Vec<_>>()
         .join(", ")

@@ -2,7 +2,8 @@
 //! `$UMPIRE_HISTORY`, else `$XDG_STATE_HOME/umpire/history`, else
 //! `~/.local/state/umpire/history`), tab completion of commands, rule, table and
 //! modifier names, state paths and enum values, hints, multi-line input while a bracket
-//! is open, Ctrl-C to cancel a line and Ctrl-D to end.
+//! is open (each line after the first asked for with a continuation prompt, `...> `),
+//! Ctrl-C to cancel a line and Ctrl-D to end.
 
 use super::commands::Command;
 use super::session::{Io, Next, Session};
@@ -14,7 +15,7 @@ use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
 use rustyline::hint::{Hint, Hinter};
 use rustyline::history::DefaultHistory;
-use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 use std::path::PathBuf;
 
@@ -300,14 +301,50 @@ impl Highlighter for UmpireHelper {
     }
 }
 
-impl Validator for UmpireHelper {
-    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
-        Ok(if open_brackets(ctx.input()) {
-            ValidationResult::Incomplete
-        } else {
-            ValidationResult::Valid(None)
-        })
+// Every line is taken as typed: a line with a bracket still open is continued by
+// `read_input`, which asks for the next with the continuation prompt (rustyline's own
+// multi-line editing shows no prompt on the lines after the first, F10).
+impl Validator for UmpireHelper {}
+
+/// The prompt for a line that continues an input with a bracket still open: `...> `,
+/// as wide as `prompt`, so the lines line up (`umpire> ` → `   ...> `).
+pub fn continuation_prompt(prompt: &str) -> String {
+    format!("{:>width$}", "...> ", width = prompt.chars().count())
+}
+
+/// One whole input read at the keyboard.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Input {
+    /// The input: a line, and the lines after it while a bracket was open.
+    Text(String),
+    /// A bracket was left open, and Ctrl-C or Ctrl-D given where the input went on: the
+    /// unfinished input is dropped.
+    Dropped,
+}
+
+/// Reads one input with `read` (a line given its prompt): a line asked for with
+/// `prompt`, then, while a bracket is still open, the next lines, each asked for with
+/// the continuation prompt.
+///
+/// Errors: the first line's (Ctrl-C, Ctrl-D, the terminal failing), as `read` gives it;
+/// a terminal failing later.
+pub fn read_input(
+    read: &mut dyn FnMut(&str) -> Result<String, ReadlineError>,
+    prompt: &str,
+) -> Result<Input, ReadlineError> {
+    let mut text = read(prompt)?;
+    let more = continuation_prompt(prompt);
+    while open_brackets(&text) {
+        match read(&more) {
+            Ok(line) => {
+                text.push('\n');
+                text.push_str(&line);
+            }
+            Err(ReadlineError::Interrupted | ReadlineError::Eof) => return Ok(Input::Dropped),
+            Err(e) => return Err(e),
+        }
     }
+    Ok(Input::Text(text))
 }
 
 impl Helper for UmpireHelper {}
@@ -332,15 +369,6 @@ impl Io for Terminal<'_> {
     }
     fn render(&self, d: &dyn miette::Diagnostic) -> String {
         crate::diagnostic::render(d, self.colour)
-    }
-}
-
-/// An input as the prompt names it: a call's name with its arguments left out
-/// (`melee_on_table(…)`).
-fn short(text: &str) -> String {
-    match text.split_once('(') {
-        Some((name, _)) => format!("{}(…)", name.trim()),
-        None => text.to_string(),
     }
 }
 
@@ -376,7 +404,6 @@ pub fn interactive(
         }
         let _ = editor.load_history(h);
     }
-    crate::term::write_err("umpire: `:help` lists the commands, Ctrl-D ends\n");
     let mut session = {
         let mut t = Terminal {
             editor: &mut editor,
@@ -384,17 +411,21 @@ pub fn interactive(
         };
         start(ruleset, state, seed, table, limits, &mut t)
     };
+    // After the ruleset and state are loaded: its example is one of theirs.
+    crate::term::write_err(&super::welcome(&session));
     session.ask_again = true;
     loop {
         if let Some(h) = editor.helper_mut() {
             h.names = Names::of(&session);
         }
-        let prompt = match session.unapplied() {
-            Some(text) => format!("umpire [effects of {} not yet applied]> ", short(&text)),
-            None => "umpire> ".to_string(),
-        };
-        let line = match editor.readline(&prompt) {
-            Ok(line) => line,
+        let prompt = session.prompt();
+        let mut read = |p: &str| editor.readline(p);
+        let line = match read_input(&mut read, &prompt) {
+            Ok(Input::Text(line)) => line,
+            Ok(Input::Dropped) => {
+                crate::term::write_err("dropped: the input left a bracket open\n");
+                continue;
+            }
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => {
                 // Leaving with effects not yet applied or changes not saved asks first.
@@ -429,4 +460,72 @@ pub fn interactive(
     // At a keyboard a mistake is shown and put right there: the session's exit status
     // is not a verdict on them (a script's is).
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads from `lines` as a keyboard would give them, noting each prompt shown.
+    fn typed(lines: Vec<Result<&str, ReadlineError>>, prompt: &str) -> (Input, Vec<String>) {
+        let mut lines = lines.into_iter();
+        let mut shown = Vec::new();
+        let mut read = |p: &str| {
+            shown.push(p.to_string());
+            lines
+                .next()
+                .unwrap_or(Err(ReadlineError::Eof))
+                .map(str::to_string)
+        };
+        let got = read_input(&mut read, prompt).unwrap_or(Input::Dropped);
+        (got, shown)
+    }
+
+    #[test]
+    fn a_bracket_left_open_asks_for_more_with_a_continuation_prompt() {
+        // F10: `manoeuvre(brigade.second_foot` + Enter showed a blank line.
+        let (got, shown) = typed(
+            vec![Ok("manoeuvre(brigade.second_foot"), Ok("  )")],
+            "umpire> ",
+        );
+        assert_eq!(
+            got,
+            Input::Text("manoeuvre(brigade.second_foot\n  )".to_string())
+        );
+        assert_eq!(shown, ["umpire> ", "   ...> "]);
+        // A closed line asks for nothing more.
+        let (got, shown) = typed(vec![Ok("manoeuvre(brigade.second_foot)")], "umpire> ");
+        assert_eq!(
+            got,
+            Input::Text("manoeuvre(brigade.second_foot)".to_string())
+        );
+        assert_eq!(shown, ["umpire> "]);
+        // Lined up under a longer prompt; each open bracket asks again.
+        let (_, shown) = typed(
+            vec![Ok("f(g(1,"), Ok("2)"), Ok(")")],
+            "umpire [table dice]> ",
+        );
+        assert_eq!(
+            shown,
+            [
+                "umpire [table dice]> ",
+                "                ...> ",
+                "                ...> "
+            ]
+        );
+    }
+
+    #[test]
+    fn ctrl_c_or_ctrl_d_where_the_input_goes_on_drops_it() {
+        let (got, _) = typed(vec![Ok("f("), Err(ReadlineError::Interrupted)], "umpire> ");
+        assert_eq!(got, Input::Dropped);
+        let (got, _) = typed(vec![Ok("f("), Err(ReadlineError::Eof)], "umpire> ");
+        assert_eq!(got, Input::Dropped);
+        // On the first line they are the caller's, as before.
+        let mut read = |_: &str| Err(ReadlineError::Eof);
+        assert!(matches!(
+            read_input(&mut read, "umpire> "),
+            Err(ReadlineError::Eof)
+        ));
+    }
 }

@@ -11,7 +11,9 @@ pub mod commands;
 pub mod each;
 pub mod editor;
 pub mod session;
+mod table;
 
+use crate::value::Value;
 pub use session::{Io, Next, Session};
 use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
@@ -148,6 +150,111 @@ impl Io for Script<'_> {
     }
 }
 
+/// The first screen's one line: how to begin, with a question the ruleset in use can
+/// answer (`manoeuvre(brigade.guard_grenadiers)`), or how to pick a ruleset.
+pub fn welcome(session: &Session) -> String {
+    match example_question(session.program(), session.state()) {
+        Some(q) => format!(
+            "umpire: type a question such as {q}; :rules lists the rules, :help the commands, Ctrl-D ends\n"
+        ),
+        None if session.program().rules.is_empty() => format!(
+            "umpire: `:use NAME` picks a ruleset ({}); :help lists the commands, Ctrl-D ends\n",
+            crate::bundled::names().join(", ")
+        ),
+        None => "umpire: type a question (:rules lists the rules); :help lists the commands, Ctrl-D ends\n".to_string(),
+    }
+}
+
+/// A question to show a newcomer: the first rule whose parameters can all be given —
+/// preferring one that takes a record on the table (a unit of the state), named by its
+/// path — each argument the first that fits (a state path, an enum's first value, a
+/// small number, `false`, `6"`); parameters with defaults left out.
+pub fn example_question(p: &crate::program::Program, state: Option<&Value>) -> Option<String> {
+    use crate::program::Ty;
+    let arg = |ty: &Ty, range: Option<crate::program::IntRange>| -> Option<(String, bool)> {
+        Some(match ty {
+            Ty::Record(shape) => (record_path(shape, state?, "")?, true),
+            Ty::Enum(id) => {
+                let e = p.enums.get(usize::from(*id))?;
+                let v = &e.values.first()?.name;
+                let shared = p.enum_values.get(v.as_ref()).map_or(0, Vec::len) > 1;
+                let written = if shared {
+                    format!("{}.{v}", e.name)
+                } else {
+                    v.to_string()
+                };
+                (written, false)
+            }
+            Ty::Int | Ty::Num => {
+                let lo = range.map_or(1, |r| r.lo);
+                let n = match range.and_then(|r| r.hi) {
+                    Some(hi) if hi < 1 => lo,
+                    _ => lo.max(1),
+                };
+                (n.to_string(), false)
+            }
+            Ty::Bool => ("false".to_string(), false),
+            Ty::Length => ("6\"".to_string(), false),
+            _ => return None,
+        })
+    };
+    let mut first = None;
+    for r in &p.rules {
+        let mut args = Vec::new();
+        let mut on_table = false;
+        let mut fits = true;
+        for param in r.sig.params.iter().take_while(|x| !x.has_default) {
+            match arg(&param.ty, param.range) {
+                Some((a, table)) => {
+                    on_table |= table;
+                    args.push(a);
+                }
+                None => {
+                    fits = false;
+                    break;
+                }
+            }
+        }
+        if !fits {
+            continue;
+        }
+        let q = format!("{}({})", r.sig.name, args.join(", "));
+        if on_table {
+            return Some(q);
+        }
+        first.get_or_insert(q);
+    }
+    first
+}
+
+/// The path of the first record in `v` (the state) of `shape`'s fields, in order:
+/// `brigade.guard_grenadiers`.
+fn record_path(shape: &crate::program::RecordShape, v: &Value, at: &str) -> Option<String> {
+    let (Value::Record(fields) | Value::Group(fields)) = v else {
+        return None;
+    };
+    for (name, inner) in fields.iter() {
+        let path = if at.is_empty() {
+            name.to_string()
+        } else {
+            format!("{at}.{name}")
+        };
+        if let Value::Record(f) = inner {
+            let same = f.len() == shape.fields.len()
+                && f.iter().zip(&shape.fields).all(|((a, _), (b, _))| a == b);
+            if same {
+                return Some(path);
+            }
+        }
+        if at.is_empty() {
+            if let Some(found) = record_path(shape, inner, &path) {
+                return Some(found);
+            }
+        }
+    }
+    None
+}
+
 /// Starts a session within `limits`: the ruleset and state given on the command line,
 /// if any.
 pub fn start(
@@ -158,16 +265,12 @@ pub fn start(
     limits: &crate::limits::Limits,
     io: &mut dyn Io,
 ) -> Session {
-    let fresh = seed.is_none();
+    // A fresh seed is not announced: the game log records it, and `:dice` says it.
     let seed = seed.unwrap_or_else(crate::dice::fresh_seed);
     let mut s = Session::new(seed);
     s.set_limits(*limits);
     if table {
         s.input(":dice table", io);
-    } else if fresh {
-        io.err(&format!(
-            "umpire rolls, from seed {seed} (start with --seed {seed} to replay)\n"
-        ));
     }
     if let Some(r) = ruleset {
         if !s.use_ruleset(r, io) {

@@ -5,19 +5,26 @@
 //! keyboard does.
 
 use super::commands::Command;
-
-mod guard;
+use super::table::{umpire_marks, AtTable};
 use crate::adjudication::Outcome;
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
-use crate::game::{
-    Candidate, Carried, DiceMode, Failure, Fit, Game, NoFace, QueueUse, Refusal, TableDice,
-    TableDie,
-};
+use crate::game::{Candidate, Carried, DiceMode, Failure, Fit, Game, QueueUse, Refusal};
 use crate::program::{ParamInfo, Program};
-use crate::render::{effects_text, headline, report_text, rolls_text, show_arg};
+use crate::render::{effects_text, headline, report_text, rolls_text_marked, show_arg};
 use crate::value::Value;
 use crate::{bundled, state};
+
+mod guard;
+
+/// An input as the prompt names it: a call's name with its arguments left out
+/// (`melee_on_table(…)`).
+fn short(text: &str) -> String {
+    match text.split_once('(') {
+        Some((name, _)) => format!("{}(…)", name.trim()),
+        None => text.to_string(),
+    }
+}
 
 /// Where a session's output goes, and where a die rolled at the table comes from.
 pub trait Io {
@@ -72,6 +79,23 @@ impl Session {
     /// Plays within `limits` from now on (the command line's limit flags).
     pub fn set_limits(&mut self, limits: crate::limits::Limits) {
         self.game.set_limits(limits);
+    }
+
+    /// The prompt for the next input: `umpire> `, or `umpire [table dice]> ` while the
+    /// players roll — each mark a word in the brackets, so more can be added.
+    pub fn prompt(&self) -> String {
+        let mut marks: Vec<String> = Vec::new();
+        if matches!(self.game.dice(), DiceMode::Table) {
+            marks.push("table dice".to_string());
+        }
+        if let Some(text) = self.unapplied() {
+            marks.push(format!("effects of {} not yet applied", short(&text)));
+        }
+        if marks.is_empty() {
+            "umpire> ".to_string()
+        } else {
+            format!("umpire [{}]> ", marks.join(", "))
+        }
     }
 
     /// The game at the table.
@@ -298,10 +322,7 @@ impl Session {
 
     /// `:set PATH = EXPR`: the change made, and the dice it rolled.
     fn set(&mut self, line: &str, io: &mut dyn Io) -> bool {
-        let mut table = AtTable {
-            io: &mut *io,
-            ask_again: self.ask_again,
-        };
+        let mut table = AtTable::new(&mut *io, self.ask_again);
         match self.game.set(line, &mut table) {
             Ok(done) => {
                 queue_note(done.queue.as_ref(), io);
@@ -311,7 +332,8 @@ impl Session {
                 } else {
                     io.out(&effects_text(self.game.program(), &a.effects));
                     if !a.rolls.is_empty() {
-                        io.out(&format!("rolls: {}\n", rolls_text(&a.rolls)));
+                        let marks = umpire_marks(&done, self.game.dice());
+                        io.out(&format!("rolls: {}\n", rolls_text_marked(&a.rolls, &marks)));
                     }
                 }
                 true
@@ -508,9 +530,12 @@ impl Session {
                 true
             }
             (None, _, _) => {
-                io.out(match self.game.dice() {
-                    DiceMode::Table => "dice: at the table\n",
-                    DiceMode::Seeded(_) => "dice: seeded\n",
+                io.out(&match self.game.dice() {
+                    DiceMode::Table => "dice: at the table\n".to_string(),
+                    DiceMode::Seeded(s) => format!(
+                        "dice: seeded, umpire rolls from seed {} (`--seed {}` rolls the same dice again)\n",
+                        s.seed, s.seed
+                    ),
                 });
                 true
             }
@@ -534,10 +559,11 @@ impl Session {
                 continue;
             }
             match w.parse::<i64>() {
-                Ok(n) if n >= 1 => rolls.push(n),
+                // 0 is a D10's 10; on another die the game refuses it when it is used.
+                Ok(n) if n >= 0 => rolls.push(n),
                 Ok(n) => {
                     io.err(&format!(
-                        "error: {n} is not a roll: a die shows 1 or more\n"
+                        "error: {n} is not a roll: a die shows 1 or more (0 on a D10 reads as 10)\n"
                     ));
                     return false;
                 }
@@ -721,59 +747,6 @@ fn interpretations_list(rules: &crate::Ruleset) -> String {
         }
     }
     out
-}
-
-/// The players' dice, asked for through the session's [`Io`]: at a keyboard a wrong
-/// answer is asked again; in a script the next line is the answer, right or wrong.
-struct AtTable<'a> {
-    io: &'a mut dyn Io,
-    ask_again: bool,
-}
-
-impl TableDice for AtTable<'_> {
-    fn face(&mut self, die: &TableDie<'_>) -> Result<i64, NoFace> {
-        let req = die.request;
-        let which = if req.count > 1 {
-            format!(" (die {} of {})", die.index + 1, req.count)
-        } else {
-            String::new()
-        };
-        let within = match req.within {
-            Some(w) => format!(" for `{w}`"),
-            None => String::new(),
-        };
-        let typed = die.input.split_whitespace().collect::<Vec<_>>().join(" ");
-        let prompt = format!(
-            "{}{which}{within} in `{typed}`, 1 to {}: ",
-            req.text, req.sides
-        );
-        loop {
-            let Some(answer) = self.io.ask(&prompt) else {
-                return Err(NoFace::Cancelled);
-            };
-            let answer = answer.trim();
-            match answer.parse::<i64>() {
-                Ok(f) if f >= 1 && f <= i64::from(req.sides) => return Ok(f),
-                _ if self.ask_again => self.io.err(&format!(
-                    "`{answer}` is not a face of {}: type 1 to {}\n",
-                    req.text, req.sides
-                )),
-                // Not a face: the game refuses it.
-                Ok(f) => return Ok(f),
-                Err(_) => {
-                    return Err(NoFace::Bad(Diag::at(
-                        Code::DiceBadFace,
-                        format!(
-                            "`{answer}` is not a roll of {} (1 to {})",
-                            req.text, req.sides
-                        ),
-                        req.span,
-                        "this die",
-                    )))
-                }
-            }
-        }
-    }
 }
 
 /// Commands that may be typed without their `:`, alone on the line.

@@ -3,11 +3,11 @@
 //! At a keyboard it asks; in a script (where the next line is not an answer) it is an
 //! error that says how to force it.
 
-use super::{queue_note, AtTable, Command, Io, Session};
+use super::{queue_note, umpire_marks, AtTable, Command, Io, Session};
 
 use crate::diagnostic::{Code, Diag};
 use crate::game::{Adjudicated, Failure, Refusal};
-use crate::render::{effects_text, report_text};
+use crate::render::{effects_text, report_text_marked};
 
 impl Session {
     /// What leaving now would lose, each in words (effects not yet applied, changes
@@ -65,7 +65,12 @@ impl Session {
         match self.adjudicate_guarded(text, trace, io) {
             Ok(Some(done)) => {
                 queue_note(done.queue.as_ref(), io);
-                io.out(&report_text(self.game.program(), &done.adjudication));
+                let marks = umpire_marks(&done, self.game.dice());
+                io.out(&report_text_marked(
+                    self.game.program(),
+                    &done.adjudication,
+                    &marks,
+                ));
                 true
             }
             Ok(None) => false,
@@ -126,10 +131,7 @@ impl Session {
         trace: bool,
         io: &mut dyn Io,
     ) -> Result<Adjudicated, Failure> {
-        let mut table = AtTable {
-            io: &mut *io,
-            ask_again: self.ask_again,
-        };
+        let mut table = AtTable::new(&mut *io, self.ask_again);
         self.game.adjudicate(text, trace, &mut table)
     }
 
