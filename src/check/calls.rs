@@ -126,8 +126,22 @@ impl Checker<'_> {
                 }
             };
             let p = &params[i];
+            let subject = match &a.name {
+                None => format!(
+                    "the {} argument of `{fname}`, `{}`,",
+                    super::advice::ordinal(i + 1),
+                    p.name
+                ),
+                Some(_) => format!("the argument `{}` of `{fname}`", p.name),
+            };
+            let outer = self.slot.replace(Slot {
+                span: a.value.span,
+                subject,
+                written: super::advice::Written::of(&a.value, self.sources),
+            });
             let (e, t) = self.expr(&a.value, scope, Some(&p.ty));
             self.expect_ty(&t, &p.ty, a.value.span);
+            self.slot = outer;
             if slots[i].is_some() {
                 self.err(Diag::at(
                     Code::CheckArgument,

@@ -89,7 +89,9 @@ pub fn adjudicate_bound(
     frame.resize((query.slots as usize).max(frame.len()), Value::Bool(false));
     let result = ev.eval(&query.expr, &mut frame);
     let outcome = ev.outcome(result)?;
-    ev.dice.finish()?;
+    if let Err(d) = ev.dice.finish() {
+        return Err(unused_after_refusal(&outcome, d));
+    }
     let seed = seed.filter(|_| !ev.rolls.is_empty());
     Ok(Adjudication {
         outcome,
@@ -99,6 +101,27 @@ pub fn adjudicate_bound(
         effects: ev.effects,
         steps: ev.steps,
     })
+}
+
+/// Rolls given and left over (`d`, the dice source's error): when the rule refused, or
+/// its source does not give the answer, that is what the umpire is told, and that the
+/// rolls were not all used, not "too many rolls".
+fn unused_after_refusal(outcome: &Outcome, d: Diag) -> Diag {
+    let (said, cite) = match outcome {
+        Outcome::Refused { reason, cite } => (format!("refused: {reason}"), cite),
+        Outcome::NotGiven { what, cite } => (format!("not given in the source: {what}"), cite),
+        Outcome::Value(_) => return d,
+    };
+    let cited = cite.as_ref().map_or(String::new(), |c| format!(" [{c}]"));
+    let counts = d
+        .message
+        .strip_prefix("too many rolls given: ")
+        .unwrap_or(&d.message);
+    let mut out = Diag::error(Code::DiceRefusedUnrolled, format!("{said}{cited}")).help(format!(
+        "the rule stopped before it used every roll given ({counts}): answer what it asks, then give the rolls again"
+    ));
+    out.labels = d.labels;
+    out
 }
 
 /// The evaluator's state for one adjudication.
