@@ -274,3 +274,37 @@ fn rolls_a_refusal_left_unused_report_the_refusal() {
         .expect_err("one roll too many");
     assert_eq!(d.code, Code::DiceTooManyRolls);
 }
+
+// ------------------------------------------------------------------ 7. inside a bundled ruleset
+
+#[test]
+fn an_error_inside_a_bundled_ruleset_names_the_question_typed() {
+    // Side a has no free men left: a melee it attacks in takes the count below 0
+    // (little_wars: `set sides[attacker].free -= r.attacker_killed + ...`, `free: 0..`).
+    let dir = std::env::temp_dir().join(format!("umpire-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let state = dir.join("empty_a.toml");
+    std::fs::write(
+        &state,
+        "move = 1\n[sides.a]\nfree = 0\n[sides.b]\nfree = 27\n",
+    )
+    .expect("state written");
+    let mut r = Ruleset::bundled("little_wars").expect("bundled");
+    r.load_state(&state.to_string_lossy()).expect("state loads");
+    let _ = std::fs::remove_dir_all(&dir);
+    let typed = "melee_on_table(\"a\", \"b\", 5, 3, 0, 0)";
+    let q = r.question("<test>", typed).expect("checks");
+    let d = r
+        .adjudicate(&q, &mut Given::new(vec![]), r.options())
+        .expect_err("side a has no men to lose");
+    assert_eq!(d.code, Code::EvalRange);
+    // Melee of 5 against 3, no support: the attackers lose 1 killed (rulesets/little_wars.rules).
+    assert_eq!(
+        d.message,
+        "`sides.a.free` is 0: taking away 1 would make it -1, and it must be 0 or more"
+    );
+    assert!(
+        help(&d).contains(&format!("working out `{typed}` as you typed it")),
+        "{d:?}"
+    );
+}

@@ -88,7 +88,9 @@ pub fn adjudicate_bound(
     let mut frame = bound;
     frame.resize((query.slots as usize).max(frame.len()), Value::Bool(false));
     let result = ev.eval(&query.expr, &mut frame);
-    let outcome = ev.outcome(result)?;
+    let outcome = ev
+        .outcome(result)
+        .map_err(|d| as_typed(d, &query.sources, query.expr.span))?;
     if let Err(d) = ev.dice.finish() {
         return Err(unused_after_refusal(&outcome, d));
     }
@@ -101,6 +103,20 @@ pub fn adjudicate_bound(
         effects: ev.effects,
         steps: ev.steps,
     })
+}
+
+/// A value out of its range met in the ruleset's text (a count taken below 0 by an
+/// effect) while working out a question typed at `typed`: it says which question,
+/// in the words typed, as well as where in the ruleset it stopped.
+fn as_typed(d: Diag, sources: &SourceMap, typed: Span) -> Diag {
+    let Some(at) = d.span() else { return d };
+    let asked = sources.snippet(typed).trim();
+    if at.file == typed.file || asked.is_empty() || d.code != Code::EvalRange {
+        return d;
+    }
+    d.help(format!(
+        "this happened in the ruleset, working out `{asked}` as you typed it: check what you gave it against the game state"
+    ))
 }
 
 /// Rolls given and left over (`d`, the dice source's error): when the rule refused, or
