@@ -183,10 +183,7 @@ fn a_quoted_text_that_is_no_value_lists_the_values() {
 fn bare_display_texts_stay_arithmetic_and_text_slots_take_text() {
     let r = rules("furious_reason", None);
     // `Line/Square` unquoted is `Line` divided by `Square`: neither is a name.
-    assert_eq!(
-        first_error(&r, "movement_rate(Line/Square, infantry)").code,
-        Code::CheckUnknownName
-    );
+    assert_eq!(first_error(&r, "Line/Square").code, Code::CheckUnknownName);
     // A text in a text slot is the text.
     let lw = rules("little_wars", Some("little_wars_table.toml"));
     let q = lw
@@ -307,4 +304,44 @@ fn an_error_inside_a_bundled_ruleset_names_the_question_typed() {
         help(&d).contains(&format!("working out `{typed}` as you typed it")),
         "{d:?}"
     );
+}
+
+// ------------------------------------------------------------------ names not known
+
+#[test]
+fn an_unknown_name_where_an_enum_is_wanted_lists_its_values() {
+    // `:set brigade.second_foot.grade = veteran`: Grade is militia, line, grenadier, guard.
+    let r = rules("furious_reason", Some("furious_reason_brigade.toml"));
+    let line = "set brigade.second_foot.grade = veteran";
+    let d = match r.question_set(umpire::span::SourceFile::new("<test>", line)) {
+        Ok(_) => panic!("`veteran` was accepted"),
+        Err(ds) => ds.0.into_iter().next().expect("an error"),
+    };
+    assert_eq!(d.code, Code::CheckUnknownName);
+    assert!(
+        help(&d).contains("a Grade is one of: militia, line, grenadier, guard"),
+        "{d:?}"
+    );
+    // A near miss is the enum's value, not another name of the ruleset.
+    let d = first_error(&r, "movement_rate(colum, infantry)");
+    assert!(help(&d).starts_with("did you mean `column`?"), "{d:?}");
+}
+
+#[test]
+fn the_rulebooks_words_without_quotes_are_told_to_take_quotes() {
+    let r = rules("furious_reason", None);
+    // `Line/Square` is a division; in a Formation slot it is told to take quotes.
+    let d = first_error(&r, "movement_rate(Line/Square, infantry)");
+    assert_eq!(d.code, Code::CheckUnknownValue);
+    assert_eq!(help(&d), "write \"Line/Square\"");
+    // `Good Order` is two names in a row: a syntax error, with the quotes suggested.
+    let d = first_error(&r, "manoeuvre_table(Good Order, 8)");
+    assert_eq!(d.code, Code::ParseSyntax);
+    assert!(
+        help(&d).contains("write them in quotes: \"Good Order\""),
+        "{d:?}"
+    );
+    // Not for a parameter's name missing its `:` before `true`.
+    let d = first_error(&r, "deployments(other, cadenced true)");
+    assert!(!help(&d).contains("in quotes"), "{d:?}");
 }

@@ -241,6 +241,58 @@ impl Checker<'_> {
         None
     }
 
+    /// Help for a name found nowhere where a value of enum `e` is wanted: the closest
+    /// of its values, and the values there are.
+    pub(super) fn unknown_value_help(&self, e: u16, n: &str) -> Option<String> {
+        let en = self.prog.enums.get(usize::from(e))?;
+        let listed = self.values_listed(e, "");
+        let words = en
+            .values
+            .iter()
+            .find_map(|v| v.display.as_ref())
+            .map_or(String::new(), |d| {
+                format!(", or the rulebook's words for one in quotes, such as \"{d}\"")
+            });
+        let list = format!(
+            "{} is one of: {listed}{words}",
+            Ty::Enum(e).describe(&self.prog)
+        );
+        Some(match closest(n, en.values.iter().map(|v| &*v.name)) {
+            Some(best) => format!("did you mean `{best}`?\n{list}"),
+            None => list,
+        })
+    }
+
+    /// The rulebook's words for a value of enum `e` written without quotes where one is
+    /// wanted (`Line/Square`, read as a division): an error saying to quote them.
+    pub(super) fn unquoted_words(&mut self, e: u16, written: &ast::Expr) -> bool {
+        if !matches!(written.kind, ast::ExprKind::Binary(..)) {
+            return false;
+        }
+        let typed = self.sources.snippet(written.span).to_string();
+        let Some(en) = self.prog.enums.get(usize::from(e)) else {
+            return false;
+        };
+        let key = folded(&typed);
+        let Some(words) = en
+            .values
+            .iter()
+            .filter_map(|v| v.display.as_ref())
+            .find(|d| folded(d) == key)
+        else {
+            return false;
+        };
+        let d = Diag::at(
+            Code::CheckUnknownValue,
+            format!("`{typed}` is read as arithmetic: the rulebook's words for a value are written in quotes"),
+            written.span,
+            "arithmetic, not a value",
+        )
+        .help(format!("write \"{words}\""));
+        self.err(d);
+        true
+    }
+
     /// The closest group member to `n` (`secnd_foot`), as its path, if one is close.
     pub(super) fn close_member(&self, n: &str) -> Option<String> {
         let names = self.members.iter().map(|(_, m)| m.as_str());

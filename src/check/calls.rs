@@ -126,6 +126,12 @@ impl Checker<'_> {
                 }
             };
             let p = &params[i];
+            if let Ty::Enum(e) = p.ty {
+                if self.unquoted_words(e, &a.value) {
+                    slots[i] = Some(dummy(a.value.span));
+                    continue;
+                }
+            }
             let subject = match &a.name {
                 None => format!(
                     "the {} argument of `{fname}`, `{}`,",

@@ -360,7 +360,12 @@ impl Checker<'_> {
                     "yes" | "no" | "true" | "false" | "y" | "n" => {
                         d.help("yes and no are written `true` and `false`")
                     }
-                    _ => match self.unknown_name_help(n, expected) {
+                    _ => match self
+                        .unknown_name_help(n, expected)
+                        .or_else(|| match expected {
+                            Some(Ty::Enum(e)) => self.unknown_value_help(*e, n),
+                            _ => None,
+                        }) {
                         Some(h) => d.help(h),
                         None if closest(n, names.iter().map(|s| s.as_str())).is_none() => {
                             match self.close_member(n) {
