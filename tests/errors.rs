@@ -345,3 +345,19 @@ fn the_rulebooks_words_without_quotes_are_told_to_take_quotes() {
     let d = first_error(&r, "deployments(other, cadenced true)");
     assert!(!help(&d).contains("in quotes"), "{d:?}");
 }
+
+#[test]
+fn a_misspelt_name_in_a_text_slot_of_a_ruleset_suggests_the_name_not_quotes() {
+    let loaded = Ruleset::from_source(
+        "texts.rules",
+        "rule g(t: Text) -> Int { 1 }\nrule f(name: Text) -> Int { g(nme) }\n",
+    );
+    let Err(e) = loaded else {
+        panic!("`nme` is unknown")
+    };
+    let d =
+        e.0.iter()
+            .find(|d| d.code == Code::CheckUnknownName)
+            .expect("an unknown name");
+    assert_eq!(help(d), "did you mean `name`?");
+}

@@ -223,22 +223,41 @@ impl Checker<'_> {
         true
     }
 
-    /// Help for a name found nowhere: the group member it names (`second_foot` is
-    /// `brigade.second_foot`), or quotes where a text is wanted.
-    pub(super) fn unknown_name_help(&self, n: &str, expected: Option<&Ty>) -> Option<String> {
-        if expected == Some(&Ty::Text) {
-            return Some(format!("this is text: write it in quotes, \"{n}\""));
+    /// Help for a name found nowhere (`names`: those there are): yes and no, the group
+    /// member it names (`second_foot` is `brigade.second_foot`), the values of the enum
+    /// wanted, the closest name, or quotes where a text is wanted.
+    pub(super) fn unknown_name_help(
+        &self,
+        n: &str,
+        expected: Option<&Ty>,
+        names: &[String],
+    ) -> Option<String> {
+        if matches!(
+            n.to_lowercase().as_str(),
+            "yes" | "no" | "true" | "false" | "y" | "n"
+        ) {
+            return Some("yes and no are written `true` and `false`".into());
         }
-        let found: Vec<String> = self
+        let quote = format!("this is text: write it in quotes, \"{n}\"");
+        let members: Vec<String> = self
             .members
             .iter()
             .filter(|(_, m)| m == n)
             .map(|(g, m)| format!("`{g}.{m}`"))
             .collect();
-        if !found.is_empty() {
-            return Some(format!("did you mean {}?", found.join(" or ")));
+        match expected {
+            Some(Ty::Text) if !members.is_empty() => return Some(quote),
+            _ if !members.is_empty() => {
+                return Some(format!("did you mean {}?", members.join(" or ")))
+            }
+            Some(Ty::Enum(e)) => return self.unknown_value_help(*e, n),
+            _ => {}
         }
-        None
+        match (closest(n, names.iter().map(|s| s.as_str())), expected) {
+            (Some(best), _) => Some(format!("did you mean `{best}`?")),
+            (None, Some(Ty::Text)) => Some(quote),
+            (None, _) => self.close_member(n).map(|m| format!("did you mean `{m}`?")),
+        }
     }
 
     /// Help for a name found nowhere where a value of enum `e` is wanted: the closest

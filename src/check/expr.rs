@@ -1,7 +1,7 @@
 //! Expressions: names, fields, records, operators, literals.
 
 use super::*;
-use crate::diagnostic::{closest, Code};
+use crate::diagnostic::Code;
 
 impl Checker<'_> {
     pub(super) fn expr(
@@ -355,26 +355,9 @@ impl Checker<'_> {
                     span,
                     "not defined",
                 );
-                // Yes and no are written `true` and `false`.
-                let d = match n.to_lowercase().as_str() {
-                    "yes" | "no" | "true" | "false" | "y" | "n" => {
-                        d.help("yes and no are written `true` and `false`")
-                    }
-                    _ => match self
-                        .unknown_name_help(n, expected)
-                        .or_else(|| match expected {
-                            Some(Ty::Enum(e)) => self.unknown_value_help(*e, n),
-                            _ => None,
-                        }) {
-                        Some(h) => d.help(h),
-                        None if closest(n, names.iter().map(|s| s.as_str())).is_none() => {
-                            match self.close_member(n) {
-                                Some(m) => d.help(format!("did you mean `{m}`?")),
-                                None => d,
-                            }
-                        }
-                        None => d.suggest(n, names.iter().map(|s| s.as_str())),
-                    },
+                let d = match self.unknown_name_help(n, expected, &names) {
+                    Some(h) => d.help(h),
+                    None => d,
                 };
                 self.err(d);
                 (dummy(span), Ty::Any)
