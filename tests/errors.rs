@@ -361,3 +361,15 @@ fn a_misspelt_name_in_a_text_slot_of_a_ruleset_suggests_the_name_not_quotes() {
             .expect("an unknown name");
     assert_eq!(help(d), "did you mean `name`?");
 }
+
+#[test]
+fn a_whole_group_where_one_member_is_wanted_names_its_members() {
+    // examples/states/furious_reason_brigade.toml: guard_grenadiers, second_foot, ...
+    let r = rules("furious_reason", Some("furious_reason_brigade.toml"));
+    let d = first_error(&r, "manoeuvre(brigade)");
+    assert_eq!(d.code, Code::CheckType);
+    assert!(
+        help(&d).contains("name one member of the group, such as `brigade.guard_grenadiers`"),
+        "{d:?}"
+    );
+}

@@ -122,7 +122,36 @@ impl Checker<'_> {
         for h in self.type_help(actual, expected, &written) {
             d = d.help(h);
         }
+        if let Some(h) = self.one_member_help(actual, expected, span) {
+            d = d.help(h);
+        }
         d
+    }
+
+    /// A whole group (`brigade`) where one of its members is wanted: name one.
+    fn one_member_help(&self, actual: Option<&Ty>, expected: &Ty, span: Span) -> Option<String> {
+        let Some(Ty::Group(inner)) = actual else {
+            return None;
+        };
+        if !compatible(inner, expected) {
+            return None;
+        }
+        let group = self.sources.snippet(span).trim();
+        let members: Vec<String> = self
+            .members
+            .iter()
+            .filter(|(g, _)| g == group)
+            .take(3)
+            .map(|(g, m)| format!("`{g}.{m}`"))
+            .collect();
+        Some(if members.is_empty() {
+            format!("name one member of the group: `{group}.NAME`")
+        } else {
+            format!(
+                "name one member of the group, such as {}",
+                members.join(", ")
+            )
+        })
     }
 
     /// "write it in quotes": a text wanted, a name or a group's member written.
