@@ -373,3 +373,21 @@ fn a_whole_group_where_one_member_is_wanted_names_its_members() {
         "{d:?}"
     );
 }
+
+#[test]
+fn a_record_field_in_a_text_slot_is_not_told_to_take_quotes() {
+    // `b.leader` is a field holding a record, not a member of a group: no quotes advised.
+    let r = Ruleset::from_source(
+        "fields.rules",
+        "record L { n: Int }\nrecord B { leader: L }\n\
+         rule g(t: Text) -> Int { 1 }\nrule f(b: B) -> Int { g(b.leader) }\n",
+    );
+    let Err(e) = r else {
+        panic!("a record is no text")
+    };
+    let d =
+        e.0.iter()
+            .find(|d| d.code == Code::CheckType)
+            .expect("a type error");
+    assert!(!d.message.contains("in quotes"), "{d:?}");
+}

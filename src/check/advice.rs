@@ -15,8 +15,9 @@ const FIRST: usize = 6;
 pub(super) enum Written {
     /// A bare name: `infantry`, `second_foot`.
     Name(String),
-    /// A field or a group's member, its last name: `sides.a` is `a`.
-    Field(String),
+    /// A field or a group's member, its last name: `sides.a` is `a`; whether it is a
+    /// member of a group (known once the base is checked: see `Checker::mark_member`).
+    Field(String, bool),
     /// A text in quotes (its text).
     Text(String),
     /// A plain number, as typed: `2`.
@@ -30,7 +31,7 @@ impl Written {
     pub(super) fn of(e: &ast::Expr, sources: &SourceMap) -> Written {
         match &e.kind {
             ast::ExprKind::Name(n) => Written::Name(n.clone()),
-            ast::ExprKind::Field(_, f) => Written::Field(f.node.clone()),
+            ast::ExprKind::Field(_, f) => Written::Field(f.node.clone(), false),
             ast::ExprKind::Text(t) => Written::Text(t.clone()),
             ast::ExprKind::Number(_) => Written::Number(sources.snippet(e.span).to_string()),
             _ => Written::Other,
@@ -79,6 +80,20 @@ impl Checker<'_> {
             list.push("…".into());
         }
         list.join(", ")
+    }
+
+    /// Notes that the argument at `span` (`sides.a`) reads a member of a group.
+    pub(super) fn mark_member(&mut self, span: Span) {
+        if let Some(Slot {
+            span: at,
+            written: Written::Field(_, member),
+            ..
+        }) = &mut self.slot
+        {
+            if *at == span {
+                *member = true;
+            }
+        }
     }
 
     /// The argument or field being checked at `span`, if it is one: how to name it.
@@ -160,7 +175,7 @@ impl Checker<'_> {
             return None;
         }
         match (written, actual) {
-            (Written::Field(f), Ty::Record(shape)) => {
+            (Written::Field(f, true), Ty::Record(shape)) => {
                 let whose = shape
                     .name
                     .as_ref()
@@ -182,7 +197,7 @@ impl Checker<'_> {
                 let Some(en) = self.prog.enums.get(usize::from(*e)) else {
                     return help;
                 };
-                if let Written::Name(n) | Written::Field(n) = w {
+                if let Written::Name(n) | Written::Field(n, _) = w {
                     let names = en.values.iter().map(|v| &*v.name);
                     if let Some(best) = closest(n, names) {
                         help.push(format!("did you mean `{best}`?"));

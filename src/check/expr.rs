@@ -433,7 +433,10 @@ impl Checker<'_> {
                 }
             },
             // A member of a group by its name in the state file: known when adjudicated.
-            Ty::Group(t) => (**t).clone(),
+            Ty::Group(t) => {
+                self.mark_member(span);
+                (**t).clone()
+            }
             Ty::Pair(t) => match field.node.as_str() {
                 "first" | "second" => (**t).clone(),
                 other => {
