@@ -391,3 +391,15 @@ fn a_record_field_in_a_text_slot_is_not_told_to_take_quotes() {
             .expect("a type error");
     assert!(!d.message.contains("in quotes"), "{d:?}");
 }
+
+#[test]
+fn a_number_in_quotes_is_told_to_lose_them() {
+    let r = rules("furious_reason", None);
+    let d = first_error(&r, "manoeuvre_table(good_order, \"8\")");
+    assert!(
+        d.message
+            .starts_with("the 2nd argument of `manoeuvre_table`, `roll`, expects a whole number"),
+        "{d:?}"
+    );
+    assert_eq!(help(&d), "numbers are written without quotes: 8");
+}

@@ -220,6 +220,12 @@ impl Checker<'_> {
                     help.push(format!("write {}, without quotes", found.join(" or ")));
                 }
             }
+            (Ty::Int | Ty::Num | Ty::Length | Ty::Time, Some(Ty::Text), Written::Text(t))
+                if t.trim()
+                    .starts_with(|c: char| c.is_ascii_digit() || c == '-') =>
+            {
+                help.push(format!("numbers are written without quotes: {}", t.trim()));
+            }
             (Ty::Bool, _, _) => help.push("write true or false".into()),
             (Ty::Length, Some(Ty::Int | Ty::Num), Written::Number(n)) => {
                 help.push(format!("write the length with its unit: {n}\" or {n} ft"));
