@@ -322,6 +322,11 @@ fn an_unknown_name_where_an_enum_is_wanted_lists_its_values() {
         help(&d).contains("a Grade is one of: militia, line, grenadier, guard"),
         "{d:?}"
     );
+    // The rulebook's word for a grade, in quotes, is the grade.
+    let line = "set brigade.second_foot.grade = \"Grenadier\"";
+    assert!(r
+        .question_set(umpire::span::SourceFile::new("<test>", line))
+        .is_ok());
     // A near miss is the enum's value, not another name of the ruleset.
     let d = first_error(&r, "movement_rate(colum, infantry)");
     assert!(help(&d).starts_with("did you mean `column`?"), "{d:?}");
