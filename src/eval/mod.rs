@@ -119,10 +119,15 @@ fn as_typed(d: Diag, sources: &SourceMap, typed: Span) -> Diag {
     ))
 }
 
+/// Whether an adjudication ended in a refusal or a "not given", not a value.
+pub fn refused(outcome: &Outcome) -> bool {
+    !matches!(outcome, Outcome::Value(_))
+}
+
 /// Rolls given and left over (`d`, the dice source's error): when the rule refused, or
 /// its source does not give the answer, that is what the umpire is told, and that the
 /// rolls were not all used, not "too many rolls".
-fn unused_after_refusal(outcome: &Outcome, d: Diag) -> Diag {
+pub fn unused_after_refusal(outcome: &Outcome, d: Diag) -> Diag {
     let (said, cite) = match outcome {
         Outcome::Refused { reason, cite } => (format!("refused: {reason}"), cite),
         Outcome::NotGiven { what, cite } => (format!("not given in the source: {what}"), cite),
