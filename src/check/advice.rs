@@ -10,6 +10,9 @@ const LISTED: usize = 8;
 /// How many values a long list shows before its "…".
 const FIRST: usize = 6;
 
+/// The longest text quoted back whole in a message (and looked up for "did you mean").
+const MAX_SHOWN: usize = 60;
+
 /// What was written in a slot, as far as advice needs to know it.
 #[derive(Clone)]
 pub(super) enum Written {
@@ -209,7 +212,7 @@ impl Checker<'_> {
                     ));
                 }
             }
-            (Ty::Record(_), Some(Ty::Text), Written::Text(t)) => {
+            (Ty::Record(_), Some(Ty::Text), Written::Text(t)) if t.len() <= MAX_SHOWN => {
                 let found: Vec<String> = self
                     .members
                     .iter()
@@ -221,8 +224,9 @@ impl Checker<'_> {
                 }
             }
             (Ty::Int | Ty::Num | Ty::Length | Ty::Time, Some(Ty::Text), Written::Text(t))
-                if t.trim()
-                    .starts_with(|c: char| c.is_ascii_digit() || c == '-') =>
+                if t.len() <= MAX_SHOWN
+                    && t.trim()
+                        .starts_with(|c: char| c.is_ascii_digit() || c == '-') =>
             {
                 help.push(format!("numbers are written without quotes: {}", t.trim()));
             }
@@ -405,10 +409,16 @@ impl Checker<'_> {
         } else {
             shown.join(", ")
         };
+        // A long text is shown by its start (a hostile one may be the whole input).
+        let shown_text: String = if t.chars().count() > MAX_SHOWN {
+            format!("{}…", t.chars().take(MAX_SHOWN).collect::<String>())
+        } else {
+            t.to_string()
+        };
         let mut d = Diag::at(
             Code::CheckUnknownValue,
             format!(
-                "\"{t}\" is not {}: {list}",
+                "\"{shown_text}\" is not {}: {list}",
                 Ty::Enum(e).describe(&self.prog)
             ),
             span,
@@ -419,7 +429,10 @@ impl Checker<'_> {
             .iter()
             .filter_map(|v| v.display.as_ref().map(|d| d.to_string()))
             .collect();
-        if let Some(best) = closest(t, texts.iter().map(|s| s.as_str())) {
+        let near = (t.chars().count() <= MAX_SHOWN)
+            .then(|| closest(t, texts.iter().map(|s| s.as_str())))
+            .flatten();
+        if let Some(best) = near {
             d = d.help(format!("did you mean \"{best}\"?"));
         }
         self.err(d);
