@@ -116,7 +116,10 @@ impl Ruleset {
         }
         // A house rule or an edition is read on top of the ruleset it extends.
         let ast = extend::parse_tree(&mut sources, SourceFile::new(name, text), 0, limits)?;
-        let opts = check::CheckOptions { limits: *limits };
+        let opts = check::CheckOptions {
+            limits: *limits,
+            ..Default::default()
+        };
         let (program, warnings) =
             check::check_file(&ast, &sources, &opts).map_err(|d| d.with_sources(&sources))?;
         let warnings = warnings
@@ -218,8 +221,13 @@ impl Ruleset {
 
     /// What its questions are checked with: its limits.
     fn check_options(&self) -> check::CheckOptions {
+        let mut members = Vec::new();
+        if let Some(state) = &self.state {
+            group_members(state, "", 0, &mut members);
+        }
         check::CheckOptions {
             limits: self.limits,
+            members,
         }
     }
 
@@ -550,3 +558,28 @@ pub fn run_check(
 
 #[cfg(test)]
 mod tests;
+
+/// Each member of a group in `v` (a record of the state, at `path`): (the group's path,
+/// the member's name), groups within records looked into a few levels down.
+fn group_members(v: &value::Value, path: &str, depth: u32, out: &mut Vec<(String, String)>) {
+    const MAX_MEMBERS: usize = 10_000;
+    let value::Value::Record(fields) = v else {
+        return;
+    };
+    for (name, field) in fields.iter() {
+        let here = if path.is_empty() {
+            name.to_string()
+        } else {
+            format!("{path}.{name}")
+        };
+        match field {
+            value::Value::Group(members) => {
+                for (m, _) in members.iter().take(MAX_MEMBERS.saturating_sub(out.len())) {
+                    out.push((here.clone(), m.to_string()));
+                }
+            }
+            value::Value::Record(_) if depth < 3 => group_members(field, &here, depth + 1, out),
+            _ => {}
+        }
+    }
+}

@@ -940,7 +940,7 @@ fn effects_are_part_of_the_result() {
         "
         umpire::eval::range
 
-          × `units.old_guard.men` must be 0 or more, got -5
+          × `units.old_guard.men` is 20: taking away 25 would make it -5, and it must be 0 or more
             ╭─[tests/state/units.rules:28:7]
          27 │ rule take_losses(name: Text, killed: 0..) -> Int {
          28 │   set units[name].men -= killed
@@ -948,6 +948,8 @@ fn effects_are_part_of_the_result() {
             ·                   ╰── out of range
          29 │   units[name].men - killed
             ╰────
+          help: this happened in the ruleset, working out `take_losses(\"old_guard\", 25)` as you typed it:
+                check what you gave it against the game state
     ",
     )
     .run();

@@ -126,8 +126,10 @@ impl Checker<'_> {
                 }
             };
             let p = &params[i];
-            let (e, t) = self.expr(&a.value, scope, Some(&p.ty));
-            self.expect_ty(&t, &p.ty, a.value.span);
+            let Some(e) = self.argument(fname, i, p, a, scope) else {
+                slots[i] = Some(dummy(a.value.span));
+                continue;
+            };
             if slots[i].is_some() {
                 self.err(Diag::at(
                     Code::CheckArgument,
@@ -164,6 +166,41 @@ impl Checker<'_> {
             .into_iter()
             .map(|s| s.unwrap_or_else(|| dummy(span)))
             .collect()
+    }
+
+    /// Checks the argument `a` given for parameter `p` (the `i`th) of `fname`, errors
+    /// naming the parameter; `None` when it was reported as the rulebook's words
+    /// unquoted.
+    fn argument(
+        &mut self,
+        fname: &str,
+        i: usize,
+        p: &ParamInfo,
+        a: &ast::Arg,
+        scope: &mut Scope,
+    ) -> Option<Expr> {
+        if let Ty::Enum(e) = p.ty {
+            if self.unquoted_words(e, &a.value) {
+                return None;
+            }
+        }
+        let subject = match &a.name {
+            None => format!(
+                "the {} argument of `{fname}`, `{}`,",
+                super::advice::ordinal(i + 1),
+                p.name
+            ),
+            Some(_) => format!("the argument `{}` of `{fname}`", p.name),
+        };
+        let outer = self.slot.replace(Slot {
+            span: a.value.span,
+            subject,
+            written: super::advice::Written::of(&a.value, self.sources),
+        });
+        let (e, t) = self.expr(&a.value, scope, Some(&p.ty));
+        self.expect_ty(&t, &p.ty, a.value.span);
+        self.slot = outer;
+        Some(e)
     }
 
     /// The error for an argument named `n` that is no parameter of `fname`; the parameter

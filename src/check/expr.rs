@@ -29,7 +29,11 @@ impl Checker<'_> {
             ast::ExprKind::Length(r, unit) => self.length(*r, *unit, span),
             ast::ExprKind::Time(r) => (mk(ExprKind::Value(Value::Time(*r))), Ty::Time),
             ast::ExprKind::Bool(b) => (mk(ExprKind::Value(Value::Bool(*b))), Ty::Bool),
-            ast::ExprKind::Text(t) => (mk(ExprKind::Value(Value::Text(rc(t)))), Ty::Text),
+            // The rulebook's words in quotes, where an enum is wanted: `"Good Order"`.
+            ast::ExprKind::Text(t) => match expected {
+                Some(Ty::Enum(en)) => self.enum_text(*en, t, span),
+                _ => (mk(ExprKind::Value(Value::Text(rc(t)))), Ty::Text),
+            },
             ast::ExprKind::Dice { count, sides } => self.dice(*count, *sides, span),
             ast::ExprKind::Name(n) => self.name(n, span, scope, expected),
             ast::ExprKind::Member(base, key) => self.member(base, key, span, scope),
@@ -285,21 +289,42 @@ impl Checker<'_> {
                         span,
                         "a type",
                     )
-                    .help(format!("for one of its values write `{n}.value`")),
+                    .help(self.type_name_help(n)),
                 );
                 return (dummy(span), Ty::Any);
             }
             None => {}
         }
-        self.bare_value(n, span, scope)
+        self.bare_value(n, span, scope, expected)
+    }
+
+    /// What to write for a type named where a value is wanted: an enum's values.
+    fn type_name_help(&self, n: &str) -> String {
+        match self.prog.globals.get(n) {
+            Some(Global::EnumType(e)) => {
+                format!(
+                    "write one of its values: {}",
+                    self.values_listed(*e, &format!("{n}."))
+                )
+            }
+            _ => format!("for one of its values write `{n}.value`"),
+        }
     }
 
     /// A name that is no local, constant, callable, state field or type: an enum value
     /// (of one enum only), or unknown.
-    fn bare_value(&mut self, n: &str, span: Span, scope: &Scope) -> (Expr, Ty) {
+    fn bare_value(
+        &mut self,
+        n: &str,
+        span: Span,
+        scope: &Scope,
+        expected: Option<&Ty>,
+    ) -> (Expr, Ty) {
         let mk = |kind| Expr { kind, span };
-        match self.prog.enum_values.get(n).map(|v| v.as_slice()) {
+        let values = self.prog.enum_values.get(n).cloned();
+        match values.as_deref() {
             Some([(e, i)]) => (mk(ExprKind::Value(Value::Enum(*e, *i))), Ty::Enum(*e)),
+            Some(many) if self.ambiguous_in_slot(n, many, expected, span) => (dummy(span), Ty::Any),
             Some(many) => {
                 let types: Vec<String> = many
                     .iter()
@@ -330,12 +355,9 @@ impl Checker<'_> {
                     span,
                     "not defined",
                 );
-                // Yes and no are written `true` and `false`.
-                let d = match n.to_lowercase().as_str() {
-                    "yes" | "no" | "true" | "false" | "y" | "n" => {
-                        d.help("yes and no are written `true` and `false`")
-                    }
-                    _ => d.suggest(n, names.iter().map(|s| s.as_str())),
+                let d = match self.unknown_name_help(n, expected, &names) {
+                    Some(h) => d.help(h),
+                    None => d,
                 };
                 self.err(d);
                 (dummy(span), Ty::Any)
@@ -411,7 +433,10 @@ impl Checker<'_> {
                 }
             },
             // A member of a group by its name in the state file: known when adjudicated.
-            Ty::Group(t) => (**t).clone(),
+            Ty::Group(t) => {
+                self.mark_member(span);
+                (**t).clone()
+            }
             Ty::Pair(t) => match field.node.as_str() {
                 "first" | "second" => (**t).clone(),
                 other => {
@@ -508,8 +533,14 @@ impl Checker<'_> {
         for (i, (fname, fty)) in info.shape.fields.iter().enumerate() {
             match fields.iter().find(|(n, _)| *n.node == **fname) {
                 Some((_, e)) => {
+                    let outer = self.slot.replace(Slot {
+                        span: e.span,
+                        subject: format!("the field `{fname}` of {}", info.name),
+                        written: super::advice::Written::of(e, self.sources),
+                    });
                     let (fe, ft) = self.expr(e, scope, Some(fty));
                     self.expect_ty(&ft, fty, e.span);
+                    self.slot = outer;
                     let range = info.ranges.get(i).copied().flatten();
                     out.push((
                         fname.clone(),

@@ -13,6 +13,7 @@ use num_traits::CheckedMul;
 use std::borrow::Cow;
 use std::rc::Rc;
 
+mod advice;
 mod blocks;
 mod calls;
 mod coverage;
@@ -89,11 +90,16 @@ impl Scope {
 }
 
 /// What the checker is given besides the program and the text: the limits (the dice in
-/// one roll and the sides of a die are checked where they are written).
-#[derive(Debug, Clone, Copy, Default)]
+/// one roll and the sides of a die are checked where they are written), and the members
+/// of the game state's groups (a bare `second_foot` is answered with
+/// `brigade.second_foot`).
+#[derive(Debug, Clone, Default)]
 pub struct CheckOptions {
     /// The limits checked against.
     pub limits: crate::limits::Limits,
+    /// Each member of a group of the loaded state: (the group's path, the member's
+    /// name), e.g. `("brigade", "second_foot")`; empty when no state is loaded.
+    pub members: Vec<(String, String)>,
 }
 
 /// Checks a parsed ruleset file into a program; `sources` holds the files it was parsed
@@ -260,6 +266,19 @@ struct Checker<'p> {
     broken_tables: std::collections::HashSet<usize>,
     /// The limits the dice written in the source are checked against.
     limits: crate::limits::Limits,
+    /// The members of the state's groups (see [`CheckOptions::members`]).
+    members: Vec<(String, String)>,
+    /// The argument being checked, for messages that name its parameter.
+    slot: Option<Slot>,
+}
+
+/// An argument being checked: where it is written, and how a message names it
+/// (``the 3rd argument of `formation_change_cost`, `cadenced`,``).
+#[derive(Clone)]
+struct Slot {
+    span: Span,
+    subject: String,
+    written: advice::Written,
 }
 
 /// Most errors reported from one ruleset.
@@ -296,6 +315,8 @@ impl<'p> Checker<'p> {
             more_warnings: 0,
             broken_tables: Default::default(),
             limits: opts.limits,
+            members: opts.members.clone(),
+            slot: None,
         }
     }
 

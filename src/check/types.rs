@@ -9,28 +9,8 @@ impl Checker<'_> {
         if compatible(actual, expected) {
             return true;
         }
-        let mut d = Diag::at(
-            Code::CheckType,
-            format!(
-                "expected {}, found {}",
-                expected.describe(&self.prog),
-                actual.describe(&self.prog)
-            ),
-            span,
-            format!("this is {}", actual.describe(&self.prog)),
-        );
-        d = match (actual, expected) {
-            (Ty::Num, Ty::Int) => {
-                d.help("this may be a fraction: round it with floor(...), ceil(...) or round(...)")
-            }
-            (Ty::Int | Ty::Num, Ty::Length) => {
-                d.help("make the number a length explicitly: inches(...) or feet(...)")
-            }
-            (Ty::Int | Ty::Num, Ty::Time) => {
-                d.help("make the number a time explicitly: moves(...)")
-            }
-            _ => d,
-        };
+        let found = actual.describe(&self.prog);
+        let d = self.type_diag(&found, Some(actual), expected, span);
         self.err(d);
         false
     }

@@ -131,6 +131,9 @@ fn eval_each(
     };
     let (q, members) = rules.question_each("<expression>", expr, name, path)?;
     let mut rolled = false;
+    // The last refusal (or "not given"), with its member: rolls left over after it were
+    // left by it.
+    let mut refused = None;
     let mut json = Vec::new();
     {
         let mut source = RunOn(dice.source());
@@ -152,6 +155,9 @@ fn eval_each(
                     Diags(vec![d])
                 })?;
             rolled |= !a.rolls.is_empty();
+            if crate::eval::refused(&a.outcome) {
+                refused = Some((member.to_string(), a.outcome.clone()));
+            }
             match format {
                 Format::Json => {
                     let mut m = serde_json::Map::new();
@@ -175,7 +181,16 @@ fn eval_each(
             }
         }
     }
-    dice.finish().map_err(|d| Diags(vec![d]))?;
+    dice.finish().map_err(|d| {
+        Diags(vec![match &refused {
+            Some((member, outcome)) => {
+                let mut d = crate::eval::unused_after_refusal(outcome, d);
+                d.message = format!("{member}: {}", d.message);
+                d
+            }
+            None => d,
+        }])
+    })?;
     let seed = dice.seed().filter(|_| rolled);
     if format == Format::Json {
         let mut top = serde_json::Map::new();

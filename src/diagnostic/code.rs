@@ -211,6 +211,8 @@ pub enum Code {
     DiceTooFewRolls,
     /// `2d6` with rolls `3,4,5`: a roll left over.
     DiceTooManyRolls,
+    /// `crossing_cost(marsh, infantry)` with rolls `3`: refused before the roll was used.
+    DiceRefusedUnrolled,
     // scenario: a scenario file (`umpire run`)
     /// An `[[adjudication]]` with both `rolls = [3]` and `seed = 4`: which dice?
     ScenarioDice,
@@ -283,7 +285,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 122] = [
+    pub const ALL: [Code; 123] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseDefault,
@@ -378,6 +380,7 @@ impl Code {
         Code::DiceNoDice,
         Code::DiceTooFewRolls,
         Code::DiceTooManyRolls,
+        Code::DiceRefusedUnrolled,
         Code::ScenarioDice,
         Code::ScenarioExpectDice,
         Code::ScenarioExpectType,
@@ -505,6 +508,7 @@ impl Code {
             Code::DiceNoDice => "umpire::dice::no_dice",
             Code::DiceTooFewRolls => "umpire::dice::too_few_rolls",
             Code::DiceTooManyRolls => "umpire::dice::too_many_rolls",
+            Code::DiceRefusedUnrolled => "umpire::dice::refused_unrolled",
             Code::ScenarioDice => "umpire::scenario::dice",
             Code::ScenarioExpectDice => "umpire::scenario::expect_dice",
             Code::ScenarioExpectType => "umpire::scenario::expect_type",
@@ -632,7 +636,8 @@ impl Code {
             Code::DiceBadFace
             | Code::DiceNoDice
             | Code::DiceTooFewRolls
-            | Code::DiceTooManyRolls => Phase::Dice,
+            | Code::DiceTooManyRolls
+            | Code::DiceRefusedUnrolled => Phase::Dice,
             Code::ScenarioDice
             | Code::ScenarioExpectDice
             | Code::ScenarioExpectType

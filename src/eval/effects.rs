@@ -89,12 +89,18 @@ impl Evaluator<'_> {
             None => at.clone(),
         };
         let value = self.eval(&set.value, frame)?;
+        let change = value.clone();
         let to = match set.op {
             SetOp::Assign => value,
             SetOp::Add => self.combine(BinOp::Add, from.clone(), value, set.span)?,
             SetOp::Sub => self.combine(BinOp::Sub, from.clone(), value, set.span)?,
         };
         if let Some(range) = set.range {
+            if let (SetOp::Add | SetOp::Sub, Some(n)) = (set.op, to.as_int()) {
+                if n < range.lo || range.hi.is_some_and(|h| n > h) {
+                    return Err(self.count_out_of_range(set, &path, &from, &change, range, n));
+                }
+            }
             check_range(|| format!("`{}`", path.join(".")), range, &to, set.span)?;
         }
         // A change that changes nothing (`+= 0`) is not an effect.
@@ -107,5 +113,36 @@ impl Evaluator<'_> {
         }
         self.effects.push(effect);
         Ok(())
+    }
+}
+
+impl Evaluator<'_> {
+    /// A count that `+=`/`-=` would take out of its range, in the umpire's words: what it
+    /// is, what the change would make it, and what it may be.
+    fn count_out_of_range(
+        &self,
+        set: &SetEffect,
+        path: &[String],
+        from: &Value,
+        change: &Value,
+        range: IntRange,
+        to: i64,
+    ) -> Flow {
+        let show = |v: &Value| crate::words::show(self.prog, v);
+        let verb = match set.op {
+            SetOp::Sub => "taking away",
+            _ => "adding",
+        };
+        Flow::from(Diag::at(
+            Code::EvalRange,
+            format!(
+                "`{}` is {}: {verb} {} would make it {to}, and it must be {range}",
+                path.join("."),
+                show(from),
+                show(change)
+            ),
+            set.span,
+            "out of range",
+        ))
     }
 }

@@ -88,8 +88,12 @@ pub fn adjudicate_bound(
     let mut frame = bound;
     frame.resize((query.slots as usize).max(frame.len()), Value::Bool(false));
     let result = ev.eval(&query.expr, &mut frame);
-    let outcome = ev.outcome(result)?;
-    ev.dice.finish()?;
+    let outcome = ev
+        .outcome(result)
+        .map_err(|d| as_typed(d, &query.sources, query.expr.span))?;
+    if let Err(d) = ev.dice.finish() {
+        return Err(unused_after_refusal(&outcome, d));
+    }
     let seed = seed.filter(|_| !ev.rolls.is_empty());
     Ok(Adjudication {
         outcome,
@@ -99,6 +103,46 @@ pub fn adjudicate_bound(
         effects: ev.effects,
         steps: ev.steps,
     })
+}
+
+/// A value out of its range met in the ruleset's text (a count taken below 0 by an
+/// effect) while working out a question typed at `typed`: it says which question,
+/// in the words typed, as well as where in the ruleset it stopped.
+fn as_typed(d: Diag, sources: &SourceMap, typed: Span) -> Diag {
+    let Some(at) = d.span() else { return d };
+    let asked = sources.snippet(typed).trim();
+    if at.file == typed.file || asked.is_empty() || d.code != Code::EvalRange {
+        return d;
+    }
+    d.help(format!(
+        "this happened in the ruleset, working out `{asked}` as you typed it: check what you gave it against the game state"
+    ))
+}
+
+/// Whether an adjudication ended in a refusal or a "not given", not a value.
+pub fn refused(outcome: &Outcome) -> bool {
+    !matches!(outcome, Outcome::Value(_))
+}
+
+/// Rolls given and left over (`d`, the dice source's error): when the rule refused, or
+/// its source does not give the answer, that is what the umpire is told, and that the
+/// rolls were not all used, not "too many rolls".
+pub fn unused_after_refusal(outcome: &Outcome, d: Diag) -> Diag {
+    let (said, cite) = match outcome {
+        Outcome::Refused { reason, cite } => (format!("refused: {reason}"), cite),
+        Outcome::NotGiven { what, cite } => (format!("not given in the source: {what}"), cite),
+        Outcome::Value(_) => return d,
+    };
+    let cited = cite.as_ref().map_or(String::new(), |c| format!(" [{c}]"));
+    let counts = d
+        .message
+        .strip_prefix("too many rolls given: ")
+        .unwrap_or(&d.message);
+    let mut out = Diag::error(Code::DiceRefusedUnrolled, format!("{said}{cited}")).help(format!(
+        "the rule stopped before it used every roll given ({counts}): answer what it asks, then give the rolls again"
+    ));
+    out.labels = d.labels;
+    out
 }
 
 /// The evaluator's state for one adjudication.

@@ -384,8 +384,40 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
         d = d.help(
             "is a `,` missing between two arguments or fields, or an operator between two values?",
         );
+        if let Some(words) = words_apart(before, rest) {
+            d = d.help(format!(
+                "if these are the rulebook's words for a value, write them in quotes: \"{words}\""
+            ));
+        }
     }
     d
+}
+
+/// Two or more words with spaces between (`Good Order`), around the place a parse stopped
+/// (`before` ends with the first word and a space, `rest` starts with the next word): the
+/// words, up to a `,` or a bracket.
+fn words_apart<'t>(before: &'t str, rest: &'t str) -> Option<String> {
+    if !before.ends_with(' ') {
+        return None;
+    }
+    let head = before.trim_end();
+    let first_at = head
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    let first = &head[first_at..];
+    let tail_end = rest.find([',', ')', ']', '}', '=']).unwrap_or(rest.len());
+    let tail = rest[..tail_end].trim_end();
+    let wordy = |t: &str| {
+        !t.is_empty()
+            && t.chars().any(char::is_alphabetic)
+            && t.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == ' ' || c == '/')
+    };
+    let plain = |t: &str| {
+        t.split([' ', '/'])
+            .all(|w| !RESERVED.contains(&w) && !w.starts_with(|c: char| c.is_ascii_digit()))
+    };
+    (wordy(first) && wordy(tail) && plain(first) && plain(tail)).then(|| format!("{first} {tail}"))
 }
 
 fn parse_rule(rule: Rule, file: FileId, text: &str) -> Result<Pairs<'_, Rule>, Diag> {
