@@ -96,6 +96,18 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
+    /// No ruleset: expressions and dice only (an empty program, no state).
+    pub fn none() -> Ruleset {
+        Ruleset::from_source("<no ruleset>", "").unwrap_or(Ruleset {
+            program: Default::default(),
+            sources: Default::default(),
+            warnings: Vec::new(),
+            state: None,
+            readings: eval::Readings::none(),
+            limits: Limits::default(),
+        })
+    }
+
     /// Parses and checks ruleset source text named `name` (a path, `bundled:NAME`),
     /// within the default limits.
     ///

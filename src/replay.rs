@@ -623,12 +623,11 @@ mod tests {
         assert_eq!(r.checked, 4);
     }
 
-    /// A log written before results were numbered (no `result` fields) replays as it was
-    /// played then: a second melee took the place of the first, whose effects were never
-    /// applied, and an `undo` took back the `apply` before the look-up after it.
-    #[test]
-    fn a_log_written_before_results_were_numbered_replays_as_it_was_played() {
-        let dir = std::env::temp_dir().join(format!("umpire-oldlog-{}", std::process::id()));
+    /// A game logged as one played before results were changes: the first melee of
+    /// Little Wars's two adjudicated, the second in its place, its effects applied.
+    /// Returns the scratch folder, the log and the game.
+    fn two_melees_second_applied(tag: &str) -> (std::path::PathBuf, String, Game) {
+        let dir = std::env::temp_dir().join(format!("umpire-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("scratch folder");
         let log = dir.join("game.log").to_string_lossy().into_owned();
@@ -652,6 +651,15 @@ mod tests {
         )
         .expect("the second, in the first's place");
         g.apply().expect("the second melee's effects");
+        (dir, log, g)
+    }
+
+    /// A log written before results were numbered (no `result` fields) replays as it was
+    /// played then: a second melee took the place of the first, whose effects were never
+    /// applied, and an `undo` took back the `apply` before the look-up after it.
+    #[test]
+    fn a_log_written_before_results_were_numbered_replays_as_it_was_played() {
+        let (dir, log, mut g) = two_melees_second_applied("oldlog");
         g.adjudicate("sides.a.dead", false, &mut NoTable)
             .expect("a look");
         g.undo().expect("the apply");
@@ -682,30 +690,7 @@ mod tests {
     /// whose effects were not applied (as `run` does with `apply = false`) replays too.
     #[test]
     fn a_result_in_the_place_of_one_not_applied_replays_as_it_was_played() {
-        let dir = std::env::temp_dir().join(format!("umpire-inplace-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
-        let log = dir.join("game.log").to_string_lossy().into_owned();
-        let mut g = Game::new(DiceMode::seeded(5));
-        g.legacy_results(true);
-        let c = Candidate::read("little_wars", &crate::limits::Limits::default()).expect("bundled");
-        g.put_in_use(c, Fit::Keep).expect("no state yet");
-        g.load("examples/states/little_wars_table.toml")
-            .expect("the table");
-        g.log_to(&log).expect("a new log");
-        g.adjudicate(
-            "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)",
-            false,
-            &mut NoTable,
-        )
-        .expect("the first melee");
-        g.adjudicate(
-            "melee_on_table(\"b\", \"a\", 14, 12, 0, 0)",
-            false,
-            &mut NoTable,
-        )
-        .expect("the second, in the first's place");
-        g.apply().expect("the second melee's effects");
+        let (dir, log, _game) = two_melees_second_applied("inplace");
         let text = std::fs::read_to_string(&log).expect("the log");
         assert!(text.contains("\"result\":2"));
         let r = super::replay(&log, &crate::limits::Limits::default()).expect("a game log");

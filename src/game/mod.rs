@@ -271,17 +271,6 @@ pub struct Game {
     legacy: bool,
 }
 
-fn no_ruleset() -> Ruleset {
-    Ruleset::from_source("<no ruleset>", "").unwrap_or(Ruleset {
-        program: Default::default(),
-        sources: Default::default(),
-        warnings: Vec::new(),
-        state: None,
-        readings: crate::eval::Readings::none(),
-        limits: Limits::default(),
-    })
-}
-
 /// Reads a state of `old` into `new` (an enum's values may have moved).
 fn reread(old: &Program, new: &Ruleset, v: &Value, name: &str) -> Result<Value, Diags> {
     state::load_text(&new.program, &new.sources, name, state::to_toml(old, v))
@@ -291,7 +280,7 @@ impl Game {
     /// A game with no ruleset and no state, its dice from `dice`.
     pub fn new(dice: DiceMode) -> Game {
         Game {
-            rules: no_ruleset(),
+            rules: Ruleset::none(),
             source: Source::Nothing,
             dice,
             queued: Vec::new(),

@@ -146,7 +146,7 @@ pub fn report(path: &str, limits: &Limits) -> Result<Report, Diags> {
             .map(std::path::Path::to_path_buf)
             .unwrap_or_default(),
         limits: *limits,
-        rules: no_ruleset(),
+        rules: Ruleset::none(),
         ruleset: None,
         readings: None,
         dice_json: None,
@@ -220,17 +220,6 @@ pub fn report(path: &str, limits: &Limits) -> Result<Report, Diags> {
     Ok(r.out)
 }
 
-fn no_ruleset() -> Ruleset {
-    Ruleset::from_source("<no ruleset>", "").unwrap_or(Ruleset {
-        program: Default::default(),
-        sources: Default::default(),
-        warnings: Vec::new(),
-        state: None,
-        readings: crate::eval::Readings::none(),
-        limits: Limits::default(),
-    })
-}
-
 /// How a `game` line's dice read in a note.
 fn dice_words(d: &Json) -> String {
     if d.get("table").and_then(Json::as_bool) == Some(true) {
@@ -277,7 +266,7 @@ impl Reader {
             };
             self.rules = self.load(&name).unwrap_or_else(|| {
                 said.push(format!("{shown} (not found now: values as logged)"));
-                no_ruleset()
+                Ruleset::none()
             });
             if said.is_empty() {
                 said.push(shown);
@@ -340,7 +329,7 @@ impl Reader {
     /// The ruleset a `game` line names (a path not there is looked for beside the log).
     fn load(&self, name: &str) -> Option<Ruleset> {
         if name.is_empty() {
-            return Some(no_ruleset());
+            return Some(Ruleset::none());
         }
         let beside = self.dir.join(name);
         let path = if std::path::Path::new(name).exists()
