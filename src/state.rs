@@ -25,8 +25,10 @@ use crate::value::{Length, LengthUnit, Value};
 use std::rc::Rc;
 use toml_edit::{Item, Table, Value as Toml};
 
+mod edit;
 mod guard;
 mod read;
+pub use edit::to_file_text_keeping;
 pub use guard::refuse_overwrite;
 pub use read::from_json;
 

@@ -228,6 +228,9 @@ pub struct Game {
     pending: Option<Ruling>,
     history: History,
     state_path: Option<String>,
+    /// The text of the TOML state file last loaded: `save` edits it (its comments and
+    /// layout kept) rather than writing the state anew.
+    state_text: Option<String>,
     log: Option<String>,
     log_failures: Vec<Diag>,
     /// Counts changes to the state, so a result worked out before one is not applied.
@@ -265,6 +268,7 @@ impl Game {
             pending: None,
             history: History::default(),
             state_path: None,
+            state_text: None,
             log: None,
             log_failures: Vec::new(),
             version: 0,

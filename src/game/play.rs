@@ -261,8 +261,13 @@ impl Game {
     /// Errors: the file cannot be read, or does not fit the ruleset's declaration.
     pub fn load(&mut self, path: &str) -> Result<(), Failure> {
         let before = self.snapshot();
-        self.rules.load_state(path)?;
+        let text = crate::files::read_file(path, &self.rules.limits)?;
+        let loaded =
+            state::load_text(&self.rules.program, &self.rules.sources, path, text.clone())?;
+        self.rules.state = Some(loaded);
         self.state_path = Some(path.to_string());
+        // A TOML file's text is kept, so that `save` keeps its comments and layout.
+        self.state_text = (!path.to_ascii_lowercase().ends_with(".json")).then_some(text);
         self.put(path, before);
         self.saved = self.version;
         Ok(())
@@ -312,7 +317,13 @@ impl Game {
             Some(p) => p.to_string(),
             None => self.state_path.clone().ok_or(Refusal::NoFileToSave)?,
         };
-        let text = state::to_file_text(&self.rules.program, st, &path);
+        let text = state::to_file_text_keeping(
+            &self.rules.program,
+            &self.rules.sources,
+            st,
+            &path,
+            self.state_text.as_deref(),
+        );
         state::write_state(&path, &text)?;
         self.saved = self.version;
         Ok(path)
