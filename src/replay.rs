@@ -122,6 +122,7 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
     let mut playing: Option<Playing> = None;
     let mut changed: Option<String> = None;
     let mut game_seed: Option<u64> = None;
+    let mut games = Games::default();
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         if raw.trim().is_empty() {
@@ -136,8 +137,15 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
         let bad = |what: &str| -> Diags {
             Diag::error(Code::ReplayFormat, format!("{path}:{n}: {what}")).into()
         };
+        let new_game = games.next(&line, n).map_err(|why| {
+            Diags::from(Diag::error(Code::ReplayMixed, format!("{path}:{n}: {why}")).help(
+                "two umpires wrote to this log at once: the games cannot be told apart to replay",
+            ))
+        })?;
         if let Some(game) = line.get("game") {
-            let g = start(game, playing.take(), &log_dir, &mut limits).map_err(|why| {
+            // Another game appended after this one starts afresh.
+            let old = if new_game { None } else { playing.take() };
+            let g = start(game, old, &log_dir, &mut limits).map_err(|why| {
                 Diags::from(Diag::error(
                     Code::ReplayGame,
                     format!("{path}:{n}: cannot start the game this line describes: {why}"),
@@ -260,6 +268,49 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
         .into());
     }
     Ok(out)
+}
+
+/// The games of a log, told by the `game_id` each line carries: one after another
+/// (later sessions appending to the same log) each replays in turn; lines of two games
+/// mixed together cannot be replayed. Lines without an id go on with the game before.
+#[derive(Default)]
+struct Games {
+    /// The game being played, and the line where it started.
+    now: Option<(String, usize)>,
+    /// The games that have ended.
+    ended: Vec<String>,
+}
+
+impl Games {
+    /// Takes in line `n`: whether it starts another game (a `game` line with a new id).
+    ///
+    /// Errors: a line of a game that has ended, or of another game where no `game` line
+    /// starts it.
+    fn next(&mut self, line: &Json, n: usize) -> Result<bool, String> {
+        let Some(id) = line.get("game_id").and_then(Json::as_str) else {
+            return Ok(false);
+        };
+        let Some((now, from)) = &self.now else {
+            self.now = Some((id.to_string(), n));
+            return Ok(false);
+        };
+        if now == id {
+            return Ok(false);
+        }
+        if self.ended.iter().any(|e| e == id) {
+            return Err(format!(
+                "this line is of game {id}, which ended when game {now} started at line {from}: the log mixes two games"
+            ));
+        }
+        if line.get("game").is_none() {
+            return Err(format!(
+                "the second game starts here: this line is of game {id}, but game {now} (from line {from}) was being played and no `game` line starts game {id}: the log mixes two games"
+            ));
+        }
+        self.ended.push(now.clone());
+        self.now = Some((id.to_string(), n));
+        Ok(true)
+    }
 }
 
 /// A logged value as the difference names it.

@@ -29,7 +29,7 @@ mod edit;
 mod guard;
 mod read;
 pub use edit::to_file_text_keeping;
-pub use guard::refuse_overwrite;
+pub use guard::{holds_in_words, refuse_overwrite};
 pub use read::from_json;
 
 /// Loads the state file at `path` against the program's `state` declaration (`sources`:

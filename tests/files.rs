@@ -129,3 +129,136 @@ fn run_write_state_onto_the_scenarios_own_state_file_is_refused() {
         );
     }
 }
+
+/// Waits (at most ten seconds) until `what` holds.
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "waited too long for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// A REPL spawned in `dir`, its stdin left open.
+fn spawn_repl(dir: &Scratch, args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(args)
+        .current_dir(&dir.0)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs")
+}
+
+/// Each line's `game_id`.
+fn game_ids(log: &str) -> Vec<String> {
+    log.lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+            v["game_id"].as_str().expect("an id").to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn repl_log_keeps_the_log_from_the_first_line() {
+    let dir = Scratch::new("repl-log");
+    let o = umpire_in(
+        &dir,
+        &[
+            "repl",
+            "furious_reason",
+            "--state",
+            &repo(BRIGADE),
+            "--seed",
+            "3",
+            "--log",
+            "game.log",
+        ],
+        ":roll 6\nmanoeuvre(brigade.second_foot)\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let log = std::fs::read_to_string(dir.path("game.log")).expect("the log");
+    let lines: Vec<&str> = log.lines().collect();
+    // The game (ruleset and state on the table), then the roll: nothing before the
+    // first input is lost.
+    assert_eq!(lines.len(), 2, "{log}");
+    assert!(lines[0].starts_with("{\"game\":"), "{log}");
+    assert!(lines[0].contains("\"second_foot\""), "{log}");
+    assert!(lines[1].starts_with("{\"expr\":\"manoeuvre(brigade.second_foot)\""));
+    // One game, one id: 16 hex digits.
+    let ids = game_ids(&log);
+    assert!(ids[0].len() == 16 && ids[0].chars().all(|c| c.is_ascii_hexdigit()));
+    assert!(ids.iter().all(|i| *i == ids[0]), "{ids:?}");
+    let o = umpire_in(&dir, &["replay", "game.log"], "");
+    assert_eq!(
+        text(&o.stdout),
+        "game.log: all 1 result(s) reproduced\n",
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn one_writer_per_game_log() {
+    let dir = Scratch::new("one-writer");
+    // The first REPL logs, and stays at the table (its input left open).
+    let mut first = spawn_repl(&dir, &["repl", "little_wars", "--log", "game.log"]);
+    wait_until("the first REPL's game line", || {
+        std::fs::metadata(dir.path("game.log")).is_ok_and(|m| m.len() > 0)
+    });
+    // A second REPL is refused the same log.
+    let o = umpire_in(&dir, &["repl", "little_wars"], ":log game.log\n");
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains("umpire::io::log_locked"), "{err}");
+    assert!(err.contains("another umpire is writing to it"), "{err}");
+    // A run waits for its turn, and says so.
+    let mut run = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args([
+            "run",
+            &repo("examples/furious_reason_turn.toml"),
+            "--brief",
+            "--log",
+            "game.log",
+        ])
+        .current_dir(&dir.0)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    assert!(run.try_wait().expect("running").is_none(), "the run waits");
+    // The first REPL adjudicates, then ends: the run goes on.
+    let mut input = first.stdin.take().expect("stdin");
+    input.write_all(b"1d6\n").expect("an input");
+    drop(input);
+    let o = first.wait_with_output().expect("the first ends");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let o = run.wait_with_output().expect("the run ends");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        text(&o.stderr).contains("waiting for game.log: another umpire is writing to it"),
+        "{}",
+        text(&o.stderr)
+    );
+    // Two games, one after the other, each with its id; the replay plays each in turn.
+    let log = std::fs::read_to_string(dir.path("game.log")).expect("the log");
+    let ids = game_ids(&log);
+    assert_eq!(ids.len(), 2 + 5, "{log}");
+    assert!(ids[..2].iter().all(|i| *i == ids[0]));
+    assert!(ids[2..].iter().all(|i| *i == ids[2]));
+    assert_ne!(ids[0], ids[2]);
+    let o = umpire_in(&dir, &["replay", "game.log"], "");
+    assert_eq!(
+        text(&o.stdout),
+        "game.log: all 5 result(s) reproduced\n",
+        "{}",
+        text(&o.stderr)
+    );
+}

@@ -18,9 +18,20 @@ pub(super) struct Args {
     /// Start with the players rolling: each die is asked for (`:dice table`).
     #[arg(long)]
     table_dice: bool,
+    /// Append the game log to FILE from the first line (as `:log FILE`): held locked,
+    /// so no other umpire writes to it meanwhile.
+    #[arg(long, value_name = "FILE")]
+    log: Option<String>,
 }
 
 /// Runs `umpire repl`.
 pub(super) fn run(args: Args, limits: &Limits) -> ExitCode {
-    crate::repl::main(args.ruleset, args.state, args.seed, args.table_dice, limits)
+    crate::repl::main(
+        args.ruleset,
+        args.state,
+        args.seed,
+        args.table_dice,
+        args.log,
+        limits,
+    )
 }

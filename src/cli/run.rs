@@ -46,7 +46,13 @@ pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
         crate::gamelog::check_target(log, &[read]).map_err(|d| Diags(vec![d]))?;
     }
     if let Some(log) = &args.log {
-        crate::gamelog::append_all(log, &crate::gamelog::scenario_lines(&r))
+        // One writer per game log: a REPL or another run logging to it goes first.
+        let mut waiting = || {
+            errln!("waiting for {log}: another umpire is writing to it (this run's log is appended when it ends)");
+        };
+        let id = crate::gamelog::new_game_id();
+        crate::gamelog::Log::open_waiting(log, &id, &mut waiting)
+            .and_then(|l| l.append_all(&crate::gamelog::scenario_lines(&r)))
             .map_err(|d| Diags(vec![d]))?;
     }
     if let Some(out) = &args.write_state {

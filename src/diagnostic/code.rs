@@ -158,6 +158,9 @@ pub enum Code {
     LimitTypeChain,
     /// `record R1 { a: R0 }` ... 33 records deep: a record type nested too deep.
     LimitValueDepth,
+    /// Ctrl-C during `:prob 60d6` in the REPL (or a long adjudication, or `:save`): the
+    /// command is stopped, the game left as it was.
+    LimitCancelled,
     // state: a state file, and changes to the state
     /// `set front = reserve` then `set front.guard.men = 0`, applied: the guard's place is gone.
     StateApply,
@@ -248,6 +251,9 @@ pub enum Code {
     ReplayFormat,
     /// `{"game": {"log": 1}}`: a game line naming no ruleset (or one that does not load).
     ReplayGame,
+    /// A game log whose lines carry one game's id, then another's, then the first's
+    /// again: two games written into one log at once.
+    ReplayMixed,
     // cli: the command line's options
     /// `umpire eval kriegspiel 1 --state garrison.toml --each u=move`: `move` is not a group.
     CliEach,
@@ -262,6 +268,9 @@ pub enum Code {
     IoEncoding,
     /// `umpire run s.toml --log s.toml`: a log goes only into a new file or a game log.
     IoLog,
+    /// `:log game.log` in a second REPL while the first is logging to it: one writer per
+    /// game log.
+    IoLogLocked,
     /// `umpire run s.toml --write-state s.toml`, or `:save` onto the ruleset in use: a state
     /// is written over a state file only, never over a scenario, a ruleset or a game log.
     IoNotState,
@@ -276,7 +285,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 120] = [
+    pub const ALL: [Code; 123] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseDefault,
@@ -346,6 +355,7 @@ impl Code {
         Code::LimitSteps,
         Code::LimitTypeChain,
         Code::LimitValueDepth,
+        Code::LimitCancelled,
         Code::StateApply,
         Code::StateDuplicate,
         Code::StateFormat,
@@ -387,12 +397,14 @@ impl Code {
         Code::ReplUnknownRuleset,
         Code::ReplayFormat,
         Code::ReplayGame,
+        Code::ReplayMixed,
         Code::CliEach,
         Code::CliInterpret,
         Code::CliUnknownRuleset,
         Code::CliWriteState,
         Code::IoEncoding,
         Code::IoLog,
+        Code::IoLogLocked,
         Code::IoNotState,
         Code::IoRead,
         Code::IoWrite,
@@ -471,6 +483,7 @@ impl Code {
             Code::LimitSteps => "umpire::limit::steps",
             Code::LimitTypeChain => "umpire::limit::type_chain",
             Code::LimitValueDepth => "umpire::limit::value_depth",
+            Code::LimitCancelled => "umpire::limit::cancelled",
             Code::StateApply => "umpire::state::apply",
             Code::StateDuplicate => "umpire::state::duplicate",
             Code::StateFormat => "umpire::state::format",
@@ -512,12 +525,14 @@ impl Code {
             Code::ReplUnknownRuleset => "umpire::repl::unknown_ruleset",
             Code::ReplayFormat => "umpire::replay::format",
             Code::ReplayGame => "umpire::replay::game",
+            Code::ReplayMixed => "umpire::replay::mixed",
             Code::CliEach => "umpire::cli::each",
             Code::CliInterpret => "umpire::cli::interpret",
             Code::CliUnknownRuleset => "umpire::cli::unknown_ruleset",
             Code::CliWriteState => "umpire::cli::write_state",
             Code::IoEncoding => "umpire::io::encoding",
             Code::IoLog => "umpire::io::log",
+            Code::IoLogLocked => "umpire::io::log_locked",
             Code::IoNotState => "umpire::io::not_state",
             Code::IoRead => "umpire::io::read",
             Code::IoWrite => "umpire::io::write",
@@ -596,7 +611,8 @@ impl Code {
             | Code::LimitNesting
             | Code::LimitSteps
             | Code::LimitTypeChain
-            | Code::LimitValueDepth => Phase::Limit,
+            | Code::LimitValueDepth
+            | Code::LimitCancelled => Phase::Limit,
             Code::StateApply
             | Code::StateDuplicate
             | Code::StateFormat
@@ -635,13 +651,16 @@ impl Code {
             Code::ReplCancelled | Code::ReplUnknownCommand | Code::ReplUnknownRuleset => {
                 Phase::Repl
             }
-            Code::ReplayFormat | Code::ReplayGame => Phase::Replay,
+            Code::ReplayFormat | Code::ReplayGame | Code::ReplayMixed => Phase::Replay,
             Code::CliEach | Code::CliInterpret | Code::CliUnknownRuleset | Code::CliWriteState => {
                 Phase::Cli
             }
-            Code::IoEncoding | Code::IoLog | Code::IoNotState | Code::IoRead | Code::IoWrite => {
-                Phase::Io
-            }
+            Code::IoEncoding
+            | Code::IoLog
+            | Code::IoLogLocked
+            | Code::IoNotState
+            | Code::IoRead
+            | Code::IoWrite => Phase::Io,
             Code::TestFailed => Phase::Test,
         }
     }

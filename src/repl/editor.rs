@@ -341,6 +341,7 @@ pub fn interactive(
     state: Option<&str>,
     seed: Option<u64>,
     table: bool,
+    log: Option<&str>,
     limits: &crate::limits::Limits,
 ) -> bool {
     let colour = std::env::var_os("NO_COLOR").is_none();
@@ -373,7 +374,11 @@ pub fn interactive(
             editor: &mut editor,
             colour,
         };
-        start(ruleset, state, seed, table, limits, &mut t)
+        let mut s = start(ruleset, state, seed, table, limits, &mut t);
+        if let Some(l) = log {
+            s.log_to(l, &mut t);
+        }
+        s
     };
     session.ask_again = true;
     // Leaving with changes not saved asks for a second `:quit` (or Ctrl-D).

@@ -179,18 +179,28 @@ pub fn start(
     s
 }
 
-/// `umpire repl [RULESET] [--state FILE] [--seed N]`: at a terminal, the line editor;
-/// otherwise a script on stdin. Exits 1 if any input failed. Rulesets are loaded, and
-/// questions checked and adjudicated, within `limits`.
+/// `umpire repl [RULESET] [--state FILE] [--seed N] [--log FILE]`: at a terminal, the
+/// line editor; otherwise a script on stdin. Exits 1 if any input failed. Rulesets are
+/// loaded, and questions checked and adjudicated, within `limits`. With `log`, the game
+/// log is kept from the first line, as `:log FILE` keeps it.
 pub fn main(
     ruleset: Option<String>,
     state: Option<String>,
     seed: Option<u64>,
     table: bool,
+    log: Option<String>,
     limits: &crate::limits::Limits,
 ) -> ExitCode {
     let code = if std::io::stdin().is_terminal() {
-        editor::interactive(ruleset.as_deref(), state.as_deref(), seed, table, limits)
+        let log = log.as_deref();
+        editor::interactive(
+            ruleset.as_deref(),
+            state.as_deref(),
+            seed,
+            table,
+            log,
+            limits,
+        )
     } else {
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
@@ -209,6 +219,9 @@ pub fn main(
             limits,
             &mut script,
         );
+        if let Some(l) = &log {
+            session.log_to(l, &mut script);
+        }
         script.run(&mut session);
         session.failed
     };

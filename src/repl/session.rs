@@ -105,6 +105,17 @@ impl Session {
         ok
     }
 
+    /// Appends the game log to `path` from now on (`:log`, `--log`), holding it locked.
+    pub fn log_to(&mut self, path: &str, io: &mut dyn Io) -> bool {
+        match self.game.log_to(path) {
+            Ok(()) => {
+                io.err(&format!("each adjudication is appended to {path}\n"));
+                true
+            }
+            Err(d) => self.fail(d, io),
+        }
+    }
+
     /// Loads a state file (`:load`, `--state`).
     pub fn load_state(&mut self, path: &str, io: &mut dyn Io) -> bool {
         let ok = match self.game.load(path) {
@@ -278,13 +289,7 @@ impl Session {
                 }
                 true
             }
-            Command::Log => match self.game.log_to(arg) {
-                Ok(()) => {
-                    io.err(&format!("each adjudication is appended to {arg}\n"));
-                    true
-                }
-                Err(d) => self.fail(d, io),
-            },
+            Command::Log => self.log_to(arg, io),
             // `input` ends the session before it gets here.
             Command::Quit => true,
         }

@@ -66,6 +66,20 @@ pub(super) fn holds(text: &str) -> Holds {
     }
 }
 
+/// What the text of an existing file holds, in the words a refusal uses (`a scenario`,
+/// `a game log`, `a ruleset`, `a state`); `None` for nothing but white space, or
+/// something else.
+pub fn holds_in_words(text: &str) -> Option<&'static str> {
+    match holds(text) {
+        Holds::StateOrNothing if text.trim().is_empty() => None,
+        Holds::StateOrNothing => Some("a state"),
+        Holds::Scenario => Some("a scenario"),
+        Holds::GameLog => Some("a game log"),
+        Holds::Ruleset => Some("a ruleset"),
+        Holds::Other => None,
+    }
+}
+
 /// Refuses to write a state to `path` when a file is there that is not a state file.
 /// A file that cannot be read is left to the write itself to report.
 ///
