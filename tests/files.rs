@@ -262,3 +262,72 @@ fn one_writer_per_game_log() {
         text(&o.stderr)
     );
 }
+
+/// Sends SIGINT to the process, as Ctrl-C at its terminal does.
+fn interrupt(child: &std::process::Child) {
+    let ok = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(ok.success());
+}
+
+#[test]
+fn ctrl_c_cancels_the_running_command_not_the_game() {
+    let dir = Scratch::new("ctrl-c");
+    // Odds that take a minute to work out, and an adjudication that takes longer.
+    std::fs::write(
+        dir.path("slow.rules"),
+        "ruleset \"Slow\"\nstate { turn: 1.. = 1 }\nrule fib(n: Int) -> Int recursive {\n  if n < 2 { n } else { fib(n - 1) + fib(n - 2) }\n}\n",
+    )
+    .expect("ruleset");
+    std::fs::write(dir.path("t.toml"), "turn = 1\n").expect("state");
+    let mut repl = spawn_repl(
+        &dir,
+        &[
+            "repl",
+            "slow.rules",
+            "--state",
+            "t.toml",
+            "--seed",
+            "1",
+            "--max-steps",
+            "100000000000",
+        ],
+    );
+    let mut input = repl.stdin.take().expect("stdin");
+    input
+        .write_all(b":set turn = 2\n:prob fib(10 + 1d2) + 1d6+1d6+1d6+1d6+1d6+1d6+1d6\nfib(40)\n")
+        .expect("input");
+    input.flush().expect("sent");
+    // Ctrl-C during the odds, then during the adjudication.
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    interrupt(&repl);
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    interrupt(&repl);
+    // The session goes on: it answers, and ends when its input does.
+    input.write_all(b":state\n").expect("input");
+    drop(input);
+    wait_until("the session to end", || {
+        repl.try_wait().expect("waits").is_some()
+    });
+    let o = repl.wait_with_output().expect("ends");
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(
+        err.matches("cancelled (Ctrl-C): the game is as it was")
+            .count(),
+        2,
+        "{err}"
+    );
+    assert_eq!(err.matches("umpire::limit::cancelled").count(), 2, "{err}");
+    // The change not saved is still on the table; a cancelled command is no failure.
+    assert!(out.ends_with("turn = 2\n"), "{out}");
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    // No odds were printed.
+    assert!(!out.contains('%'), "{out}");
+    // Nothing was written.
+    assert_eq!(
+        std::fs::read_to_string(dir.path("t.toml")).expect("there"),
+        "turn = 1\n"
+    );
+}

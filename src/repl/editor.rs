@@ -421,7 +421,10 @@ pub fn interactive(
             editor: &mut editor,
             colour,
         };
-        if session.input(&line, &mut t) == Next::Quit && leave(&session) {
+        // Ctrl-C while it runs cancels this input, not the session (at the prompt,
+        // rustyline reads it as a key: the line is cancelled).
+        let next = crate::cancel::during(|| session.input(&line, &mut t));
+        if next == Next::Quit && leave(&session) {
             break;
         }
     }

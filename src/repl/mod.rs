@@ -118,7 +118,8 @@ impl<'a> Script<'a> {
     /// Feeds every input to `session` until the input ends or `:quit`.
     pub fn run(&mut self, session: &mut Session) {
         while let Some(text) = self.next_input() {
-            if session.input(&text, self) == Next::Quit {
+            // Ctrl-C while it runs cancels this input, not the session.
+            if crate::cancel::during(|| session.input(&text, self)) == Next::Quit {
                 break;
             }
         }
@@ -191,6 +192,7 @@ pub fn main(
     log: Option<String>,
     limits: &crate::limits::Limits,
 ) -> ExitCode {
+    crate::cancel::install();
     let code = if std::io::stdin().is_terminal() {
         let log = log.as_deref();
         editor::interactive(

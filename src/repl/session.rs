@@ -167,7 +167,8 @@ impl Session {
             self.adjudicate(text, false, io)
         };
         self.settle(io);
-        if !ok && !std::mem::take(&mut self.cancelled) {
+        // A command stopped by Ctrl-C is not a failure of the game: it is as it was.
+        if !ok && !std::mem::take(&mut self.cancelled) && !crate::cancel::requested() {
             self.failed = true;
         }
         Next::Go
