@@ -62,10 +62,12 @@ const COMPARED: [&str; 6] = [
 /// the state as logged; seeded faces drawn again from the logged seed and position.
 ///
 /// The log is read within `limits`, and the game played within them until a `game`
-/// line gives the limits it was played within.
+/// line gives the limits it was played within — each taken no higher than `limits`
+/// (a note says where the log's were higher), so a tampered log cannot raise them.
 ///
 /// Errors: the log cannot be read, a line is not JSON, or the first line is not a
-/// `game` line; a ruleset that does not load. Differences are not errors: they are in
+/// `game` line; a ruleset that does not load; a result claiming more given faces than
+/// it rolled; lines of two games mixed together. Differences are not errors: they are in
 /// the [`Replay`].
 pub fn replay(path: &str, limits: &Limits) -> Result<Replay, Diags> {
     replay_text(path, limits)
@@ -113,6 +115,7 @@ impl Again {
 
 fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
     let text = crate::files::read_file(path, limits)?;
+    let given = *limits;
     let mut limits = *limits;
     let log_dir = std::path::Path::new(path)
         .parent()
@@ -145,7 +148,7 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
         if let Some(game) = line.get("game") {
             // Another game appended after this one starts afresh.
             let old = if new_game { None } else { playing.take() };
-            let g = start(game, old, &log_dir, &mut limits).map_err(|why| {
+            let g = start(game, old, &log_dir, &given, &mut limits).map_err(|why| {
                 Diags::from(Diag::error(
                     Code::ReplayGame,
                     format!("{path}:{n}: cannot start the game this line describes: {why}"),
@@ -167,6 +170,16 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
             .ok_or_else(|| bad("a line of a game log is a JSON object"))?;
         let text_of = |k: &str| obj.get(k).and_then(Json::as_str).map(str::to_string);
         let dice = logged_dice(obj).map_err(|why| bad(&why))?;
+        // Faces said to be given are fed back unchecked: never more than it rolled.
+        if let Some(d) = &dice {
+            let faces = logged_faces(obj).len();
+            if d.queued > faces {
+                return Err(bad(&format!(
+                    "its `dice.queued` says {} faces were given, but it rolled {faces}",
+                    d.queued
+                )));
+            }
+        }
         let mut table = Unlogged::default();
         let (input, again) = if let Some(e) = text_of("expr") {
             // A failure logged by `run` gives the rolls it was given, or its seed.
@@ -417,6 +430,7 @@ fn start(
     game: &Json,
     old: Option<Playing>,
     log_dir: &std::path::Path,
+    given: &Limits,
     limits: &mut Limits,
 ) -> Result<Started, String> {
     let name = game
@@ -447,6 +461,7 @@ fn start(
         (Some(r), _, _) => return Err(format!("its dice come from {r}, and umpire's from {RNG}")),
         _ => return Err("its `dice` are neither seeded (`rng`, `seed`) nor at the table".into()),
     };
+    let mut capped = None;
     if let Some(l) = game.get("limits") {
         let d = Limits::default();
         let get = |k: &str, d: u64| -> Result<u64, String> {
@@ -457,15 +472,50 @@ fn start(
                     .ok_or(format!("its limit `{k}` is not a whole number")),
             }
         };
-        let small = |v: u64| u32::try_from(v).map_err(|_| "a limit is too large".to_string());
-        *limits = Limits {
-            steps: get("steps", d.steps)?,
-            depth: small(get("depth", u64::from(d.depth))?)?,
-            dice: get("dice", d.dice)?,
-            dice_per_roll: small(get("dice_per_roll", u64::from(d.dice_per_roll))?)?,
-            sides: small(get("sides", u64::from(d.sides))?)?,
-            file_bytes: get("file_bytes", d.file_bytes)?,
+        // A limit is never raised past the replay's own (its flags, or the defaults):
+        // a log is data, and a tampered one must not make the replay run out of memory.
+        let mut above = Vec::new();
+        let mut cap = |k: &'static str, flag: &str, logged: u64, most: u64| {
+            if logged > most {
+                above.push(format!("{k} {logged} (give --max-{flag} {logged})"));
+            }
+            logged.min(most)
         };
+        let small = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+        *limits = Limits {
+            steps: cap("steps", "steps", get("steps", d.steps)?, given.steps),
+            depth: small(cap(
+                "depth",
+                "depth",
+                get("depth", u64::from(d.depth))?,
+                u64::from(given.depth),
+            )),
+            dice: cap("dice", "dice", get("dice", d.dice)?, given.dice),
+            dice_per_roll: small(cap(
+                "dice_per_roll",
+                "dice-per-roll",
+                get("dice_per_roll", u64::from(d.dice_per_roll))?,
+                u64::from(given.dice_per_roll),
+            )),
+            sides: small(cap(
+                "sides",
+                "sides",
+                get("sides", u64::from(d.sides))?,
+                u64::from(given.sides),
+            )),
+            file_bytes: cap(
+                "file_bytes",
+                "file-size",
+                get("file_bytes", d.file_bytes)?,
+                given.file_bytes,
+            ),
+        };
+        if !above.is_empty() {
+            capped = Some(format!(
+                "the log's limits are above this replay's, which it is replayed within: {}",
+                above.join(", ")
+            ));
+        }
     }
     // A ruleset file named relative to where the game was played may be beside the log.
     let name = name.trim();
@@ -520,6 +570,12 @@ fn start(
                 "the log gives no digest of the ruleset `{name}`, so a change to it cannot be told"
             ))
         }
+    }
+    if let Some(c) = capped {
+        note = Some(match note {
+            Some(n) => format!("{n}; {c}"),
+            None => c,
+        });
     }
     if let Some(m) = game.get("interpretations") {
         let m = m

@@ -331,3 +331,32 @@ fn ctrl_c_cancels_the_running_command_not_the_game() {
         "turn = 1\n"
     );
 }
+
+#[test]
+fn a_logs_limits_never_exceed_the_replays_own() {
+    let dir = Scratch::new("replay-limits");
+    // A tampered log: limits far past any machine's memory, and a roll to use them.
+    let huge = u64::MAX;
+    let log = format!(
+        "{{\"game\": {{\"ruleset\": \"little_wars\", \"limits\": {{\"steps\": {huge}, \"depth\": {huge}, \"dice\": {huge}, \"dice_per_roll\": {huge}, \"sides\": {huge}, \"file_bytes\": {huge}}}, \"dice\": {{\"rng\": \"ChaCha8\", \"seed\": 1}}}}}}\n{{\"expr\": \"3000000000d6\", \"value\": 10500000000}}\n"
+    );
+    std::fs::write(dir.path("game.log"), log).expect("the log");
+    let o = umpire_in(&dir, &["replay", "game.log"], "");
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    // Replayed within the defaults: the roll is past them, a difference, not a crash.
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(
+        err.starts_with("note: line 1: ")
+            && err.contains("the log's limits are above this replay's"),
+        "{err}"
+    );
+    assert!(
+        err.contains("dice_per_roll 18446744073709551615 (give --max-dice-per-roll"),
+        "{err}"
+    );
+    assert!(out.starts_with("line 2: `3000000000d6`"), "{out}");
+    assert!(
+        out.ends_with("game.log: 1 of 1 result(s) differ\n"),
+        "{out}"
+    );
+}
