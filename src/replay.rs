@@ -170,16 +170,6 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
             .ok_or_else(|| bad("a line of a game log is a JSON object"))?;
         let text_of = |k: &str| obj.get(k).and_then(Json::as_str).map(str::to_string);
         let dice = logged_dice(obj).map_err(|why| bad(&why))?;
-        // Faces said to be given are fed back unchecked: never more than it rolled.
-        if let Some(d) = &dice {
-            let faces = logged_faces(obj).len();
-            if d.queued > faces {
-                return Err(bad(&format!(
-                    "its `dice.queued` says {} faces were given, but it rolled {faces}",
-                    d.queued
-                )));
-            }
-        }
         let mut table = Unlogged::default();
         let (input, again) = if let Some(e) = text_of("expr") {
             // A failure logged by `run` gives the rolls it was given, or its seed.
@@ -463,59 +453,7 @@ fn start(
     };
     let mut capped = None;
     if let Some(l) = game.get("limits") {
-        let d = Limits::default();
-        let get = |k: &str, d: u64| -> Result<u64, String> {
-            match l.get(k) {
-                None => Ok(d),
-                Some(v) => v
-                    .as_u64()
-                    .ok_or(format!("its limit `{k}` is not a whole number")),
-            }
-        };
-        // A limit is never raised past the replay's own (its flags, or the defaults):
-        // a log is data, and a tampered one must not make the replay run out of memory.
-        let mut above = Vec::new();
-        let mut cap = |k: &'static str, flag: &str, logged: u64, most: u64| {
-            if logged > most {
-                above.push(format!("{k} {logged} (give --max-{flag} {logged})"));
-            }
-            logged.min(most)
-        };
-        let small = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
-        *limits = Limits {
-            steps: cap("steps", "steps", get("steps", d.steps)?, given.steps),
-            depth: small(cap(
-                "depth",
-                "depth",
-                get("depth", u64::from(d.depth))?,
-                u64::from(given.depth),
-            )),
-            dice: cap("dice", "dice", get("dice", d.dice)?, given.dice),
-            dice_per_roll: small(cap(
-                "dice_per_roll",
-                "dice-per-roll",
-                get("dice_per_roll", u64::from(d.dice_per_roll))?,
-                u64::from(given.dice_per_roll),
-            )),
-            sides: small(cap(
-                "sides",
-                "sides",
-                get("sides", u64::from(d.sides))?,
-                u64::from(given.sides),
-            )),
-            file_bytes: cap(
-                "file_bytes",
-                "file-size",
-                get("file_bytes", d.file_bytes)?,
-                given.file_bytes,
-            ),
-        };
-        if !above.is_empty() {
-            capped = Some(format!(
-                "the log's limits are above this replay's, which it is replayed within: {}",
-                above.join(", ")
-            ));
-        }
+        (*limits, capped) = logged_limits(l, given)?;
     }
     // A ruleset file named relative to where the game was played may be beside the log.
     let name = name.trim();
@@ -617,6 +555,70 @@ fn start(
     })
 }
 
+/// A `game` line's `limits` (a limit left out is the default), each taken no higher
+/// than the replay's own, `given` (its flags, or the defaults): a log is data, and a
+/// tampered one must not make the replay run out of memory. With a note naming those
+/// that were higher, and the flag that would allow them.
+fn logged_limits(l: &Json, given: &Limits) -> Result<(Limits, Option<String>), String> {
+    let d = Limits::default();
+    let get = |k: &str, d: u64| -> Result<u64, String> {
+        match l.get(k) {
+            None => Ok(d),
+            Some(v) => v
+                .as_u64()
+                .ok_or(format!("its limit `{k}` is not a whole number")),
+        }
+    };
+    let mut above = Vec::new();
+    let mut cap = |k: &'static str, flag: &str, logged: u64, most: u64| {
+        if logged > most {
+            above.push(format!("{k} {logged} (give --max-{flag} {logged})"));
+        }
+        logged.min(most)
+    };
+    let small = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+    let (dd, dr, ds) = (
+        u64::from(d.depth),
+        u64::from(d.dice_per_roll),
+        u64::from(d.sides),
+    );
+    let limits = Limits {
+        steps: cap("steps", "steps", get("steps", d.steps)?, given.steps),
+        depth: small(cap(
+            "depth",
+            "depth",
+            get("depth", dd)?,
+            u64::from(given.depth),
+        )),
+        dice: cap("dice", "dice", get("dice", d.dice)?, given.dice),
+        dice_per_roll: small(cap(
+            "dice_per_roll",
+            "dice-per-roll",
+            get("dice_per_roll", dr)?,
+            u64::from(given.dice_per_roll),
+        )),
+        sides: small(cap(
+            "sides",
+            "sides",
+            get("sides", ds)?,
+            u64::from(given.sides),
+        )),
+        file_bytes: cap(
+            "file_bytes",
+            "file-size",
+            get("file_bytes", d.file_bytes)?,
+            given.file_bytes,
+        ),
+    };
+    let note = (!above.is_empty()).then(|| {
+        format!(
+            "the log's limits are above this replay's, which it is replayed within: {}",
+            above.join(", ")
+        )
+    });
+    Ok((limits, note))
+}
+
 /// A result's `dice`, checked: how many faces were given, and where in which seed's
 /// stream the rest were drawn.
 struct LoggedDice {
@@ -658,6 +660,13 @@ fn logged_dice(obj: &serde_json::Map<String, Json>) -> Result<Option<LoggedDice>
             )
         }
     };
+    // Faces said to be given are fed back unchecked: never more than it rolled.
+    let faces = logged_faces(obj).len();
+    if queued > faces {
+        return Err(format!(
+            "its `dice.queued` says {queued} faces were given, but it rolled {faces}"
+        ));
+    }
     Ok(Some(LoggedDice { queued, at }))
 }
 
