@@ -360,3 +360,26 @@ fn a_logs_limits_never_exceed_the_replays_own() {
         "{out}"
     );
 }
+
+#[test]
+fn a_state_loaded_from_json_is_written_anew() {
+    let dir = Scratch::new("save-json");
+    std::fs::write(
+        dir.path("brigade.json"),
+        "{\"turn\": 3, \"brigade\": {\"second_foot\": {\"grade\": \"line\", \"lost_percent\": 30}}}\n",
+    )
+    .expect("a JSON state");
+    let o = umpire_in(
+        &dir,
+        &["repl", "furious_reason", "--state", "brigade.json"],
+        ":set turn = 4\n:save new.toml\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let saved = std::fs::read_to_string(dir.path("new.toml")).expect("saved");
+    // No TOML to keep: the state written out whole, every field with its value.
+    assert!(
+        saved.starts_with("turn = 4\n\n[brigade.second_foot]\ngrade = \"line\"\n"),
+        "{saved}"
+    );
+    assert!(saved.contains("leader_cp = "), "{saved}");
+}

@@ -228,9 +228,10 @@ pub struct Game {
     pending: Option<Ruling>,
     history: History,
     state_path: Option<String>,
-    /// The text of the TOML state file last loaded: `save` edits it (its comments and
-    /// layout kept) rather than writing the state anew.
-    state_text: Option<String>,
+    /// The TOML state files loaded or saved in this game, each with its text as last
+    /// read or written: `save` edits the text of the file it writes over, else of the
+    /// state's own file (their comments and layout kept), rather than writing anew.
+    state_texts: Vec<(String, String)>,
     /// The game's id, on every line it logs.
     id: String,
     log: Option<gamelog::Log>,
@@ -270,7 +271,7 @@ impl Game {
             pending: None,
             history: History::default(),
             state_path: None,
-            state_text: None,
+            state_texts: Vec::new(),
             id: gamelog::new_game_id(),
             log: None,
             log_failures: Vec::new(),

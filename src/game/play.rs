@@ -267,7 +267,7 @@ impl Game {
         self.rules.state = Some(loaded);
         self.state_path = Some(path.to_string());
         // A TOML file's text is kept, so that `save` keeps its comments and layout.
-        self.state_text = (!path.to_ascii_lowercase().ends_with(".json")).then_some(text);
+        self.keep_text(path, text);
         self.put(path, before);
         self.saved = self.version;
         Ok(())
@@ -317,16 +317,33 @@ impl Game {
             Some(p) => p.to_string(),
             None => self.state_path.clone().ok_or(Refusal::NoFileToSave)?,
         };
+        // The file written over, else the state's own file, edited.
+        let text_of = |p: &str| {
+            self.state_texts
+                .iter()
+                .find(|(at, _)| at == p)
+                .map(|(_, text)| text.as_str())
+        };
+        let loaded = text_of(&path).or_else(|| self.state_path.as_deref().and_then(text_of));
         let text = state::to_file_text_keeping(
             &self.rules.program,
             &self.rules.sources,
             st,
             &path,
-            self.state_text.as_deref(),
+            loaded,
         );
         state::write_state(&path, &text)?;
+        self.keep_text(&path, text);
         self.saved = self.version;
         Ok(path)
+    }
+
+    /// Remembers the text of a TOML state file read or written, for `save` to edit.
+    fn keep_text(&mut self, path: &str, text: String) {
+        self.state_texts.retain(|(at, _)| at != path);
+        if !path.to_ascii_lowercase().ends_with(".json") {
+            self.state_texts.push((path.to_string(), text));
+        }
     }
 
     fn snapshot(&self) -> Snapshot {
