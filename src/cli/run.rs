@@ -79,13 +79,18 @@ fn write_state(r: &scenario::Report, out: &str) -> Result<(), Diags> {
                 .into(),
         );
     };
-    // The scenario's state file edited: its comments and layout kept.
+    // The scenario's TOML state file edited: its comments and layout kept.
+    let loaded = r
+        .state_file
+        .as_ref()
+        .filter(|(read, _)| !read.to_ascii_lowercase().ends_with(".json"))
+        .map(|(_, text)| text.as_str());
     let text = crate::state::to_file_text_keeping(
         &r.ruleset.program,
         &r.ruleset.sources,
         state,
         out,
-        r.state_file.as_ref().map(|(_, text)| text.as_str()),
+        loaded,
     );
     crate::state::write_state(out, &text).map_err(|d| Diags(vec![d]))
 }
