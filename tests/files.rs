@@ -295,24 +295,57 @@ fn ctrl_c_cancels_the_running_command_not_the_game() {
             "100000000000",
         ],
     );
+    // Its output read as it comes, to know where it is.
+    let seen = |from: Box<dyn std::io::Read + Send>| {
+        let text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let into = std::sync::Arc::clone(&text);
+        let reader = std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(from).lines().map_while(Result::ok) {
+                if let Ok(mut t) = into.lock() {
+                    t.push_str(&line);
+                    t.push('\n');
+                }
+            }
+        });
+        (text, reader)
+    };
+    let (out, out_reader) = seen(Box::new(repl.stdout.take().expect("stdout")));
+    let (err, err_reader) = seen(Box::new(repl.stderr.take().expect("stderr")));
+    let has = |t: &std::sync::Arc<std::sync::Mutex<String>>, what: &str, n: usize| {
+        t.lock()
+            .map(|t| t.matches(what).count() >= n)
+            .unwrap_or(false)
+    };
     let mut input = repl.stdin.take().expect("stdin");
     input
         .write_all(b":set turn = 2\n:prob fib(10 + 1d2) + 1d6+1d6+1d6+1d6+1d6+1d6+1d6\nfib(40)\n")
         .expect("input");
     input.flush().expect("sent");
-    // Ctrl-C during the odds, then during the adjudication.
-    std::thread::sleep(std::time::Duration::from_millis(2000));
+    // Ctrl-C during the odds (once the change is made, they are being worked out), then
+    // during the adjudication (once the odds are cancelled, it runs).
+    wait_until("the change", || has(&out, "effect: turn: 1 → 2", 1));
+    std::thread::sleep(std::time::Duration::from_millis(500));
     interrupt(&repl);
-    std::thread::sleep(std::time::Duration::from_millis(2000));
+    wait_until("the odds cancelled", || has(&err, "cancelled (Ctrl-C)", 1));
+    std::thread::sleep(std::time::Duration::from_millis(500));
     interrupt(&repl);
+    wait_until("the adjudication cancelled", || {
+        has(&err, "cancelled (Ctrl-C)", 2)
+    });
     // The session goes on: it answers, and ends when its input does.
     input.write_all(b":state\n").expect("input");
     drop(input);
     wait_until("the session to end", || {
         repl.try_wait().expect("waits").is_some()
     });
-    let o = repl.wait_with_output().expect("ends");
-    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    let status = repl.wait().expect("ends");
+    out_reader.join().expect("stdout read");
+    err_reader.join().expect("stderr read");
+    let text_of = |t: std::sync::Arc<std::sync::Mutex<String>>| {
+        t.lock().map(|t| t.clone()).unwrap_or_default()
+    };
+    let (out, err) = (text_of(out), text_of(err));
     assert_eq!(
         err.matches("cancelled (Ctrl-C): the game is as it was")
             .count(),
@@ -322,7 +355,7 @@ fn ctrl_c_cancels_the_running_command_not_the_game() {
     assert_eq!(err.matches("umpire::limit::cancelled").count(), 2, "{err}");
     // The change not saved is still on the table; a cancelled command is no failure.
     assert!(out.ends_with("turn = 2\n"), "{out}");
-    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert_eq!(status.code(), Some(0), "{err}");
     // No odds were printed.
     assert!(!out.contains('%'), "{out}");
     // Nothing was written.
