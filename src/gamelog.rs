@@ -23,6 +23,12 @@
 //! Logs written before results were numbered have no `result` fields; `replay` plays
 //! them as they were played then.
 //!
+//! Every line carries `"game_id": "<16 hex digits>"` at its top level: its game's id,
+//! made fresh when the game starts (a REPL session, a `run`). A log written to by one
+//! umpire at a time ([`Log`] holds an OS lock on it while a game logs) holds its games
+//! one after another; [`crate::replay`] replays each in turn, and refuses lines of two
+//! games mixed together.
+//!
 //! The digest is SHA-256 over every source text of the ruleset (a house rule and what it
 //! extends), so a replay can tell a changed ruleset from a changed umpire. `dice` says
 //! how many faces were queued (given), how many were typed at the table (`table`; a log
@@ -231,47 +237,141 @@ pub fn check_target(path: &str, others: &[&str]) -> Result<(), Diag> {
     if meta.len() == 0 {
         return Ok(());
     }
-    use std::io::{BufRead, Read};
-    let first = std::fs::File::open(path)
-        .map(|f| {
-            let mut line = String::new();
-            let _ = std::io::BufReader::new(f.take(1 << 20)).read_line(&mut line);
-            line
-        })
-        .unwrap_or_default();
+    use std::io::Read;
+    let mut head = Vec::new();
+    let _ = std::fs::File::open(path).map(|f| f.take(1 << 20).read_to_end(&mut head));
+    let head = String::from_utf8_lossy(&head);
+    let first = head.lines().next().unwrap_or_default();
     match serde_json::from_str::<Json>(first.trim()) {
         Ok(v) if v.get("game").is_some() => Ok(()),
-        _ => Err(refuse("it holds something else, not a game log".into())),
+        // In the words a save uses for the same file.
+        _ => Err(refuse(match crate::state::holds_in_words(&head) {
+            Some(what) => format!("it holds {what}"),
+            None => "it holds something else, not a game log".into(),
+        })),
     }
 }
 
-/// Appends one line to the log at `path`, whole: the line is written with one call to
-/// a file opened for appending, then flushed to the disk, so a crash leaves every
-/// earlier line intact.
-///
-/// Errors: the file cannot be opened or written.
-pub fn append(path: &str, line: &Json) -> Result<(), Diag> {
-    append_all(path, std::slice::from_ref(line))
+/// A fresh game id: 16 hex digits, made when a game starts (a REPL session, a `run`),
+/// and carried by every line it logs (`"game_id"`).
+pub fn new_game_id() -> String {
+    format!("{:016x}", rand::random::<u64>())
 }
 
-/// Appends several lines to the log at `path` in one write (see [`append`]).
-///
-/// Errors: the file cannot be opened or written.
-pub fn append_all(path: &str, lines: &[Json]) -> Result<(), Diag> {
-    use std::io::Write;
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .and_then(|mut f| {
-            f.write_all(text.as_bytes())?;
-            f.sync_data()
-        })
-        .map_err(|e| {
+/// A game log open for appending: the file held open with an OS lock on it, so that no
+/// other umpire writes to it meanwhile (one writer per game log), and the id of the game
+/// whose lines it appends.
+#[derive(Debug)]
+pub struct Log {
+    path: String,
+    /// Held for its lock (released when the log is dropped).
+    _lock: std::fs::File,
+    game_id: String,
+}
+
+impl Log {
+    /// Opens the log at `path` for the game `game_id`, locked; refused when another
+    /// umpire holds it.
+    ///
+    /// Errors: another umpire is writing to it (`umpire::io::log_locked`); it cannot be
+    /// opened.
+    pub fn open(path: &str, game_id: &str) -> Result<Log, Diag> {
+        Log::open_with(path, game_id, None)
+    }
+
+    /// Opens the log at `path` for the game `game_id`, waiting for its turn while
+    /// another umpire writes to it (`waiting` is called once, first, if it must wait).
+    ///
+    /// Errors: it cannot be opened or locked.
+    pub fn open_waiting(path: &str, game_id: &str, waiting: &mut dyn FnMut()) -> Result<Log, Diag> {
+        Log::open_with(path, game_id, Some(waiting))
+    }
+
+    fn open_with(
+        path: &str,
+        game_id: &str,
+        waiting: Option<&mut dyn FnMut()>,
+    ) -> Result<Log, Diag> {
+        let cannot = |e: std::io::Error| {
             Diag::error(
                 Code::IoWrite,
                 format!("cannot append to the log {path}: {e}"),
             )
+        };
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(cannot)?;
+        match (file.try_lock(), waiting) {
+            (Ok(()), _) => {}
+            (Err(std::fs::TryLockError::WouldBlock), None) => {
+                return Err(Diag::error(
+                    Code::IoLogLocked,
+                    format!("will not append the game log to {path}: another umpire is writing to it (one writer per game log)"),
+                )
+                .help("name another file for this game's log, or end the other session (or run) first"));
+            }
+            (Err(std::fs::TryLockError::WouldBlock), Some(waiting)) => {
+                waiting();
+                file.lock().map_err(cannot)?;
+            }
+            (Err(std::fs::TryLockError::Error(e)), _) => return Err(cannot(e)),
+        }
+        Ok(Log {
+            path: path.to_string(),
+            _lock: file,
+            game_id: game_id.to_string(),
         })
+    }
+
+    /// The file's path, as given.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The id each line gets.
+    pub fn game_id(&self) -> &str {
+        &self.game_id
+    }
+
+    /// Appends one line, whole, with the game's id (see [`Log::append_all`]).
+    ///
+    /// Errors: the file cannot be written.
+    pub fn append(&self, line: &Json) -> Result<(), Diag> {
+        self.append_all(std::slice::from_ref(line))
+    }
+
+    /// Appends lines in one write, each with the game's id (`"game_id"`), then flushes
+    /// them to the disk, so a crash leaves every earlier line intact.
+    ///
+    /// Errors: the file cannot be written.
+    pub fn append_all(&self, lines: &[Json]) -> Result<(), Diag> {
+        use std::io::Write;
+        let text: String = lines
+            .iter()
+            .map(|l| {
+                let mut l = l.clone();
+                if let Json::Object(m) = &mut l {
+                    m.insert("game_id".into(), json!(self.game_id));
+                }
+                format!("{l}\n")
+            })
+            .collect();
+        // Written through the path, not the file held for its lock: a log removed or
+        // replaced meanwhile is an error to say, not lines lost in a file no one sees.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&self.path)
+            .and_then(|mut f| {
+                f.write_all(text.as_bytes())?;
+                f.sync_data()
+            })
+            .map_err(|e| {
+                Diag::error(
+                    Code::IoWrite,
+                    format!("cannot append to the log {}: {e}", self.path),
+                )
+            })
+    }
 }

@@ -34,6 +34,7 @@
 
 pub mod adjudication;
 pub mod bundled;
+pub mod cancel;
 pub mod check;
 pub mod cli;
 pub mod diagnostic;

@@ -62,10 +62,12 @@ const COMPARED: [&str; 6] = [
 /// the state as logged; seeded faces drawn again from the logged seed and position.
 ///
 /// The log is read within `limits`, and the game played within them until a `game`
-/// line gives the limits it was played within.
+/// line gives the limits it was played within — each taken no higher than `limits`
+/// (a note says where the log's were higher), so a tampered log cannot raise them.
 ///
 /// Errors: the log cannot be read, a line is not JSON, or the first line is not a
-/// `game` line; a ruleset that does not load. Differences are not errors: they are in
+/// `game` line; a ruleset that does not load; a result claiming more given faces than
+/// it rolled; lines of two games mixed together. Differences are not errors: they are in
 /// the [`Replay`].
 pub fn replay(path: &str, limits: &Limits) -> Result<Replay, Diags> {
     replay_text(path, limits)
@@ -113,6 +115,7 @@ impl Again {
 
 fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
     let text = crate::files::read_file(path, limits)?;
+    let given = *limits;
     let mut limits = *limits;
     let log_dir = std::path::Path::new(path)
         .parent()
@@ -122,6 +125,7 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
     let mut playing: Option<Playing> = None;
     let mut changed: Option<String> = None;
     let mut game_seed: Option<u64> = None;
+    let mut games = Games::default();
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         if raw.trim().is_empty() {
@@ -136,8 +140,15 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
         let bad = |what: &str| -> Diags {
             Diag::error(Code::ReplayFormat, format!("{path}:{n}: {what}")).into()
         };
+        let new_game = games.next(&line, n).map_err(|why| {
+            Diags::from(Diag::error(Code::ReplayMixed, format!("{path}:{n}: {why}")).help(
+                "two umpires wrote to this log at once: the games cannot be told apart to replay",
+            ))
+        })?;
         if let Some(game) = line.get("game") {
-            let g = start(game, playing.take(), &log_dir, &mut limits).map_err(|why| {
+            // Another game appended after this one starts afresh.
+            let old = if new_game { None } else { playing.take() };
+            let g = start(game, old, &log_dir, &given, &mut limits).map_err(|why| {
                 Diags::from(Diag::error(
                     Code::ReplayGame,
                     format!("{path}:{n}: cannot start the game this line describes: {why}"),
@@ -278,6 +289,49 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
     Ok(out)
 }
 
+/// The games of a log, told by the `game_id` each line carries: one after another
+/// (later sessions appending to the same log) each replays in turn; lines of two games
+/// mixed together cannot be replayed. Lines without an id go on with the game before.
+#[derive(Default)]
+struct Games {
+    /// The game being played, and the line where it started.
+    now: Option<(String, usize)>,
+    /// The games that have ended.
+    ended: Vec<String>,
+}
+
+impl Games {
+    /// Takes in line `n`: whether it starts another game (a `game` line with a new id).
+    ///
+    /// Errors: a line of a game that has ended, or of another game where no `game` line
+    /// starts it.
+    fn next(&mut self, line: &Json, n: usize) -> Result<bool, String> {
+        let Some(id) = line.get("game_id").and_then(Json::as_str) else {
+            return Ok(false);
+        };
+        let Some((now, from)) = &self.now else {
+            self.now = Some((id.to_string(), n));
+            return Ok(false);
+        };
+        if now == id {
+            return Ok(false);
+        }
+        if self.ended.iter().any(|e| e == id) {
+            return Err(format!(
+                "this line is of game {id}, which ended when game {now} started at line {from}: the log mixes two games"
+            ));
+        }
+        if line.get("game").is_none() {
+            return Err(format!(
+                "the second game starts here: this line is of game {id}, but game {now} (from line {from}) was being played and no `game` line starts game {id}: the log mixes two games"
+            ));
+        }
+        self.ended.push(now.clone());
+        self.now = Some((id.to_string(), n));
+        Ok(true)
+    }
+}
+
 /// A logged value as the difference names it.
 fn shown(key: &str, v: Option<&Json>) -> String {
     match v {
@@ -382,6 +436,7 @@ fn start(
     game: &Json,
     old: Option<Playing>,
     log_dir: &std::path::Path,
+    given: &Limits,
     limits: &mut Limits,
 ) -> Result<Started, String> {
     let name = game
@@ -412,25 +467,9 @@ fn start(
         (Some(r), _, _) => return Err(format!("its dice come from {r}, and umpire's from {RNG}")),
         _ => return Err("its `dice` are neither seeded (`rng`, `seed`) nor at the table".into()),
     };
+    let mut capped = None;
     if let Some(l) = game.get("limits") {
-        let d = Limits::default();
-        let get = |k: &str, d: u64| -> Result<u64, String> {
-            match l.get(k) {
-                None => Ok(d),
-                Some(v) => v
-                    .as_u64()
-                    .ok_or(format!("its limit `{k}` is not a whole number")),
-            }
-        };
-        let small = |v: u64| u32::try_from(v).map_err(|_| "a limit is too large".to_string());
-        *limits = Limits {
-            steps: get("steps", d.steps)?,
-            depth: small(get("depth", u64::from(d.depth))?)?,
-            dice: get("dice", d.dice)?,
-            dice_per_roll: small(get("dice_per_roll", u64::from(d.dice_per_roll))?)?,
-            sides: small(get("sides", u64::from(d.sides))?)?,
-            file_bytes: get("file_bytes", d.file_bytes)?,
-        };
+        (*limits, capped) = logged_limits(l, given)?;
     }
     // A ruleset file named relative to where the game was played may be beside the log.
     let name = name.trim();
@@ -486,6 +525,12 @@ fn start(
             ))
         }
     }
+    if let Some(c) = capped {
+        note = Some(match note {
+            Some(n) => format!("{n}; {c}"),
+            None => c,
+        });
+    }
     if let Some(m) = game.get("interpretations") {
         let m = m
             .as_object()
@@ -524,6 +569,70 @@ fn start(
         seed,
         note,
     })
+}
+
+/// A `game` line's `limits` (a limit left out is the default), each taken no higher
+/// than the replay's own, `given` (its flags, or the defaults): a log is data, and a
+/// tampered one must not make the replay run out of memory. With a note naming those
+/// that were higher, and the flag that would allow them.
+fn logged_limits(l: &Json, given: &Limits) -> Result<(Limits, Option<String>), String> {
+    let d = Limits::default();
+    let get = |k: &str, d: u64| -> Result<u64, String> {
+        match l.get(k) {
+            None => Ok(d),
+            Some(v) => v
+                .as_u64()
+                .ok_or(format!("its limit `{k}` is not a whole number")),
+        }
+    };
+    let mut above = Vec::new();
+    let mut cap = |k: &'static str, flag: &str, logged: u64, most: u64| {
+        if logged > most {
+            above.push(format!("{k} {logged} (give --max-{flag} {logged})"));
+        }
+        logged.min(most)
+    };
+    let small = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+    let (dd, dr, ds) = (
+        u64::from(d.depth),
+        u64::from(d.dice_per_roll),
+        u64::from(d.sides),
+    );
+    let limits = Limits {
+        steps: cap("steps", "steps", get("steps", d.steps)?, given.steps),
+        depth: small(cap(
+            "depth",
+            "depth",
+            get("depth", dd)?,
+            u64::from(given.depth),
+        )),
+        dice: cap("dice", "dice", get("dice", d.dice)?, given.dice),
+        dice_per_roll: small(cap(
+            "dice_per_roll",
+            "dice-per-roll",
+            get("dice_per_roll", dr)?,
+            u64::from(given.dice_per_roll),
+        )),
+        sides: small(cap(
+            "sides",
+            "sides",
+            get("sides", ds)?,
+            u64::from(given.sides),
+        )),
+        file_bytes: cap(
+            "file_bytes",
+            "file-size",
+            get("file_bytes", d.file_bytes)?,
+            given.file_bytes,
+        ),
+    };
+    let note = (!above.is_empty()).then(|| {
+        format!(
+            "the log's limits are above this replay's, which it is replayed within: {}",
+            above.join(", ")
+        )
+    });
+    Ok((limits, note))
 }
 
 /// A result's `dice`, checked: how many faces were given, and where in which seed's
@@ -573,6 +682,13 @@ fn logged_dice(obj: &serde_json::Map<String, Json>) -> Result<Option<LoggedDice>
             )
         }
     };
+    // Faces said to be given are fed back unchecked: never more than it rolled.
+    let faces = logged_faces(obj).len();
+    if queued > faces {
+        return Err(format!(
+            "its `dice.queued` says {queued} faces were given, but it rolled {faces}"
+        ));
+    }
     Ok(Some(LoggedDice { queued, at }))
 }
 

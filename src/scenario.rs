@@ -100,6 +100,9 @@ pub struct Report {
     pub ruleset_path: String,
     /// The state before the first adjudication.
     pub start_state: Option<crate::value::Value>,
+    /// The state file it read (`state = ...`, made a path from here) and its text, which
+    /// `run --write-state` edits to write the state after (its comments kept).
+    pub state_file: Option<(String, String)>,
     /// Each adjudication in order.
     pub done: Vec<Done>,
 }
@@ -208,7 +211,7 @@ pub fn run(path: &str, trace: bool, limits: &Limits) -> Result<Report, Diags> {
     let parsed: ScenarioFile =
         toml::from_str(&src.text).map_err(|e| attach(toml_error(&src, sfile, &e)))?;
     let name = parsed.ruleset.get_ref().clone();
-    let (mut ruleset, target) = load(path, &parsed, sfile, &scratch, limits)?;
+    let (mut ruleset, target, state_file) = load(path, &parsed, sfile, &scratch, limits)?;
     let start_state = ruleset.state.clone();
     // The scenario joins a copy of the ruleset's sources, so spans in it render.
     let mut sources = ruleset.sources.clone();
@@ -231,20 +234,24 @@ pub fn run(path: &str, trace: bool, limits: &Limits) -> Result<Report, Diags> {
         ruleset_name: name,
         ruleset_path: target,
         start_state,
+        state_file,
         done,
     })
 }
 
-/// The scenario's ruleset, with its readings chosen and its state loaded, and the path
-/// (or bundled name) it was loaded from. Its errors point at the scenario's lines too
-/// (`sfile` in `scratch`).
+/// A state file read: its path and its text.
+type StateFile = (String, String);
+
+/// The scenario's ruleset, with its readings chosen and its state loaded, the path
+/// (or bundled name) it was loaded from, and the state file read (its path and text).
+/// Its errors point at the scenario's lines too (`sfile` in `scratch`).
 fn load(
     path: &str,
     parsed: &ScenarioFile,
     sfile: crate::span::FileId,
     scratch: &crate::span::SourceMap,
     limits: &Limits,
-) -> Result<(Ruleset, String), Diags> {
+) -> Result<(Ruleset, String, Option<StateFile>), Diags> {
     let name = parsed.ruleset.get_ref().clone();
     let base = Path::new(path).parent().unwrap_or(Path::new(""));
     // A bundled name, else a path relative to the scenario file.
@@ -274,9 +281,14 @@ fn load(
             .interpret(name, reading)
             .map_err(|d| Diags(vec![d]))?;
     }
+    let mut state_file = None;
     if let Some(state) = &parsed.state {
         let at = base.join(state.get_ref()).to_string_lossy().into_owned();
-        ruleset.load_state(&at).map_err(|ds| {
+        let loaded = crate::files::read_file(&at, limits).and_then(|text| {
+            let v = crate::state::load_text(&ruleset.program, &ruleset.sources, &at, text.clone())?;
+            Ok((v, text))
+        });
+        let (v, text) = loaded.map_err(|ds| {
             // Point at the `state = ...` line too, as for the ruleset.
             let r = state.span();
             let mut v = ds.0;
@@ -291,8 +303,10 @@ fn load(
             );
             Diags(v)
         })?;
+        ruleset.state = Some(v);
+        state_file = Some((at, text));
     }
-    Ok((ruleset, target))
+    Ok((ruleset, target, state_file))
 }
 
 /// A scenario file being run: where it is, its text, and how.

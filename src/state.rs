@@ -25,9 +25,11 @@ use crate::value::{Length, LengthUnit, Value};
 use std::rc::Rc;
 use toml_edit::{Item, Table, Value as Toml};
 
+mod edit;
 mod guard;
 mod read;
-pub use guard::refuse_overwrite;
+pub use edit::to_file_text_keeping;
+pub use guard::{holds_in_words, refuse_overwrite};
 pub use read::from_json;
 
 /// Loads the state file at `path` against the program's `state` declaration (`sources`:
@@ -734,9 +736,12 @@ pub fn write_state(path: &str, text: &str) -> Result<(), Diag> {
 }
 
 /// Writes `text` to `path` without ever leaving it half written: a temporary file in
-/// the same folder, flushed to disk, then renamed over `path`.
+/// the same folder, flushed to disk, then renamed over `path`. A Ctrl-C during it
+/// ([`crate::cancel`]) stops it before the rename; the temporary file is removed however
+/// it ends.
 ///
-/// Errors: the folder cannot be written, or the disk is full (the old file is intact).
+/// Errors: the folder cannot be written, or the disk is full (the old file is intact);
+/// cancelled (`umpire::limit::cancelled`, the old file intact).
 pub fn write_atomic(path: &str, text: &str) -> Result<(), Diag> {
     write_atomic_with(path, text, &mut |_| Ok(()))
 }
@@ -803,6 +808,15 @@ pub fn write_atomic_with(
         .file_name()
         .map_or("state".into(), |n| n.to_string_lossy().into_owned());
     let tmp = dir.join(format!(".{name}.umpire-{}.tmp", std::process::id()));
+    // The temporary file goes however the save ends: an error, Ctrl-C, a panic.
+    struct Temp<'a>(&'a std::path::Path);
+    impl Drop for Temp<'_> {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(self.0);
+        }
+    }
+    let _temp = Temp(&tmp);
+    let mut cancelled = false;
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         stop(SaveStage::Created)?;
@@ -817,13 +831,18 @@ pub fn write_atomic_with(
         }
         f.sync_all()?;
         stop(SaveStage::Flushed)?;
+        // Ctrl-C during the save: the old file stays, the new text is not put there.
+        if crate::cancel::requested() {
+            cancelled = true;
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
         std::fs::rename(&tmp, &target)
     })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(fail(e));
+    match result {
+        Ok(()) => Ok(()),
+        Err(_) if cancelled => Err(crate::cancel::cancelled()),
+        Err(e) => Err(fail(e)),
     }
-    Ok(())
 }
 
 /// The state as a JSON state file that loads back (the same writing as [`to_toml`]).

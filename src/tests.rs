@@ -194,3 +194,77 @@ fn a_roll_summed_with_its_modifiers_records_the_modified_roll_and_nothing_else_c
     let bare = run(&rules, "D10 + 1");
     assert_eq!(crate::render::rolls_text(&bare.rolls), "D10 → 3");
 }
+
+// A state saved as the state file it was loaded from, edited (`state/edit.rs`).
+
+const EDIT_RULES: &str = r#"
+ruleset "T"
+enum Grade { line, guard }
+record Unit { grade: Grade, men: 0.. = 10, shaken: Bool = false }
+state { turn: 1.. = 1, ratio: Num = 0, units: group of Unit }
+"#;
+
+fn edit_rules() -> Ruleset {
+    Ruleset::from_source("t.rules", EDIT_RULES).expect("the test ruleset")
+}
+
+fn read_state(r: &Ruleset, text: &str) -> crate::value::Value {
+    crate::state::load_text(&r.program, &r.sources, "s.toml", text.to_string())
+        .expect("the state fits")
+}
+
+const FILE: &str = "# The table before the fight.\nturn = 3 # the third turn\nratio = \"3/4\"\n\n# Our side.\n[units.a]\ngrade = \"line\"   # steady\nmen = 12\n\n[units.b]\ngrade = 'guard'\n";
+
+#[test]
+fn an_unchanged_state_is_written_as_the_file_was() {
+    let r = edit_rules();
+    let s = read_state(&r, FILE);
+    let out = crate::state::to_file_text_keeping(&r.program, &r.sources, &s, "x.toml", Some(FILE));
+    assert_eq!(out, FILE);
+}
+
+#[test]
+fn a_changed_value_is_replaced_in_place_with_its_comment() {
+    let r = edit_rules();
+    let changed = FILE
+        .replace("men = 12", "men = 7")
+        .replace("turn = 3 ", "turn = 4 ");
+    let changed = format!("{changed}\n[units.c]\ngrade = \"line\"\n");
+    let s = read_state(&r, &changed);
+    // Loaded from FILE, changed to `s`: FILE edited.
+    let out = crate::state::to_file_text_keeping(&r.program, &r.sources, &s, "x.toml", Some(FILE));
+    assert!(out.starts_with("# The table before the fight.\nturn = 4 # the third turn\nratio = \"3/4\"\n\n# Our side.\n[units.a]\ngrade = \"line\"   # steady\nmen = 7\n"), "{out}");
+    assert!(out.contains("[units.b]\ngrade = 'guard'\n"), "{out}");
+    // A member new to the state is added; the defaults it takes are written out.
+    assert!(
+        out.contains("[units.c]\ngrade = \"line\"\nmen = 10\nshaken = false\n"),
+        "{out}"
+    );
+    assert_eq!(read_state(&r, &out), s);
+}
+
+#[test]
+fn a_member_gone_from_the_state_is_removed() {
+    let r = edit_rules();
+    let without = FILE
+        .split("[units.b]")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let s = read_state(&r, &without);
+    let out = crate::state::to_file_text_keeping(&r.program, &r.sources, &s, "x.toml", Some(FILE));
+    assert!(!out.contains("units.b"), "{out}");
+    assert!(out.contains("# Our side.\n[units.a]"), "{out}");
+    assert_eq!(read_state(&r, &out), s);
+}
+
+#[test]
+fn json_or_no_loaded_file_is_written_anew() {
+    let r = edit_rules();
+    let s = read_state(&r, FILE);
+    let json = crate::state::to_file_text_keeping(&r.program, &r.sources, &s, "x.json", Some(FILE));
+    assert!(json.trim_start().starts_with('{'));
+    let fresh = crate::state::to_file_text_keeping(&r.program, &r.sources, &s, "x.toml", None);
+    assert!(!fresh.contains('#'));
+    assert_eq!(read_state(&r, &fresh), s);
+}

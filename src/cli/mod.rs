@@ -126,9 +126,9 @@ enum Command {
     /// Run a scenario file: a ruleset and a list of adjudications.
     Run(run::Args),
     /// Replay a game log (`umpire run --log`, the REPL's `:log`): every result
-    /// adjudicated again with the logged dice and under the logged limits (the limit
-    /// flags do not change them; `--max-file-size` limits the log read); says where and
-    /// why any differs (exit 1).
+    /// adjudicated again with the logged dice and under the logged limits, never past
+    /// the limit flags (or their defaults; `--max-file-size` limits the log read too);
+    /// says where and why any differs (exit 1).
     Replay(replay::Args),
     /// A game log as a turn-by-turn account for the players: who, what was asked, the
     /// dice (typed at the table, queued or rolled by umpire), the result in the

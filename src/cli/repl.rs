@@ -20,6 +20,10 @@ pub(super) struct Args {
     /// $XDG_CONFIG_HOME/umpire/config.toml, says who rolls.
     #[arg(long)]
     table_dice: bool,
+    /// Append the game log to FILE from the first line (as `:log FILE`): held locked,
+    /// so no other umpire writes to it meanwhile.
+    #[arg(long, value_name = "FILE")]
+    log: Option<String>,
 }
 
 /// Runs `umpire repl`: who rolls as the flags say, else the environment
@@ -39,6 +43,7 @@ pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, crate::diagno
         args.state,
         args.seed,
         table,
+        args.log,
         limits,
     ))
 }

@@ -37,9 +37,22 @@ pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
         others.extend(args.write_state.as_deref());
         crate::gamelog::check_target(log, &others).map_err(|d| Diags(vec![d]))?;
     }
+    // Running writes nothing: what the scenario read is known before anything is written.
     let r = scenario::run(path, !args.brief, limits)?;
+    if let (Some(out), Some((read, _))) = (&args.write_state, &r.state_file) {
+        refuse_own_state(out, read)?;
+    }
+    if let (Some(log), Some((read, _))) = (&args.log, &r.state_file) {
+        crate::gamelog::check_target(log, &[read]).map_err(|d| Diags(vec![d]))?;
+    }
     if let Some(log) = &args.log {
-        crate::gamelog::append_all(log, &crate::gamelog::scenario_lines(&r))
+        // One writer per game log: a REPL or another run logging to it goes first.
+        let mut waiting = || {
+            errln!("waiting for {log}: another umpire is writing to it (this run's log is appended when it ends)");
+        };
+        let id = crate::gamelog::new_game_id();
+        crate::gamelog::Log::open_waiting(log, &id, &mut waiting)
+            .and_then(|l| l.append_all(&crate::gamelog::scenario_lines(&r)))
             .map_err(|d| Diags(vec![d]))?;
     }
     if let Some(out) = &args.write_state {
@@ -66,9 +79,36 @@ fn write_state(r: &scenario::Report, out: &str) -> Result<(), Diags> {
                 .into(),
         );
     };
-    crate::state::write_state(
+    // The scenario's TOML state file edited: its comments and layout kept.
+    let loaded = r
+        .state_file
+        .as_ref()
+        .filter(|(read, _)| !read.to_ascii_lowercase().ends_with(".json"))
+        .map(|(_, text)| text.as_str());
+    let text = crate::state::to_file_text_keeping(
+        &r.ruleset.program,
+        &r.ruleset.sources,
+        state,
         out,
-        &crate::state::to_file_text(&r.ruleset.program, state, out),
+        loaded,
+    );
+    crate::state::write_state(out, &text).map_err(|d| Diags(vec![d]))
+}
+
+/// `--write-state FILE` never replaces the state file the scenario reads: the next run
+/// would start from the state after, not the one the scenario was written for.
+fn refuse_own_state(out: &str, read: &str) -> Result<(), Diags> {
+    let same = match (std::fs::canonicalize(out), std::fs::canonicalize(read)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if !same {
+        return Ok(());
+    }
+    Err(Diag::error(
+        Code::CliWriteState,
+        format!("will not write the state over {out}: it is the state file the scenario reads (`state = ...`), which it would then start from"),
     )
-    .map_err(|d| Diags(vec![d]))
+    .help("name a new file for the state after (`--write-state after.toml`): the scenario's state file is left as it is")
+    .into())
 }

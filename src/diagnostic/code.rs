@@ -158,6 +158,9 @@ pub enum Code {
     LimitTypeChain,
     /// `record R1 { a: R0 }` ... 33 records deep: a record type nested too deep.
     LimitValueDepth,
+    /// Ctrl-C during `:prob 60d6` in the REPL (or a long adjudication, or `:save`): the
+    /// command is stopped, the game left as it was.
+    LimitCancelled,
     // state: a state file, and changes to the state
     /// `set front = reserve` then `set front.guard.men = 0`, applied: the guard's place is gone.
     StateApply,
@@ -254,6 +257,9 @@ pub enum Code {
     ReplayFormat,
     /// `{"game": {"log": 1}}`: a game line naming no ruleset (or one that does not load).
     ReplayGame,
+    /// A game log whose lines carry one game's id, then another's, then the first's
+    /// again: two games written into one log at once.
+    ReplayMixed,
     // cli: the command line's options
     /// `dice = "players"` in `~/.config/umpire/config.toml`, or `UMPIRE_DICE=players`: no
     /// such way to roll (or a configuration file that is not TOML, or cannot be read).
@@ -271,6 +277,9 @@ pub enum Code {
     IoEncoding,
     /// `umpire run s.toml --log s.toml`: a log goes only into a new file or a game log.
     IoLog,
+    /// `:log game.log` in a second REPL while the first is logging to it: one writer per
+    /// game log.
+    IoLogLocked,
     /// `umpire run s.toml --write-state s.toml`, or `:save` onto the ruleset in use: a state
     /// is written over a state file only, never over a scenario, a ruleset or a game log.
     IoNotState,
@@ -285,7 +294,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 123] = [
+    pub const ALL: [Code; 126] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseDefault,
@@ -355,6 +364,7 @@ impl Code {
         Code::LimitSteps,
         Code::LimitTypeChain,
         Code::LimitValueDepth,
+        Code::LimitCancelled,
         Code::StateApply,
         Code::StateDuplicate,
         Code::StateFormat,
@@ -399,12 +409,14 @@ impl Code {
         Code::ReplayFormat,
         Code::ReplayGame,
         Code::CliConfig,
+        Code::ReplayMixed,
         Code::CliEach,
         Code::CliInterpret,
         Code::CliUnknownRuleset,
         Code::CliWriteState,
         Code::IoEncoding,
         Code::IoLog,
+        Code::IoLogLocked,
         Code::IoNotState,
         Code::IoRead,
         Code::IoWrite,
@@ -483,6 +495,7 @@ impl Code {
             Code::LimitSteps => "umpire::limit::steps",
             Code::LimitTypeChain => "umpire::limit::type_chain",
             Code::LimitValueDepth => "umpire::limit::value_depth",
+            Code::LimitCancelled => "umpire::limit::cancelled",
             Code::StateApply => "umpire::state::apply",
             Code::StateDuplicate => "umpire::state::duplicate",
             Code::StateFormat => "umpire::state::format",
@@ -527,12 +540,14 @@ impl Code {
             Code::ReplayFormat => "umpire::replay::format",
             Code::ReplayGame => "umpire::replay::game",
             Code::CliConfig => "umpire::cli::config",
+            Code::ReplayMixed => "umpire::replay::mixed",
             Code::CliEach => "umpire::cli::each",
             Code::CliInterpret => "umpire::cli::interpret",
             Code::CliUnknownRuleset => "umpire::cli::unknown_ruleset",
             Code::CliWriteState => "umpire::cli::write_state",
             Code::IoEncoding => "umpire::io::encoding",
             Code::IoLog => "umpire::io::log",
+            Code::IoLogLocked => "umpire::io::log_locked",
             Code::IoNotState => "umpire::io::not_state",
             Code::IoRead => "umpire::io::read",
             Code::IoWrite => "umpire::io::write",
@@ -611,7 +626,8 @@ impl Code {
             | Code::LimitNesting
             | Code::LimitSteps
             | Code::LimitTypeChain
-            | Code::LimitValueDepth => Phase::Limit,
+            | Code::LimitValueDepth
+            | Code::LimitCancelled => Phase::Limit,
             Code::StateApply
             | Code::StateDuplicate
             | Code::StateFormat
@@ -652,15 +668,18 @@ impl Code {
             | Code::ReplUnknownCommand
             | Code::ReplUnknownRuleset
             | Code::ReplEffectsNotApplied => Phase::Repl,
-            Code::ReplayFormat | Code::ReplayGame => Phase::Replay,
+            Code::ReplayFormat | Code::ReplayGame | Code::ReplayMixed => Phase::Replay,
             Code::CliConfig
             | Code::CliEach
             | Code::CliInterpret
             | Code::CliUnknownRuleset
             | Code::CliWriteState => Phase::Cli,
-            Code::IoEncoding | Code::IoLog | Code::IoNotState | Code::IoRead | Code::IoWrite => {
-                Phase::Io
-            }
+            Code::IoEncoding
+            | Code::IoLog
+            | Code::IoLogLocked
+            | Code::IoNotState
+            | Code::IoRead
+            | Code::IoWrite => Phase::Io,
             Code::TestFailed => Phase::Test,
         }
     }

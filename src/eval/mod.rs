@@ -157,6 +157,9 @@ pub struct Evaluator<'a> {
     /// Open trace levels (innermost last), when tracing.
     pub trace: Option<Vec<Vec<TraceNode>>>,
     steps: u64,
+    /// The step count past which [`Evaluator::step`] looks up: the step limit, or a
+    /// Ctrl-C ([`crate::cancel`]) every [`CANCEL_EVERY`] steps, whichever comes first.
+    check_at: u64,
     depth: u32,
     /// The rules, tables and modifier lists being worked out, innermost last (a die
     /// asked for at the table names the one that rolls it).
@@ -170,6 +173,9 @@ pub struct Evaluator<'a> {
     limits: Limits,
     readings: Readings,
 }
+
+/// How many steps of work go by between looks at Ctrl-C (a few microseconds' worth).
+const CANCEL_EVERY: u64 = 4096;
 
 fn arith_err(e: ArithError, span: Span) -> Flow {
     let code = match e {
@@ -207,6 +213,7 @@ impl<'a> Evaluator<'a> {
             rolls: Vec::new(),
             trace: opts.trace.then(|| vec![Vec::new()]),
             steps: 0,
+            check_at: opts.limits.steps.min(CANCEL_EVERY),
             depth: 0,
             within: Vec::new(),
             dice_rolled: 0,
@@ -237,9 +244,26 @@ impl<'a> Evaluator<'a> {
     #[inline(always)]
     pub(super) fn step(&mut self, span: Span) -> Result<(), Flow> {
         self.steps += 1;
+        // One comparison, as the step limit alone took: the limit and Ctrl-C are
+        // looked at past it.
+        if self.steps > self.check_at {
+            return self.checkpoint(span);
+        }
+        Ok(())
+    }
+
+    /// Past [`Evaluator::check_at`]: the step limit, then a Ctrl-C; then the next place
+    /// to look.
+    #[cold]
+    #[inline(never)]
+    fn checkpoint(&mut self, span: Span) -> Result<(), Flow> {
         if self.steps > self.limits.steps {
             return Err(self.too_many_steps(span));
         }
+        if crate::cancel::requested() {
+            return Err(Flow::from(crate::cancel::cancelled()));
+        }
+        self.check_at = self.limits.steps.min(self.steps + CANCEL_EVERY);
         Ok(())
     }
 

@@ -250,7 +250,13 @@ pub struct Game {
     pending: Option<Ruling>,
     history: History,
     state_path: Option<String>,
-    log: Option<String>,
+    /// The TOML state files loaded or saved in this game, each with its text as last
+    /// read or written: `save` edits the text of the file it writes over, else of the
+    /// state's own file (their comments and layout kept), rather than writing anew.
+    state_texts: Vec<(String, String)>,
+    /// The game's id, on every line it logs.
+    id: String,
+    log: Option<gamelog::Log>,
     log_failures: Vec<Diag>,
     /// The number of the state on the table ([`Snapshot::version`]), so a result
     /// worked out against another is not applied.
@@ -288,6 +294,8 @@ impl Game {
             pending: None,
             history: History::default(),
             state_path: None,
+            state_texts: Vec::new(),
+            id: gamelog::new_game_id(),
             log: None,
             log_failures: Vec::new(),
             version: 0,
@@ -405,7 +413,13 @@ impl Game {
 
     /// The game log appended to, if any.
     pub fn log_path(&self) -> Option<&str> {
-        self.log.as_deref()
+        self.log.as_ref().map(gamelog::Log::path)
+    }
+
+    /// The game's id (16 hex digits), made fresh when it started: every line it logs
+    /// carries it as `"game_id"`.
+    pub fn game_id(&self) -> &str {
+        &self.id
     }
 
     /// Whether the state on the table has changed since it was loaded or saved.
@@ -525,17 +539,31 @@ impl Game {
         self.queued.clear();
     }
 
-    /// Appends the game log to `path` from now on, starting with a `game` line.
+    /// Appends the game log to `path` from now on, starting with a `game` line. The
+    /// file is held locked while the game logs to it: no other umpire may write to it.
     ///
     /// Errors: `path` is not a file a log may be appended to (the state file or the
-    /// ruleset file in use, a file that is not a game log), or cannot be written.
+    /// ruleset file in use, a file that is not a game log), another umpire is writing
+    /// to it, or it cannot be written.
     pub fn log_to(&mut self, path: &str) -> Result<(), Diag> {
         let mut others: Vec<&str> = self.state_path.iter().map(String::as_str).collect();
         if let Source::File(p) = &self.source {
             others.push(p);
         }
         gamelog::check_target(path, &others)?;
-        let before = self.log.replace(path.to_string());
+        // The log already held (named again) stays held: it is this game's.
+        let same = |log: &gamelog::Log| match (
+            std::fs::canonicalize(log.path()),
+            std::fs::canonicalize(path),
+        ) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        };
+        if self.log.as_ref().is_some_and(same) {
+            return self.write_game_line();
+        }
+        let log = gamelog::Log::open(path, &self.id)?;
+        let before = self.log.replace(log);
         if let Err(d) = self.write_game_line() {
             self.log = before;
             return Err(d);
@@ -545,17 +573,14 @@ impl Game {
 
     /// Appends a `game` line to the log, if logging.
     fn write_game_line(&self) -> Result<(), Diag> {
-        let Some(path) = &self.log else {
+        let Some(log) = &self.log else {
             return Ok(());
         };
         let dice = match &self.dice {
             DiceMode::Seeded(s) => gamelog::Dice::Seeded(s.seed),
             DiceMode::Table => gamelog::Dice::Table,
         };
-        gamelog::append(
-            path,
-            &gamelog::game_line(&self.rules, self.source.name(), dice),
-        )
+        log.append(&gamelog::game_line(&self.rules, self.source.name(), dice))
     }
 
     /// A change of ruleset, reading or dice starts a new `game` line in the log.
@@ -587,8 +612,8 @@ impl Game {
     }
 
     fn log_line(&mut self, line: Json) {
-        if let Some(path) = &self.log {
-            if let Err(d) = gamelog::append(path, &line) {
+        if let Some(log) = &self.log {
+            if let Err(d) = log.append(&line) {
                 self.log_failures.push(d);
             }
         }

@@ -343,8 +343,13 @@ impl Game {
     /// Errors: the file cannot be read, or does not fit the ruleset's declaration.
     pub fn load(&mut self, path: &str) -> Result<(), Failure> {
         let before = self.snapshot();
-        self.rules.load_state(path)?;
+        let text = crate::files::read_file(path, &self.rules.limits)?;
+        let loaded =
+            state::load_text(&self.rules.program, &self.rules.sources, path, text.clone())?;
+        self.rules.state = Some(loaded);
         self.state_path = Some(path.to_string());
+        // A TOML file's text is kept, so that `save` keeps its comments and layout.
+        self.keep_text(path, text);
         self.put(path, before);
         self.saved = self.version;
         Ok(())
@@ -394,13 +399,36 @@ impl Game {
             (None, None, Some(loaded)) => return Err(Refusal::OverLoaded(loaded.clone()).into()),
             (None, None, None) => return Err(Refusal::NoFileToSave.into()),
         };
-        let text = state::to_file_text(&self.rules.program, st, &path);
+        // The file written over, else the state's own file, edited.
+        let text_of = |p: &str| {
+            self.state_texts
+                .iter()
+                .find(|(at, _)| at == p)
+                .map(|(_, text)| text.as_str())
+        };
+        let loaded = text_of(&path).or_else(|| self.state_path.as_deref().and_then(text_of));
+        let text = state::to_file_text_keeping(
+            &self.rules.program,
+            &self.rules.sources,
+            st,
+            &path,
+            loaded,
+        );
         state::write_state(&path, &text)?;
         if named {
             self.save_to = Some(path.clone());
         }
+        self.keep_text(&path, text);
         self.saved = self.version;
         Ok(path)
+    }
+
+    /// Remembers the text of a TOML state file read or written, for `save` to edit.
+    fn keep_text(&mut self, path: &str, text: String) {
+        self.state_texts.retain(|(at, _)| at != path);
+        if !path.to_ascii_lowercase().ends_with(".json") {
+            self.state_texts.push((path.to_string(), text));
+        }
     }
 
     /// The table now: what a change records before and after it.

@@ -517,14 +517,23 @@ fn the_log_records_each_result_change_and_undo_and_a_line_it_cannot_write_is_sai
     assert!(lines[0].starts_with("{\"game\":{\"umpire\":"));
     // The face was queued (given), so no place in the seed's stream is needed for it;
     // the seed and place are those of the next die umpire would roll.
+    // Every line carries the game's id, last.
+    let id = g.game_id().to_string();
+    assert!(
+        id.len() == 16 && id.chars().all(|c| c.is_ascii_hexdigit()),
+        "{id}"
+    );
+    assert!(lines[0].ends_with(&format!(r#","game_id":"{id}"}}"#)));
     assert_eq!(
         lines[1],
-        r#"{"expr":"manoeuvre(brigade.second_foot)","result":1,"value":"tardy","rolls":[{"dice":"D10","sides":10,"faces":[6],"total":6}],"dice":{"queued":1,"table":0,"seed":1,"position":"0"}}"#
+        format!(
+            r#"{{"expr":"manoeuvre(brigade.second_foot)","result":1,"value":"tardy","rolls":[{{"dice":"D10","sides":10,"faces":[6],"total":6}}],"dice":{{"queued":1,"table":0,"seed":1,"position":"0"}},"game_id":"{id}"}}"#
+        )
     );
     assert!(lines[2].starts_with(r#"{"set":":set brigade.second_foot.lost_percent = 55","value":"#));
     assert_eq!(
         lines[3],
-        r#"{"undo":"`:set brigade.second_foot.lost_percent = 55`"}"#
+        format!(r#"{{"undo":"`:set brigade.second_foot.lost_percent = 55`","game_id":"{id}"}}"#)
     );
     assert!(g.take_log_failures().is_empty());
     // The log turned into a folder: what is done stands, and the line that could not
@@ -769,11 +778,16 @@ fn the_log_names_the_result_each_undo_and_redo_takes_back() {
     assert!(lines[1].starts_with(
         r#"{"expr":"manoeuvre(brigade.county_militia)","result":1,"value":"shattered""#
     ));
-    let undo = r#"{"undo":"the result of `manoeuvre(brigade.county_militia)`","result":1}"#;
+    let id = g.game_id().to_string();
+    let undo = format!(
+        r#"{{"undo":"the result of `manoeuvre(brigade.county_militia)`","result":1,"game_id":"{id}"}}"#
+    );
     assert_eq!(lines[2], undo);
     assert_eq!(
         lines[3],
-        r#"{"redo":"the result of `manoeuvre(brigade.county_militia)`","result":1}"#
+        format!(
+            r#"{{"redo":"the result of `manoeuvre(brigade.county_militia)`","result":1,"game_id":"{id}"}}"#
+        )
     );
     assert_eq!(lines[4], undo);
     let _ = std::fs::remove_dir_all(&dir);

@@ -357,6 +357,10 @@ pub fn exact_ticking(
         if cases.is_multiple_of(10_000) {
             tick(cases);
         }
+        // Ctrl-C: no odds ([`odds`] says it was cancelled).
+        if cases.is_multiple_of(64) && crate::cancel::requested() {
+            return None;
+        }
         if cases as usize + stack.len() > limit {
             return None;
         }
@@ -441,7 +445,7 @@ pub fn sample(
     let mut steps = 0u64;
     let mut taken = 0u64;
     for n in 0..samples {
-        if steps > MAX_STEPS {
+        if steps > MAX_STEPS || (n.is_multiple_of(64) && crate::cancel::requested()) {
             break;
         }
         taken += 1;
@@ -636,9 +640,13 @@ impl Distribution {
 /// a progress bar when asked for.
 ///
 /// Errors: a case hit one of the limits (`--max-steps` and the like): refusals, gaps
-/// in the source and other errors are outcomes, but a limit is not part of the rules.
+/// in the source and other errors are outcomes, but a limit is not part of the rules;
+/// cancelled by Ctrl-C ([`crate::cancel`]).
 pub fn odds(job: &Job<'_>, settings: &Settings) -> Result<Distribution, Diag> {
     let d = distribution(job, settings);
+    if crate::cancel::requested() {
+        return Err(crate::cancel::cancelled());
+    }
     d.limits_held()?;
     Ok(d)
 }

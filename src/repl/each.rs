@@ -50,6 +50,13 @@ pub fn each(session: &mut Session, arg: &str, io: &mut dyn Io) -> Result<bool, F
     session.game.clear_queue();
     let mut used: Vec<i64> = Vec::new();
     for (member, text) in &questions {
+        if crate::cancel::requested() {
+            // Ctrl-C between members: those done stay done, the rest are not asked.
+            io.err(&format!(
+                "`:each` stopped before {member}: the members after it are not adjudicated\n"
+            ));
+            return Err(Failure::from(Diags::from(crate::cancel::cancelled())));
+        }
         session.game.queue(&queued);
         let stopped = |io: &mut dyn Io| {
             io.err(&format!(

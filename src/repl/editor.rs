@@ -378,6 +378,7 @@ pub fn interactive(
     state: Option<&str>,
     seed: Option<u64>,
     table: bool,
+    log: Option<&str>,
     limits: &crate::limits::Limits,
 ) -> bool {
     let colour = std::env::var_os("NO_COLOR").is_none();
@@ -409,7 +410,11 @@ pub fn interactive(
             editor: &mut editor,
             colour,
         };
-        start(ruleset, state, seed, table, limits, &mut t)
+        let mut s = start(ruleset, state, seed, table, limits, &mut t);
+        if let Some(l) = log {
+            s.log_to(l, &mut t);
+        }
+        s
     };
     // After the ruleset and state are loaded: its example is one of theirs.
     crate::term::write_err(&super::welcome(&session));
@@ -453,7 +458,9 @@ pub fn interactive(
             editor: &mut editor,
             colour,
         };
-        if session.input(&line, &mut t) == Next::Quit {
+        // Ctrl-C while it runs cancels this input, not the session (at the prompt,
+        // rustyline reads it as a key: the line is cancelled).
+        if crate::cancel::during(|| session.input(&line, &mut t)) == Next::Quit {
             break;
         }
     }

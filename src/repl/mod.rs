@@ -122,7 +122,8 @@ impl<'a> Script<'a> {
     pub fn run(&mut self, session: &mut Session) -> Next {
         let mut next = Next::Go;
         while let Some(text) = self.next_input() {
-            if session.input(&text, self) == Next::Quit {
+            // Ctrl-C while it runs cancels this input, not the session.
+            if crate::cancel::during(|| session.input(&text, self)) == Next::Quit {
                 next = Next::Quit;
                 break;
             }
@@ -288,18 +289,29 @@ pub fn start(
     s
 }
 
-/// `umpire repl [RULESET] [--state FILE] [--seed N]`: at a terminal, the line editor;
-/// otherwise a script on stdin. Exits 1 if any input failed. Rulesets are loaded, and
-/// questions checked and adjudicated, within `limits`.
+/// `umpire repl [RULESET] [--state FILE] [--seed N] [--log FILE]`: at a terminal, the
+/// line editor; otherwise a script on stdin. Exits 1 if any input failed. Rulesets are
+/// loaded, and questions checked and adjudicated, within `limits`. With `log`, the game
+/// log is kept from the first line, as `:log FILE` keeps it.
 pub fn main(
     ruleset: Option<String>,
     state: Option<String>,
     seed: Option<u64>,
     table: bool,
+    log: Option<String>,
     limits: &crate::limits::Limits,
 ) -> ExitCode {
+    crate::cancel::install();
     let code = if std::io::stdin().is_terminal() {
-        editor::interactive(ruleset.as_deref(), state.as_deref(), seed, table, limits)
+        let log = log.as_deref();
+        editor::interactive(
+            ruleset.as_deref(),
+            state.as_deref(),
+            seed,
+            table,
+            log,
+            limits,
+        )
     } else {
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
@@ -318,6 +330,9 @@ pub fn main(
             limits,
             &mut script,
         );
+        if let Some(l) = &log {
+            session.log_to(l, &mut script);
+        }
         if script.run(&mut session) == Next::Go {
             // The input ended without `:quit`: what was left is said, not a failure.
             if let Some(note) = session.end_note() {

@@ -143,6 +143,17 @@ impl Session {
         ok
     }
 
+    /// Appends the game log to `path` from now on (`:log`, `--log`), holding it locked.
+    pub fn log_to(&mut self, path: &str, io: &mut dyn Io) -> bool {
+        match self.game.log_to(path) {
+            Ok(()) => {
+                io.err(&format!("each adjudication is appended to {path}\n"));
+                true
+            }
+            Err(d) => self.fail(d, io),
+        }
+    }
+
     /// Loads a state file (`:load`, `--state`).
     pub fn load_state(&mut self, path: &str, io: &mut dyn Io) -> bool {
         let ok = match self.game.load(path) {
@@ -214,7 +225,8 @@ impl Session {
             self.adjudicate(text, false, io)
         };
         self.settle(io);
-        if !ok && !std::mem::take(&mut self.cancelled) {
+        // A command stopped by Ctrl-C is not a failure of the game: it is as it was.
+        if !ok && !std::mem::take(&mut self.cancelled) && !crate::cancel::requested() {
             self.failed = true;
         }
         Next::Go
@@ -308,13 +320,7 @@ impl Session {
                 }
                 true
             }
-            Command::Log => match self.game.log_to(arg) {
-                Ok(()) => {
-                    io.err(&format!("each adjudication is appended to {arg}\n"));
-                    true
-                }
-                Err(d) => self.fail(d, io),
-            },
+            Command::Log => self.log_to(arg, io),
             // `input` ends the session before it gets here.
             Command::Quit | Command::QuitAnyway => true,
         }

@@ -66,6 +66,20 @@ pub(super) fn holds(text: &str) -> Holds {
     }
 }
 
+/// What the text of an existing file holds, in the words a refusal uses (`a scenario`,
+/// `a game log`, `a ruleset`, `a state`); `None` for nothing but white space, or
+/// something else.
+pub fn holds_in_words(text: &str) -> Option<&'static str> {
+    match holds(text) {
+        Holds::StateOrNothing if text.trim().is_empty() => None,
+        Holds::StateOrNothing => Some("a state"),
+        Holds::Scenario => Some("a scenario"),
+        Holds::GameLog => Some("a game log"),
+        Holds::Ruleset => Some("a ruleset"),
+        Holds::Other => None,
+    }
+}
+
 /// Refuses to write a state to `path` when a file is there that is not a state file.
 /// A file that cannot be read is left to the write itself to report.
 ///
@@ -127,5 +141,42 @@ mod tests {
             Holds::Ruleset
         );
         assert_eq!(holds("just some notes\nabout the game\n"), Holds::Other);
+    }
+
+    /// Ctrl-C during a save (here asked for on this thread, as the handler asks): the
+    /// save is cancelled before the rename, the old file whole and no temporary left.
+    #[test]
+    fn a_save_cancelled_before_the_rename_leaves_the_old_file_and_no_temporary() {
+        use crate::state::{write_atomic, write_atomic_with, SaveStage};
+        let dir = std::env::temp_dir().join(format!("umpire-cancel-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let file = dir.join("table.toml");
+        let path = file.to_str().expect("utf-8 path");
+        std::fs::write(&file, "turn = 3\n").expect("the old state");
+        // Asked at any point of the writing, it is seen before the rename.
+        for stage in [
+            SaveStage::Created,
+            SaveStage::HalfWritten,
+            SaveStage::Flushed,
+        ] {
+            let r = crate::cancel::during(|| {
+                write_atomic_with(path, "turn = 4\n", &mut |s| {
+                    if s == stage {
+                        crate::cancel::request_here();
+                    }
+                    Ok(())
+                })
+            });
+            let code = r.map_err(|d| d.code);
+            assert_eq!(code, Err(Code::LimitCancelled), "{stage:?}");
+            assert_eq!(std::fs::read_to_string(&file).expect("read"), "turn = 3\n");
+            let left: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
+            assert_eq!(left.len(), 1, "{stage:?}: a temporary file was left");
+        }
+        // Not asked: saved.
+        crate::cancel::during(|| write_atomic(path, "turn = 4\n")).expect("saved");
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), "turn = 4\n");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
