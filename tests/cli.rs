@@ -1,52 +1,9 @@
 //! The real binary, driven as a user drives it: the exact output contracts.
 
-use std::process::{Command, Output};
+mod common;
 
-/// Where the tests' user settings would be: nowhere, so the developer's own
-/// `~/.config/umpire/config.toml` and `UMPIRE_DICE` never reach a test.
-const NO_CONFIG: &str = "/nonexistent/umpire-tests-config";
-
-fn umpire(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("XDG_CONFIG_HOME", NO_CONFIG)
-        .env_remove("UMPIRE_DICE")
-        .output()
-        .expect("binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A folder of the test's own, removed when the test ends (pass or fail).
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("umpire-{tag}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Scratch(dir)
-    }
-}
-
-impl std::ops::Deref for Scratch {
-    type Target = std::path::Path;
-    fn deref(&self) -> &std::path::Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{run_piped, stderr, stdout, umpire, umpire_command, umpire_in, Scratch};
+use std::process::Output;
 
 /// One run of the binary and everything it must do: its exit status, and its stdout
 /// and stderr each compared whole (casey/just's `tests/test.rs`). An output not given is
@@ -109,26 +66,11 @@ impl Test {
 
     /// Runs it and checks everything; the output, for what the test looks at further.
     fn run(self) -> Output {
-        use std::io::Write;
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_umpire"));
-        cmd.args(&self.args)
-            .env("NO_COLOR", "1")
-            .env("XDG_CONFIG_HOME", NO_CONFIG)
-            .env_remove("UMPIRE_DICE")
-            .env("XDG_CONFIG_HOME", NO_CONFIG)
-            .env_remove("UMPIRE_DICE")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped());
+        let mut cmd = umpire_command(&self.args);
         if let Some(dir) = &self.dir {
             cmd.current_dir(dir);
         }
-        let mut child = cmd.spawn().expect("binary runs");
-        if let Some(mut i) = child.stdin.take() {
-            i.write_all(self.stdin.as_deref().unwrap_or("").as_bytes())
-                .expect("stdin");
-        }
-        let o = child.wait_with_output().expect("binary ends");
+        let o = run_piped(&mut cmd, self.stdin.as_deref().unwrap_or(""));
         let seen = |text: String| {
             let text = if self.any_seed {
                 seeds_read(&text)
@@ -1724,26 +1666,6 @@ fn readings_of_an_ambiguous_rule() {
           │ whole_sixes_only
     ")
     .run();
-}
-
-/// Runs umpire in `dir` with `stdin` piped in.
-fn umpire_in(dir: &std::path::Path, args: &[&str], stdin: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env("XDG_CONFIG_HOME", NO_CONFIG)
-        .env_remove("UMPIRE_DICE")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    if let Some(mut i) = child.stdin.take() {
-        i.write_all(stdin.as_bytes()).expect("stdin");
-    }
-    child.wait_with_output().expect("binary ends")
 }
 
 /// Runs `scenario` with its game log appended to `log`; the whole log after.

@@ -5,7 +5,9 @@
 //! refusal left unused report the refusal. Expected words come from the examples
 //! and the bundled rulesets' declarations (`rulesets/*.rules`).
 
-use std::process::Command;
+mod common;
+
+use common::{stdout, umpire, Scratch};
 use umpire::adjudication::Outcome;
 use umpire::diagnostic::{Code, Diag};
 use umpire::dice::Given;
@@ -197,16 +199,12 @@ fn bare_display_texts_stay_arithmetic_and_text_slots_take_text() {
 
 #[test]
 fn the_odds_engine_sees_the_enum_value_of_the_rulebooks_words() {
-    let o = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args([
-            "prob",
-            "furious_reason",
-            "manoeuvre_table(\"Good Order\", D10)",
-        ])
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("binary runs");
-    let out = String::from_utf8_lossy(&o.stdout);
+    let o = umpire(&[
+        "prob",
+        "furious_reason",
+        "manoeuvre_table(\"Good Order\", D10)",
+    ]);
+    let out = stdout(&o);
     assert!(o.status.success(), "{out}");
     // Good Order on a D10: 7 or more is Well Handled (rulesets/furious_reason.rules).
     assert!(out.contains("Well Handled"), "{out}");
@@ -278,8 +276,7 @@ fn rolls_a_refusal_left_unused_report_the_refusal() {
 fn an_error_inside_a_bundled_ruleset_names_the_question_typed() {
     // Side a has no free men left: a melee it attacks in takes the count below 0
     // (little_wars: `set sides[attacker].free -= r.attacker_killed + ...`, `free: 0..`).
-    let dir = std::env::temp_dir().join(format!("umpire-errors-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = Scratch::new("bundled");
     let state = dir.join("empty_a.toml");
     std::fs::write(
         &state,
@@ -288,7 +285,7 @@ fn an_error_inside_a_bundled_ruleset_names_the_question_typed() {
     .expect("state written");
     let mut r = Ruleset::bundled("little_wars").expect("bundled");
     r.load_state(&state.to_string_lossy()).expect("state loads");
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
     let typed = "melee_on_table(\"a\", \"b\", 5, 3, 0, 0)";
     let q = r.question("<test>", typed).expect("checks");
     let d = r

@@ -1,55 +1,11 @@
 //! The files a game touches, through the real binary: a saved state keeps what the
 //! umpire wrote, Ctrl-C cancels a command and not the game, one writer per game log.
 
+mod common;
+
+use common::{repo, spawn_in, stderr, stdout, umpire_command, umpire_in, Scratch};
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-/// A folder of the test's own, removed when the test ends (pass or fail).
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("umpire-files-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// The binary run in `dir` with `args`, `stdin` piped in.
-fn umpire_in(dir: &Scratch, args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args(args)
-        .current_dir(&dir.0)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    if let Some(mut i) = child.stdin.take() {
-        i.write_all(stdin.as_bytes()).expect("stdin");
-    }
-    child.wait_with_output().expect("binary ends")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn repo(path: &str) -> String {
-    format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
-}
+use std::process::{Command, Stdio};
 
 const BRIGADE: &str = "examples/states/furious_reason_brigade.toml";
 
@@ -63,7 +19,7 @@ fn a_saved_state_keeps_the_comments_and_layout_of_the_file_loaded() {
         &["repl", "furious_reason", "--state", "brigade.toml"],
         ":set brigade.second_foot.lost_percent = 40\n:save new.toml\n",
     );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let saved = std::fs::read_to_string(dir.path("new.toml")).expect("saved");
     // The file loaded, with the one value changed in its place: nothing else moved,
     // no field left to its default written out.
@@ -93,7 +49,7 @@ fn run_write_state_keeps_the_comments_of_the_scenarios_state_file() {
         ],
         "",
     );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let after = std::fs::read_to_string(dir.path("after.toml")).expect("written");
     // The scenario applies no effects: the state after is the state it read, written
     // as its file was written, comments and all.
@@ -116,8 +72,8 @@ fn run_write_state_onto_the_scenarios_own_state_file_is_refused() {
     std::fs::write(dir.path("s.toml"), scenario).expect("scenario");
     for target in ["t.toml", "./t.toml"] {
         let o = umpire_in(&dir, &["run", "s.toml", "--write-state", target], "");
-        assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
-        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+        let err = stderr(&o);
         assert!(err.contains("umpire::cli::write_state"), "{err}");
         assert!(
             err.contains("it is the state file the scenario reads"),
@@ -140,19 +96,6 @@ fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
         );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-}
-
-/// A REPL spawned in `dir`, its stdin left open.
-fn spawn_repl(dir: &Scratch, args: &[&str]) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args(args)
-        .current_dir(&dir.0)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs")
 }
 
 /// Each line's `game_id`.
@@ -182,7 +125,7 @@ fn repl_log_keeps_the_log_from_the_first_line() {
         ],
         ":roll 6\nmanoeuvre(brigade.second_foot)\n",
     );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let log = std::fs::read_to_string(dir.path("game.log")).expect("the log");
     let lines: Vec<&str> = log.lines().collect();
     // The game (ruleset and state on the table), then the roll: nothing before the
@@ -197,10 +140,10 @@ fn repl_log_keeps_the_log_from_the_first_line() {
     assert!(ids.iter().all(|i| *i == ids[0]), "{ids:?}");
     let o = umpire_in(&dir, &["replay", "game.log"], "");
     assert_eq!(
-        text(&o.stdout),
+        stdout(&o),
         "game.log: all 1 result(s) reproduced\n",
         "{}",
-        text(&o.stderr)
+        stderr(&o)
     );
 }
 
@@ -208,30 +151,29 @@ fn repl_log_keeps_the_log_from_the_first_line() {
 fn one_writer_per_game_log() {
     let dir = Scratch::new("one-writer");
     // The first REPL logs, and stays at the table (its input left open).
-    let mut first = spawn_repl(&dir, &["repl", "little_wars", "--log", "game.log"]);
+    let mut first = spawn_in(&dir, &["repl", "little_wars", "--log", "game.log"]);
     wait_until("the first REPL's game line", || {
         std::fs::metadata(dir.path("game.log")).is_ok_and(|m| m.len() > 0)
     });
     // A second REPL is refused the same log.
     let o = umpire_in(&dir, &["repl", "little_wars"], ":log game.log\n");
     assert_eq!(o.status.code(), Some(1));
-    let err = text(&o.stderr);
+    let err = stderr(&o);
     assert!(err.contains("umpire::io::log_locked"), "{err}");
     assert!(err.contains("another umpire is writing to it"), "{err}");
     // A run waits for its turn, and says so.
-    let mut run = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args([
-            "run",
-            &repo("examples/furious_reason_turn.toml"),
-            "--brief",
-            "--log",
-            "game.log",
-        ])
-        .current_dir(&dir.0)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
+    let mut run = umpire_command(&[
+        "run",
+        &repo("examples/furious_reason_turn.toml"),
+        "--brief",
+        "--log",
+        "game.log",
+    ])
+    .current_dir(&*dir)
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("binary runs");
     std::thread::sleep(std::time::Duration::from_millis(700));
     assert!(run.try_wait().expect("running").is_none(), "the run waits");
     // The first REPL adjudicates, then ends: the run goes on.
@@ -239,13 +181,13 @@ fn one_writer_per_game_log() {
     input.write_all(b"1d6\n").expect("an input");
     drop(input);
     let o = first.wait_with_output().expect("the first ends");
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = run.wait_with_output().expect("the run ends");
     assert_eq!(o.status.code(), Some(0));
     assert!(
-        text(&o.stderr).contains("waiting for game.log: another umpire is writing to it"),
+        stderr(&o).contains("waiting for game.log: another umpire is writing to it"),
         "{}",
-        text(&o.stderr)
+        stderr(&o)
     );
     // Two games, one after the other, each with its id; the replay plays each in turn.
     let log = std::fs::read_to_string(dir.path("game.log")).expect("the log");
@@ -256,10 +198,10 @@ fn one_writer_per_game_log() {
     assert_ne!(ids[0], ids[2]);
     let o = umpire_in(&dir, &["replay", "game.log"], "");
     assert_eq!(
-        text(&o.stdout),
+        stdout(&o),
         "game.log: all 5 result(s) reproduced\n",
         "{}",
-        text(&o.stderr)
+        stderr(&o)
     );
 }
 
@@ -282,7 +224,7 @@ fn ctrl_c_cancels_the_running_command_not_the_game() {
     )
     .expect("ruleset");
     std::fs::write(dir.path("t.toml"), "turn = 1\n").expect("state");
-    let mut repl = spawn_repl(
+    let mut repl = spawn_in(
         &dir,
         &[
             "repl",
@@ -375,7 +317,7 @@ fn a_logs_limits_never_exceed_the_replays_own() {
     );
     std::fs::write(dir.path("game.log"), log).expect("the log");
     let o = umpire_in(&dir, &["replay", "game.log"], "");
-    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    let (out, err) = (stdout(&o), stderr(&o));
     // Replayed within the defaults: the roll is past them, a difference, not a crash.
     assert_eq!(o.status.code(), Some(1), "{out}{err}");
     assert!(
@@ -407,7 +349,7 @@ fn a_state_loaded_from_json_is_written_anew() {
         &["repl", "furious_reason", "--state", "brigade.json"],
         ":set turn = 4\n:save new.toml\n",
     );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let saved = std::fs::read_to_string(dir.path("new.toml")).expect("saved");
     // No TOML to keep: the state written out whole, every field with its value.
     assert!(

@@ -3,67 +3,29 @@
 //! binary with a script on stdin (so each "asks at a keyboard" is an error that says
 //! how to force it), and a game log with undo and redo lines replayed.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::{root, stderr, stdout, umpire_in, Scratch};
+use std::path::Path;
+use std::process::Output;
 
 const BRIGADE: &str = "examples/states/furious_reason_brigade.toml";
 const TABLE: &str = "examples/states/little_wars_table.toml";
 
-/// `umpire ARGS` with `input` on stdin (not a terminal: a script), in `dir`.
-fn repl_in(dir: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin.write_all(input.as_bytes()).expect("the script");
-    }
-    child.wait_with_output().expect("binary ends")
-}
-
+/// `umpire ARGS` in the repository's folder with `input` on stdin (not a terminal: a
+/// script).
 fn repl(args: &[&str], input: &str) -> Output {
-    repl_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, input)
+    umpire_in(root(), args, input)
 }
 
-fn out_of(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err_of(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A folder of the test's own with copies of the example states, removed at the end.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("umpire-history-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        for f in [BRIGADE, TABLE] {
-            let name = Path::new(f).file_name().expect("a file name");
-            std::fs::copy(root.join(f), dir.join(name)).expect("a copy");
-        }
-        Scratch(dir)
+/// A scratch folder with copies of the example states.
+fn scratch(tag: &str) -> Scratch {
+    let dir = Scratch::new(tag);
+    for f in [BRIGADE, TABLE] {
+        let name = Path::new(f).file_name().expect("a file name");
+        std::fs::copy(root().join(f), dir.join(name)).expect("a copy");
     }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+    dir
 }
 
 /// F1: the player called 9, the umpire typed 2. `:undo` takes back that result — never
@@ -74,7 +36,7 @@ fn undo_after_a_mistyped_table_die_takes_back_the_result_and_keeps_the_state() {
         &["repl", "furious_reason", "--state", BRIGADE, "--table-dice"],
         "manoeuvre(brigade.county_militia)\n2\n:undo\n:state\n",
     );
-    let (out, err) = (out_of(&o), err_of(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
     assert_eq!(o.status.code(), Some(0), "{err}");
     // Militia -1, being charged -1: 2 - 2 = 0 on the disorder side, Shattered.
     assert!(out.starts_with("Shattered"), "{out}");
@@ -92,13 +54,13 @@ fn undo_after_a_mistyped_table_die_takes_back_the_result_and_keeps_the_state() {
         "manoeuvre(brigade.county_militia)\n2\n:undo\n:undo\n:state brigade.county_militia.grade\n",
     );
     assert!(
-        err_of(&o).contains(&format!(
+        stderr(&o).contains(&format!(
             "error: nothing to undo: the game is as it started, with the state loaded from {BRIGADE}"
         )),
         "{}",
-        err_of(&o)
+        stderr(&o)
     );
-    assert!(out_of(&o).ends_with("militia\n"), "{}", out_of(&o));
+    assert!(stdout(&o).ends_with("militia\n"), "{}", stdout(&o));
 }
 
 /// F2: the first melee's effects are not applied when the second is asked: in a
@@ -110,7 +72,7 @@ fn a_second_melee_never_drops_the_first_melees_effects_silently() {
         &["repl", "little_wars", "--state", TABLE],
         "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)\nmelee_on_table(\"b\", \"a\", 14, 12, 0, 0)\n:apply\n:state\n",
     );
-    let (out, err) = (out_of(&o), err_of(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
     assert_eq!(o.status.code(), Some(1), "the refusal is a failure: {err}");
     assert!(err.contains("umpire::repl::effects_not_applied"), "{err}");
     assert!(
@@ -138,40 +100,40 @@ fn a_second_melee_never_drops_the_first_melees_effects_silently() {
         &["repl", "little_wars", "--state", TABLE],
         "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)\n:apply\nmelee_on_table(\"b\", \"a\", 14, 12, 0, 0)\n:apply\n:state sides.a\n",
     );
-    assert_eq!(o.status.code(), Some(0), "{}", err_of(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        out_of(&o).ends_with("{ free: 0, dead: 17, prisoners_held: 6, escorts: 0, released: 0 }\n"),
+        stdout(&o).ends_with("{ free: 0, dead: 17, prisoners_held: 6, escorts: 0, released: 0 }\n"),
         "{}",
-        out_of(&o)
+        stdout(&o)
     );
     // Or dropped, in so many words: the second then stands alone.
     let o = repl(
         &["repl", "little_wars", "--state", TABLE],
         "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)\n:drop\nmelee_on_table(\"b\", \"a\", 14, 12, 0, 0)\n:apply\n:state sides.a.dead\n",
     );
-    assert_eq!(o.status.code(), Some(0), "{}", err_of(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        out_of(&o).contains("dropped the effects of `melee_on_table(\"a\", \"b\", 19, 13, 0, 5)`")
+        stdout(&o).contains("dropped the effects of `melee_on_table(\"a\", \"b\", 19, 13, 0, 5)`")
     );
-    assert!(out_of(&o).ends_with("\n10\n"), "{}", out_of(&o));
+    assert!(stdout(&o).ends_with("\n10\n"), "{}", stdout(&o));
 }
 
 /// Undo and redo round trips, each line of the log checked: nothing rewritten, every
 /// undo and redo appended, a result's carrying its number.
 #[test]
 fn undo_and_redo_round_trips_are_appended_to_the_log() {
-    let s = Scratch::new("log");
+    let s = scratch("log");
     let log = s.path("game.log");
     let melee = "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)";
     let script = format!(
         ":log {log}\n{melee}\n:apply\n:undo\n:undo\n:redo\n:redo\n:redo\n:state sides.a.free\n:undo\n:undo\n:state sides.a.free\n:redo\n:drop\n:undo\n:apply\n:quit\n"
     );
-    let o = repl_in(
-        &s.0,
+    let o = umpire_in(
+        &s,
         &["repl", "little_wars", "--state", "little_wars_table.toml"],
         &script,
     );
-    let (out, err) = (out_of(&o), err_of(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
     assert_eq!(o.status.code(), Some(1), "one redo too many: {err}");
     assert!(err.contains("error: nothing to redo"), "{err}");
     let done: Vec<&str> = out
@@ -229,12 +191,12 @@ fn undo_and_redo_round_trips_are_appended_to_the_log() {
     );
     // The log replays: the result undone is not the last result, and the `apply` after
     // them applies the one that stands.
-    let o = repl_in(&s.0, &["replay", "game.log"], "");
-    assert_eq!(o.status.code(), Some(0), "{}{}", out_of(&o), err_of(&o));
+    let o = umpire_in(&s, &["replay", "game.log"], "");
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     assert!(
-        out_of(&o).contains("game.log: all 3 result(s) reproduced"),
+        stdout(&o).contains("game.log: all 3 result(s) reproduced"),
         "{}",
-        out_of(&o)
+        stdout(&o)
     );
 }
 
@@ -246,7 +208,7 @@ fn undo_of_a_load_in_a_script_is_an_error_that_names_undo_bang() {
         &["repl", "little_wars", "--state", TABLE],
         &format!(":set move = 4\n:load {TABLE}\n:undo\n:state move\n:undo!\n:state move\n:quit!\n"),
     );
-    let (out, err) = (out_of(&o), err_of(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
         err.contains(&format!(
@@ -266,11 +228,11 @@ fn undo_of_a_load_in_a_script_is_an_error_that_names_undo_bang() {
 /// in a script it is an error, and the state file loaded is byte for byte as it was.
 #[test]
 fn a_bare_save_writes_the_file_last_named_and_never_the_loaded_one_unnamed() {
-    let s = Scratch::new("save");
+    let s = scratch("save");
     let loaded = s.path("furious_reason_brigade.toml");
     let before = std::fs::read(&loaded).expect("the copy");
-    let o = repl_in(
-        &s.0,
+    let o = umpire_in(
+        &s,
         &[
             "repl",
             "furious_reason",
@@ -279,7 +241,7 @@ fn a_bare_save_writes_the_file_last_named_and_never_the_loaded_one_unnamed() {
         ],
         ":set turn += 1\n:save\n:save other.toml\n:set turn += 1\n:save\n:quit\n",
     );
-    let err = err_of(&o);
+    let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
         err.contains("error: `:save` alone would write over furious_reason_brigade.toml, the state file you loaded: `:save furious_reason_brigade.toml` writes over it, `:save FILE` writes elsewhere"),
@@ -295,8 +257,8 @@ fn a_bare_save_writes_the_file_last_named_and_never_the_loaded_one_unnamed() {
     let other = std::fs::read_to_string(s.path("other.toml")).expect("other.toml");
     assert!(other.contains("turn = 5"), "{other}");
     // Naming the loaded file is the force.
-    let o = repl_in(
-        &s.0,
+    let o = umpire_in(
+        &s,
         &[
             "repl",
             "furious_reason",
@@ -305,7 +267,7 @@ fn a_bare_save_writes_the_file_last_named_and_never_the_loaded_one_unnamed() {
         ],
         ":set turn += 1\n:save furious_reason_brigade.toml\n",
     );
-    assert_eq!(o.status.code(), Some(0), "{}", err_of(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let now = std::fs::read_to_string(&loaded).expect("the loaded file");
     assert!(now.contains("turn = 4"), "{now}");
 }
@@ -317,18 +279,18 @@ fn help_quit_and_exit_work_without_the_colon() {
         &["repl", "little_wars"],
         "help\nquit\nthis line is never read\n",
     );
-    assert_eq!(o.status.code(), Some(0), "{}", err_of(&o));
-    assert!(out_of(&o).starts_with(":help "), "{}", out_of(&o));
-    assert!(!err_of(&o).contains("unknown name"), "{}", err_of(&o));
-    assert!(!err_of(&o).contains("never"), "{}", err_of(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with(":help "), "{}", stdout(&o));
+    assert!(!stderr(&o).contains("unknown name"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("never"), "{}", stderr(&o));
     let o = repl(&["repl"], "exit\n1d6 +\n");
-    assert_eq!(o.status.code(), Some(0), "{}", err_of(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     // A ruleset that gives the name a meaning keeps it.
-    let s = Scratch::new("bare");
-    std::fs::write(s.0.join("q.rules"), "const quit = 7\n").expect("a ruleset");
-    let o = repl_in(&s.0, &["repl", "q.rules"], "quit\n:quit\n");
-    assert_eq!(o.status.code(), Some(0), "{}", err_of(&o));
-    assert_eq!(out_of(&o), "7\n");
+    let s = scratch("bare");
+    std::fs::write(s.join("q.rules"), "const quit = 7\n").expect("a ruleset");
+    let o = umpire_in(&s, &["repl", "q.rules"], "quit\n:quit\n");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "7\n");
 }
 
 /// Leaving with effects not yet applied or changes not saved: in a script `:quit` is
@@ -340,7 +302,7 @@ fn leaving_says_what_is_not_applied_or_not_saved() {
         &["repl", "little_wars", "--state", TABLE],
         "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)\n:quit\n:state move\n:quit!\n:state move\n",
     );
-    let (out, err) = (out_of(&o), err_of(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("error: not leaving: the effects of `melee_on_table(\"a\", \"b\", 19, 13, 0, 5)` are not yet applied."), "{err}");
     assert!(err.contains("`:quit!` leaves anyway"), "{err}");
@@ -351,25 +313,25 @@ fn leaving_says_what_is_not_applied_or_not_saved() {
         &["repl", "little_wars", "--state", TABLE],
         ":set move = 2\n",
     );
-    assert_eq!(o.status.code(), Some(0), "{}", err_of(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        err_of(&o).ends_with(
+        stderr(&o).ends_with(
             "note: the input ended, and the changes to the state on the table are not saved\n"
         ),
         "{}",
-        err_of(&o)
+        stderr(&o)
     );
     // With effects not yet applied too, both are named.
     let o = repl(
         &["repl", "little_wars", "--state", TABLE],
         ":set move = 2\nmelee_on_table(\"a\", \"b\", 19, 13, 0, 5)\n",
     );
-    assert_eq!(o.status.code(), Some(0), "{}", err_of(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        err_of(&o).ends_with(
+        stderr(&o).ends_with(
             "note: the input ended, and the effects of `melee_on_table(\"a\", \"b\", 19, 13, 0, 5)` are not yet applied, and the changes to the state on the table are not saved\n"
         ),
         "{}",
-        err_of(&o)
+        stderr(&o)
     );
 }

@@ -8,6 +8,8 @@
 //! (an edit of the ruleset between turns), `%cat FILE` (shows a file, e.g. the log).
 //! `$DIR` is a scratch folder of the session's own.
 
+mod common;
+
 use std::cell::RefCell;
 use umpire::repl::{start, Script, Stream};
 

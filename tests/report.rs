@@ -1,80 +1,31 @@
 //! `umpire report LOG`: a game log, kept by `umpire run --log` or the REPL's `:log`, told
 //! as a turn-by-turn account, every result in the rulebook's words.
 
-use std::io::Write;
+mod common;
+
+use common::{in_order, root, stderr, stdout, umpire_in, Scratch};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn umpire_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    let mut input = child.stdin.take().expect("stdin");
-    input
-        .write_all(stdin.unwrap_or("").as_bytes())
-        .expect("stdin written");
-    drop(input);
-    child.wait_with_output().expect("binary ends")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A folder of the test's own, removed when the test ends (pass or fail).
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("umpire-report-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn examples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")
+    root().join("examples")
 }
 
 /// The scenario run with `--log`, then the log reported: the report's text.
 fn report_of(scenario: &str, format: &str) -> String {
     let dir = Scratch::new(scenario);
     let path = examples().join(format!("{scenario}.toml"));
-    let log = dir.0.join("game.log");
+    let log = dir.join("game.log");
     let (path, log) = (path.to_string_lossy(), log.to_string_lossy());
-    let run = umpire_in(&dir.0, &["run", &path, "--log", &log], None);
+    let run = umpire_in(&dir, &["run", &path, "--log", &log], "");
     assert!(run.status.success(), "{}", stderr(&run));
-    let o = umpire_in(&dir.0, &["report", &log, "--format", format], None);
-    assert!(o.status.success(), "{}", stderr(&o));
-    stdout(&o)
+    report(&dir, &log, &["--format", format])
 }
 
-/// Each line must appear in `text`, in this order.
-fn in_order(text: &str, lines: &[&str]) {
-    let mut rest = text;
-    for l in lines {
-        match rest.find(l) {
-            Some(i) => rest = &rest[i + l.len()..],
-            None => panic!("`{l}` is not in the report (in this order):\n{text}"),
-        }
-    }
+/// `umpire report LOG MORE` in `dir`: the report's text.
+fn report(dir: &Path, log: &str, more: &[&str]) -> String {
+    let o = umpire_in(dir, &[&["report", log], more].concat(), "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
 }
 
 /// The numbered entries that are results (not the applies of their effects).
@@ -229,21 +180,18 @@ fn repl_log(dir: &Scratch) -> String {
         escorts_needed(prisoners: 2)\n\
         \"<script>alert(1)</script>\"\n";
     let o = umpire_in(
-        &dir.0,
+        dir,
         &["repl", "little_wars", "--state", &state.to_string_lossy()],
-        Some(script),
+        script,
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    dir.0.join("game.log").to_string_lossy().into_owned()
+    dir.join("game.log").to_string_lossy().into_owned()
 }
 
 #[test]
 fn a_logged_repl_session_shows_the_effects_and_leaves_out_what_was_undone() {
     let dir = Scratch::new("repl");
-    let log = repl_log(&dir);
-    let o = umpire_in(&dir.0, &["report", &log], None);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    let text = report(&dir, &repl_log(&dir), &[]);
     in_order(
         &text,
         &[
@@ -264,10 +212,7 @@ fn a_logged_repl_session_shows_the_effects_and_leaves_out_what_was_undone() {
 #[test]
 fn markdown_has_a_heading_per_turn_and_strikes_what_was_undone() {
     let dir = Scratch::new("markdown");
-    let log = repl_log(&dir);
-    let o = umpire_in(&dir.0, &["report", &log, "--format", "markdown"], None);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    let text = report(&dir, &repl_log(&dir), &["--format", "markdown"]);
     in_order(
         &text,
         &[
@@ -286,10 +231,7 @@ fn markdown_has_a_heading_per_turn_and_strikes_what_was_undone() {
 #[test]
 fn html_is_one_page_every_text_escaped_nothing_loaded_from_elsewhere() {
     let dir = Scratch::new("html");
-    let log = repl_log(&dir);
-    let o = umpire_in(&dir.0, &["report", &log, "--format", "html"], None);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let page = stdout(&o);
+    let page = report(&dir, &repl_log(&dir), &["--format", "html"]);
     assert!(page.starts_with("<!DOCTYPE html>\n"), "{page}");
     assert!(page.ends_with("</html>\n"), "{page}");
     // The question and its value both held `<script>`: only escaped.
@@ -343,19 +285,15 @@ fn a_bad_log_is_an_error_naming_its_line() {
         ("empty.log", String::new(), "empty.log: an empty game log"),
     ];
     for (name, text, said) in cases {
-        std::fs::write(dir.0.join(name), text).expect("written");
-        let o = umpire_in(&dir.0, &["report", name], None);
+        std::fs::write(dir.join(name), text).expect("written");
+        let o = umpire_in(&dir, &["report", name], "");
         assert_eq!(o.status.code(), Some(1), "{name}");
         assert!(stderr(&o).contains(said), "{name}: {}", stderr(&o));
         assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
         assert!(stdout(&o).is_empty());
     }
-    std::fs::write(dir.0.join("big.log"), "x".repeat(100)).expect("written");
-    let o = umpire_in(
-        &dir.0,
-        &["report", "big.log", "--max-file-size", "10"],
-        None,
-    );
+    std::fs::write(dir.join("big.log"), "x".repeat(100)).expect("written");
+    let o = umpire_in(&dir, &["report", "big.log", "--max-file-size", "10"], "");
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("big.log"), "{}", stderr(&o));
 }

@@ -2,70 +2,23 @@
 //! --each` asks it, each result printed under the member's name — driven through the
 //! binary as a script.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use crate::common::{in_order, root, stderr, stdout, umpire_in, Scratch};
+use std::path::Path;
 
 /// The REPL run on `script` in `dir` with `ruleset` and `state` (from `examples/`):
 /// (stdout, stderr, exit code).
 fn repl(dir: &Path, ruleset: &str, state: &str, script: &str) -> (String, String, Option<i32>) {
-    let state = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("examples/states")
-        .join(state);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args([
-            "repl",
-            ruleset,
-            "--state",
-            &state.to_string_lossy(),
-            "--seed",
-            "1",
-        ])
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    let mut input = child.stdin.take().expect("stdin");
-    input.write_all(script.as_bytes()).expect("script written");
-    drop(input);
-    let o = child.wait_with_output().expect("binary ends");
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-        o.status.code(),
-    )
-}
-
-/// A folder of the test's own, removed when the test ends.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("umpire-each-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Each of `parts` is in `text`, in this order.
-fn in_order(text: &str, parts: &[&str]) {
-    let mut rest = text;
-    for p in parts {
-        match rest.find(p) {
-            Some(i) => rest = &rest[i + p.len()..],
-            None => panic!("`{p}` is not in (in this order):\n{text}"),
-        }
-    }
+    let state = root().join("examples/states").join(state);
+    let args = [
+        "repl",
+        ruleset,
+        "--state",
+        &state.to_string_lossy(),
+        "--seed",
+        "1",
+    ];
+    let o = umpire_in(dir, &args, script);
+    (stdout(&o), stderr(&o), o.status.code())
 }
 
 // The brigade's four manoeuvre rolls of examples/furious_reason_turn.toml: with rolls
@@ -81,7 +34,7 @@ const RESULTS: [&str; 4] = [
 fn each_member_is_adjudicated_with_the_queued_rolls_and_named() {
     let dir = Scratch::new("queued");
     let (out, err, code) = repl(
-        &dir.0,
+        &dir,
         "furious_reason",
         "furious_reason_brigade.toml",
         ":roll 3 6 9 1\n:each u=brigade manoeuvre(u)\n:explain\n",
@@ -103,7 +56,7 @@ fn each_member_is_adjudicated_with_the_queued_rolls_and_named() {
 fn at_the_table_each_members_die_is_asked_for_in_turn_and_each_result_logged() {
     let dir = Scratch::new("table");
     let (out, err, code) = repl(
-        &dir.0,
+        &dir,
         "furious_reason",
         "furious_reason_brigade.toml",
         ":log game.log\n:dice table\n:each u=brigade manoeuvre(u)\n3\n6\n9\n1\n",
@@ -122,28 +75,15 @@ fn at_the_table_each_members_die_is_asked_for_in_turn_and_each_result_logged() {
     );
     // Each is a result of the game, logged as a typed question: the replay reproduces
     // them, and the report names each member.
-    let log = std::fs::read_to_string(dir.0.join("game.log")).expect("the log");
+    let log = std::fs::read_to_string(dir.join("game.log")).expect("the log");
     assert_eq!(
         log.matches("\"expr\":\"manoeuvre(brigade.").count(),
         4,
         "{log}"
     );
-    let replay = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args(["replay", "game.log"])
-        .current_dir(&dir.0)
-        .output()
-        .expect("replay runs");
-    assert!(
-        replay.status.success(),
-        "{}",
-        String::from_utf8_lossy(&replay.stdout)
-    );
-    let report = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args(["report", "game.log"])
-        .current_dir(&dir.0)
-        .output()
-        .expect("report runs");
-    let report = String::from_utf8_lossy(&report.stdout);
+    let replay = umpire_in(&dir, &["replay", "game.log"], "");
+    assert!(replay.status.success(), "{}", stdout(&replay));
+    let report = stdout(&umpire_in(&dir, &["report", "game.log"], ""));
     in_order(
         &report,
         &[
@@ -163,7 +103,7 @@ fn in_a_script_each_stops_before_a_second_result_with_effects_and_drops_nothing(
     // waits to be applied; the second is not adjudicated over it (a script cannot be
     // asked), so `:each` stops there and the first one's effects are still applied.
     let (out, err, code) = repl(
-        &dir.0,
+        &dir,
         "little_wars",
         "little_wars_table.toml",
         ":set sides.a.prisoners_held = 2\n:set sides.b.prisoners_held = 3\n\
@@ -209,7 +149,7 @@ fn a_wrong_each_says_what_to_type() {
         (":each u=brigade manoeuvre(v)", "unknown name `v`"),
     ] {
         let (out, err, code) = repl(
-            &dir.0,
+            &dir,
             "furious_reason",
             "furious_reason_brigade.toml",
             &format!("{line}\n"),
@@ -223,11 +163,11 @@ fn a_wrong_each_says_what_to_type() {
 #[test]
 fn an_empty_group_is_said_to_have_no_members() {
     let dir = Scratch::new("empty");
-    let state = dir.0.join("empty.toml");
+    let state = dir.join("empty.toml");
     std::fs::write(&state, "turn = 3\n[brigade]\n").expect("a state with an empty brigade");
     // (A path joined to an absolute one is that one.)
     let (out, err, code) = repl(
-        &dir.0,
+        &dir,
         "furious_reason",
         &state.to_string_lossy(),
         ":each u=brigade manoeuvre(u)\n",
