@@ -223,19 +223,9 @@ impl Evaluator<'_> {
     /// A parameter's or a record field's default, where it was left out.
     pub(super) fn default(&mut self, of: DefaultOf, index: u32, span: Span) -> Ev {
         let prog = self.prog;
-        let i = index as usize;
-        let default = match of {
-            DefaultOf::Record(r) => prog
-                .records
-                .get(r as usize)
-                .and_then(|r| r.defaults.get(i))
-                .and_then(Option::as_ref),
-            DefaultOf::Param(c) => prog
-                .signature(c)
-                .and_then(|s| s.params.get(i))
-                .and_then(|p| p.default.as_ref()),
-        };
-        let default = default.ok_or_else(|| internal(span, "a default"))?;
+        let default = prog
+            .default_expr(of, index)
+            .ok_or_else(|| internal(span, "a default"))?;
         // A default uses no locals of where it is used.
         self.eval(default, &mut [])
     }

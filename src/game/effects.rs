@@ -62,12 +62,11 @@ fn reached(p: &Program, key: Reach) -> Vec<&Expr> {
             .map(|c| &c.value)
             .into_iter()
             .collect(),
-        Reach::FieldDefault(r, i) => default_expr(p, DefaultOf::Record(r), i)
+        Reach::FieldDefault(r, i) => p
+            .default_expr(DefaultOf::Record(r), i)
             .into_iter()
             .collect(),
-        Reach::ParamDefault(c, i) => default_expr(p, DefaultOf::Param(c), i)
-            .into_iter()
-            .collect(),
+        Reach::ParamDefault(c, i) => p.default_expr(DefaultOf::Param(c), i).into_iter().collect(),
     }
 }
 
@@ -97,19 +96,4 @@ fn callee_exprs(p: &Program, c: Callee) -> Vec<&Expr> {
         out.extend(sig.params.iter().filter_map(|x| x.default.as_ref()));
     }
     out
-}
-
-/// The default a [`ExprKind::Default`] stands for.
-fn default_expr(p: &Program, of: DefaultOf, index: u32) -> Option<&Expr> {
-    match of {
-        DefaultOf::Record(r) => p
-            .records
-            .get(r as usize)
-            .and_then(|rec| rec.defaults.get(index as usize))
-            .and_then(Option::as_ref),
-        DefaultOf::Param(c) => p
-            .signature(c)
-            .and_then(|s| s.params.get(index as usize))
-            .and_then(|x| x.default.as_ref()),
-    }
 }

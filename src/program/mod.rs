@@ -583,6 +583,23 @@ impl Program {
         }
     }
 
+    /// The default an [`ExprKind::Default`] stands for: the record field's or the
+    /// parameter's; `None` for an index out of range or one with no default.
+    pub fn default_expr(&self, of: DefaultOf, index: u32) -> Option<&Expr> {
+        let i = index as usize;
+        match of {
+            DefaultOf::Record(r) => self
+                .records
+                .get(r as usize)
+                .and_then(|r| r.defaults.get(i))
+                .and_then(Option::as_ref),
+            DefaultOf::Param(c) => self
+                .signature(c)
+                .and_then(|s| s.params.get(i))
+                .and_then(|p| p.default.as_ref()),
+        }
+    }
+
     /// [`Program::signature`], to change.
     pub fn signature_mut(&mut self, c: Callee) -> Option<&mut Signature> {
         match c {

@@ -239,19 +239,7 @@ impl Reacher<'_> {
 
     /// A default value, worked out in a scope of its own.
     fn default_fact(&mut self, of: DefaultOf, index: u32) -> Fact {
-        let prog = self.prog;
-        let default = match of {
-            DefaultOf::Record(r) => prog
-                .records
-                .get(r as usize)
-                .and_then(|r| r.defaults.get(index as usize))
-                .and_then(Option::as_ref),
-            DefaultOf::Param(c) => prog
-                .signature(c)
-                .and_then(|s| s.params.get(index as usize))
-                .and_then(|p| p.default.as_ref()),
-        };
-        match default {
+        match self.prog.default_expr(of, index) {
             Some(d) => self.fact(d, &mut Vec::new()),
             None => Fact::all(),
         }
