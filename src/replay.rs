@@ -577,54 +577,33 @@ fn start(
 /// that were higher, and the flag that would allow them.
 fn logged_limits(l: &Json, given: &Limits) -> Result<(Limits, Option<String>), String> {
     let d = Limits::default();
-    let get = |k: &str, d: u64| -> Result<u64, String> {
-        match l.get(k) {
-            None => Ok(d),
+    let mut above = Vec::new();
+    // The logged limit `k` (`d` left out), taken no higher than `most`.
+    let mut limit = |k: &str, flag: &str, d: u64, most: u64| -> Result<u64, String> {
+        let logged = match l.get(k) {
+            None => d,
             Some(v) => v
                 .as_u64()
-                .ok_or(format!("its limit `{k}` is not a whole number")),
-        }
-    };
-    let mut above = Vec::new();
-    let mut cap = |k: &'static str, flag: &str, logged: u64, most: u64| {
+                .ok_or(format!("its limit `{k}` is not a whole number"))?,
+        };
         if logged > most {
             above.push(format!("{k} {logged} (give --max-{flag} {logged})"));
         }
-        logged.min(most)
+        Ok(logged.min(most))
     };
     let small = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
-    let (dd, dr, ds) = (
-        u64::from(d.depth),
-        u64::from(d.dice_per_roll),
-        u64::from(d.sides),
-    );
     let limits = Limits {
-        steps: cap("steps", "steps", get("steps", d.steps)?, given.steps),
-        depth: small(cap(
-            "depth",
-            "depth",
-            get("depth", dd)?,
-            u64::from(given.depth),
-        )),
-        dice: cap("dice", "dice", get("dice", d.dice)?, given.dice),
-        dice_per_roll: small(cap(
+        steps: limit("steps", "steps", d.steps, given.steps)?,
+        depth: small(limit("depth", "depth", d.depth.into(), given.depth.into())?),
+        dice: limit("dice", "dice", d.dice, given.dice)?,
+        dice_per_roll: small(limit(
             "dice_per_roll",
             "dice-per-roll",
-            get("dice_per_roll", dr)?,
-            u64::from(given.dice_per_roll),
-        )),
-        sides: small(cap(
-            "sides",
-            "sides",
-            get("sides", ds)?,
-            u64::from(given.sides),
-        )),
-        file_bytes: cap(
-            "file_bytes",
-            "file-size",
-            get("file_bytes", d.file_bytes)?,
-            given.file_bytes,
-        ),
+            d.dice_per_roll.into(),
+            given.dice_per_roll.into(),
+        )?),
+        sides: small(limit("sides", "sides", d.sides.into(), given.sides.into())?),
+        file_bytes: limit("file_bytes", "file-size", d.file_bytes, given.file_bytes)?,
     };
     let note = (!above.is_empty()).then(|| {
         format!(
@@ -696,13 +675,19 @@ fn logged_dice(obj: &serde_json::Map<String, Json>) -> Result<Option<LoggedDice>
 mod tests {
     use crate::game::{Candidate, DiceMode, Fit, Game, NoTable};
 
+    /// A scratch folder of the test's own, `umpire-TAG-PID`, empty (the test removes it).
+    fn scratch(tag: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("umpire-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        dir
+    }
+
     /// A game logged as the REPL logs one: a `game` line again at each change of dice and
     /// ruleset, with a result applied and a change undone across them.
     #[test]
     fn a_game_logged_across_changes_of_dice_and_ruleset_replays() {
-        let dir = std::env::temp_dir().join(format!("umpire-gamelog-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let dir = scratch("gamelog");
         let log = dir.join("game.log").to_string_lossy().into_owned();
         let house = "tests/repl/files/house_v1.rules";
         let mut g = Game::new(DiceMode::seeded(5));
@@ -743,9 +728,7 @@ mod tests {
     /// Little Wars's two adjudicated, the second in its place, its effects applied.
     /// Returns the scratch folder, the log and the game.
     fn two_melees_second_applied(tag: &str) -> (std::path::PathBuf, String, Game) {
-        let dir = std::env::temp_dir().join(format!("umpire-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let dir = scratch(tag);
         let log = dir.join("game.log").to_string_lossy().into_owned();
         let mut g = Game::new(DiceMode::seeded(5));
         g.legacy_results(true);
@@ -832,9 +815,7 @@ mod tests {
     /// recorded (without it) replays as well.
     #[test]
     fn dice_typed_at_the_table_are_counted_in_the_log_and_replay() {
-        let dir = std::env::temp_dir().join(format!("umpire-tablelog-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let dir = scratch("tablelog");
         let log = dir.join("game.log").to_string_lossy().into_owned();
         let mut g = Game::new(DiceMode::Table);
         let c =
