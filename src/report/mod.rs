@@ -397,9 +397,9 @@ impl Reader {
             let i = self.entry(n, Kind::Apply, text, who, &Ty::Any, obj);
             self.changed(i, change, obj);
         } else if let Some(what) = text_of("undo") {
-            self.undo(&what, obj.get("result").and_then(Json::as_u64));
+            self.undo_or_redo(&what, obj.get("result").and_then(Json::as_u64), true);
         } else if let Some(what) = text_of("redo") {
-            self.redo(&what, obj.get("result").and_then(Json::as_u64));
+            self.undo_or_redo(&what, obj.get("result").and_then(Json::as_u64), false);
         } else if let Some(path) = text_of("load") {
             let before = self.turn;
             if let Some(s) = obj.get("state").filter(|s| !s.is_null()) {
@@ -493,43 +493,30 @@ impl Reader {
         self.undone.clear();
     }
 
-    /// An `undo` line: the result it numbers, or the newest change it names.
-    fn undo(&mut self, what: &str, result: Option<u64>) {
-        if let Some(i) = self.result_item(what, result, false) {
-            self.out.items[i].undone = true;
+    /// An `undo` line (`undo`) or a `redo` line: the result it numbers; else the newest
+    /// change it names (else the newest change) of those that stand, taken back, or of
+    /// those taken back, put back — the turn going back or on with it.
+    fn undo_or_redo(&mut self, what: &str, result: Option<u64>, undo: bool) {
+        if let Some(i) = self.result_item(what, result, !undo) {
+            self.out.items[i].undone = undo;
             return;
         }
-        let named = |items: &[Item], i: &usize| items[*i].change.as_deref() == Some(what);
-        let at = self
-            .changes
+        let (from, to) = if undo {
+            (&mut self.changes, &mut self.undone)
+        } else {
+            (&mut self.undone, &mut self.changes)
+        };
+        let items = &mut self.out.items;
+        let at = from
             .iter()
-            .rposition(|i| named(&self.out.items, i))
-            .or_else(|| self.changes.len().checked_sub(1));
+            .rposition(|i| items[*i].change.as_deref() == Some(what))
+            .or_else(|| from.len().checked_sub(1));
         if let Some(at) = at {
-            let i = self.changes.remove(at);
-            self.out.items[i].undone = true;
-            self.turn = self.out.items[i].turns.0.or(self.turn);
-            self.undone.push(i);
-        }
-    }
-
-    /// A `redo` line: the result it numbers, or the change taken back last.
-    fn redo(&mut self, what: &str, result: Option<u64>) {
-        if let Some(i) = self.result_item(what, result, true) {
-            self.out.items[i].undone = false;
-            return;
-        }
-        let named = |items: &[Item], i: &usize| items[*i].change.as_deref() == Some(what);
-        let at = self
-            .undone
-            .iter()
-            .rposition(|i| named(&self.out.items, i))
-            .or_else(|| self.undone.len().checked_sub(1));
-        if let Some(at) = at {
-            let i = self.undone.remove(at);
-            self.out.items[i].undone = false;
-            self.turn = self.out.items[i].turns.1.or(self.turn);
-            self.changes.push(i);
+            let i = from.remove(at);
+            to.push(i);
+            items[i].undone = undo;
+            let (before, after) = items[i].turns;
+            self.turn = if undo { before } else { after }.or(self.turn);
         }
     }
 
