@@ -308,30 +308,24 @@ fn leaving_says_what_is_not_applied_or_not_saved() {
     assert!(err.contains("`:quit!` leaves anyway"), "{err}");
     // The session went on after the refusal, and ended at `:quit!`.
     assert_eq!(out.matches("\n1\n").count(), 1, "{out}");
-    // The input ends with a change not saved: a note, and the exit status stays 0.
-    let o = repl(
-        &["repl", "little_wars", "--state", TABLE],
-        ":set move = 2\n",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(
-        stderr(&o).ends_with(
-            "note: the input ended, and the changes to the state on the table are not saved\n"
+    // The input ends with a change not saved: a note, and the exit status stays 0. With
+    // effects not yet applied too, both are named.
+    for (script, note) in [
+        (
+            ":set move = 2\n",
+            "the changes to the state on the table are not saved",
         ),
-        "{}",
-        stderr(&o)
-    );
-    // With effects not yet applied too, both are named.
-    let o = repl(
-        &["repl", "little_wars", "--state", TABLE],
-        ":set move = 2\nmelee_on_table(\"a\", \"b\", 19, 13, 0, 5)\n",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(
-        stderr(&o).ends_with(
-            "note: the input ended, and the effects of `melee_on_table(\"a\", \"b\", 19, 13, 0, 5)` are not yet applied, and the changes to the state on the table are not saved\n"
+        (
+            ":set move = 2\nmelee_on_table(\"a\", \"b\", 19, 13, 0, 5)\n",
+            "the effects of `melee_on_table(\"a\", \"b\", 19, 13, 0, 5)` are not yet applied, and the changes to the state on the table are not saved",
         ),
-        "{}",
-        stderr(&o)
-    );
+    ] {
+        let o = repl(&["repl", "little_wars", "--state", TABLE], script);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        assert!(
+            err.ends_with(&format!("note: the input ended, and {note}\n")),
+            "{err}"
+        );
+    }
 }
