@@ -541,6 +541,16 @@ fn commands_without_the_colon_say_the_line_to_type() {
     let o = repl(&["repl"], "QUIT\n1d6\n");
     assert_eq!(o.status.code(), Some(0), "{}", err_of(&o));
     assert_eq!(out_of(&o), "");
+    // A name the ruleset defines is its own, even in a question with a mistake.
+    let s = Scratch::new("colon");
+    std::fs::write(s.0.join("u.rules"), "const undo = 4\n").expect("a ruleset");
+    let o = repl_in(&s.0, &["repl", "u.rules"], "undo + 1\nundo +\n");
+    assert_eq!(out_of(&o), "5\n");
+    assert!(
+        !err_of(&o).contains("commands start with"),
+        "{}",
+        err_of(&o)
+    );
 }
 
 /// File errors in plain words: no such file, no such folder; a ruleset or a game log

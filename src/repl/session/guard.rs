@@ -281,7 +281,12 @@ impl Session {
         let name = word.to_lowercase();
         let c = Command::parse(&name)?;
         let listed = c.name() == name || c.also().contains(&name.as_str());
-        if !listed || self.game.understands(text) {
+        // A name the ruleset defines (a rule, a table, a constant) is its own: a
+        // mistake in a question that starts with it is the question's.
+        let defined = self.game.program().callable_names().contains(&word)
+            || self.game.understands(word)
+            || self.game.understands(text);
+        if !listed || defined {
             return None;
         }
         Some(format!(":{name}{}", &text[word.len()..]))
