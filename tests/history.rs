@@ -594,4 +594,12 @@ fn file_errors_are_in_plain_words() {
     assert!(err.contains("`umpire replay game.log`"), "{err}");
     assert!(!err.contains("os error"), "{err}");
     assert!(!err.contains("TOML"), "{err}");
+    // Quotes around a file name are not part of it: `:use`, `:load`, `:log` too.
+    let o = repl_in(
+        &s.0,
+        &["repl"],
+        ":use \"h.rules\"\n:load 'little_wars_table.toml'\n:log \"my game.log\"\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err_of(&o));
+    assert!(s.0.join("my game.log").is_file());
 }
