@@ -329,3 +329,233 @@ fn leaving_says_what_is_not_applied_or_not_saved() {
         );
     }
 }
+
+const MELEE: &str = "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)";
+
+/// A new user's `:save little_wars_table.toml` from a Furious Reason game: another
+/// game's state file, which this game neither loaded nor wrote, is not written over in a
+/// script — the error names `:save!`, which writes over it. The file this game loaded,
+/// and one it has written already, are written without a word; quotes around a name are
+/// not part of it.
+#[test]
+fn save_over_a_state_file_this_game_did_not_touch_is_refused_in_a_script() {
+    let s = scratch("saveover");
+    let other = s.path("little_wars_table.toml");
+    let before = std::fs::read(&other).expect("the copy");
+    let args = [
+        "repl",
+        "furious_reason",
+        "--state",
+        "furious_reason_brigade.toml",
+    ];
+    let o = umpire_in(&s, &args, ":save little_wars_table.toml\n");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("error: little_wars_table.toml exists, and this game did not load or write it: `:save! little_wars_table.toml` writes over it"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&other).expect("untouched"), before);
+    let o = umpire_in(
+        &s,
+        &args,
+        ":save furious_reason_brigade.toml\n:save \"my turn.toml\"\n:save 'my turn.toml'\n:save! little_wars_table.toml\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(s.join("my turn.toml").is_file());
+    assert!(!s.join("\"my turn.toml\"").exists());
+    let now = std::fs::read_to_string(&other).expect("written over");
+    assert!(now.contains("brigade"), "{now}");
+    // Files that are not state files stay refused outright, `:save!` or not.
+    std::fs::write(s.join("h.rules"), "extends \"furious_reason\"\n").expect("a house rule");
+    let o = umpire_in(&s, &args, ":save! h.rules\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("umpire::io::not_state"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `--log FILE` or `--state FILE` that fails stops the REPL before the first line:
+/// exit 1, nothing adjudicated.
+#[test]
+fn a_failed_log_or_state_on_the_command_line_stops_the_repl() {
+    let s = scratch("start");
+    let o = umpire_in(
+        &s,
+        &["repl", "little_wars", "--log", "nodir/game.log"],
+        "1d6\n",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("not starting"), "{}", stderr(&o));
+    assert!(!s.join("nodir").exists());
+    let o = umpire_in(
+        &s,
+        &["repl", "little_wars", "--state", "nosuch.toml"],
+        "1d6\n",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("no such file"), "{}", stderr(&o));
+}
+
+/// With a result's effects waiting, a command that would leave them no way to be
+/// applied — `:use`, `:use!`, `:reload`, `:interpret NAME=R`, `:set`, `:load` — is
+/// refused in a script with `umpire::repl::effects_not_applied`, and the effects still
+/// wait (`:apply` applies them at the end). Looking is not refused.
+#[test]
+fn commands_that_would_lose_waiting_effects_are_refused_in_a_script() {
+    for command in [
+        ":use little_wars",
+        ":use! little_wars",
+        ":reload",
+        ":interpret x=y",
+        ":set move = 2",
+        &format!(":load {TABLE}"),
+    ] {
+        let o = repl(
+            &["repl", "little_wars", "--state", TABLE],
+            &format!("{MELEE}\n{command}\n:apply\n"),
+        );
+        let (out, err) = (stdout(&o), stderr(&o));
+        assert_eq!(o.status.code(), Some(1), "{command}: {err}");
+        assert!(
+            err.contains("umpire::repl::effects_not_applied"),
+            "{command}: {err}"
+        );
+        assert!(
+            err.contains("`:apply` applies them, `:drop` drops them"),
+            "{command}: {err}"
+        );
+        assert!(
+            out.contains(&format!("applied the effects of `{MELEE}`")),
+            "{command}: {out}"
+        );
+    }
+    let o = repl(
+        &["repl", "little_wars", "--state", TABLE],
+        &format!("{MELEE}\n:state sides.a.dead\n:prob 1d6\n:rules\n:explain\n:interpret\n:apply\n"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains(&format!("applied the effects of `{MELEE}`")));
+}
+
+/// `:save` with effects waiting says that they are not in the saved state; `:log FILE`
+/// started after results says that they are not in the log.
+#[test]
+fn save_and_log_say_what_they_leave_out() {
+    let s = scratch("leaveout");
+    let o = umpire_in(
+        &s,
+        &["repl", "little_wars", "--state", "little_wars_table.toml"],
+        &format!("1d6\n{MELEE}\n:save out.toml\n:log game.log\n:drop\n"),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "note: the effects of `{MELEE}` are not yet applied, and are not in the saved state"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("note: the 2 results adjudicated before this are not in the log (`umpire repl --log FILE` keeps a game from the start)"), "{err}");
+    // From the start, no note.
+    let o = umpire_in(
+        &s,
+        &["repl", "little_wars", "--log", "new.log"],
+        "1d6\n:log new.log\n",
+    );
+    assert!(!stderr(&o).contains("not in the log"), "{}", stderr(&o));
+}
+
+/// A command typed without its colon (any case) is answered with the line to type;
+/// `help`, `quit`, `exit`, `q` alone are the commands in any case.
+#[test]
+fn commands_without_the_colon_say_the_line_to_type() {
+    let o = repl(
+        &["repl", "little_wars", "--state", TABLE],
+        "apply\nsave x.toml\nUndo\nstate sides.a\nHELP\nHelp\n",
+    );
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    for (word, line) in [
+        ("apply", ":apply"),
+        ("save", ":save x.toml"),
+        ("undo", ":undo"),
+        ("state", ":state sides.a"),
+    ] {
+        assert!(
+            err.contains(&format!(
+                "error: `{word}` is a command, and commands start with `:`: type `{line}`"
+            )),
+            "{err}"
+        );
+    }
+    assert_eq!(out.matches(":help ").count(), 2, "{out}");
+    let o = repl(&["repl"], "QUIT\n1d6\n");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    // A name the ruleset defines is its own, even in a question with a mistake.
+    let s = scratch("colon");
+    std::fs::write(s.join("u.rules"), "const undo = 4\n").expect("a ruleset");
+    let o = umpire_in(&s, &["repl", "u.rules"], "undo + 1\nundo +\n");
+    assert_eq!(stdout(&o), "5\n");
+    assert!(
+        !stderr(&o).contains("commands start with"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// File errors in plain words: no such file, no such folder; a ruleset or a game log
+/// named to `:load` is said to be one, with the command that reads it.
+#[test]
+fn file_errors_are_in_plain_words() {
+    let s = scratch("words");
+    std::fs::write(s.join("h.rules"), "extends \"little_wars\"\n").expect("a house rule");
+    let o = umpire_in(
+        &s,
+        &["repl", "little_wars", "--seed", "1", "--log", "game.log"],
+        ":load nosuch.toml\n:load nodir/x.toml\n:load little_wars_table.toml\n:save nodir/x.toml\n:load h.rules\n:load game.log\n:log nodir/x.log\n",
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot load nosuch.toml: no such file"),
+        "{err}"
+    );
+    assert!(
+        err.contains("cannot load nodir/x.toml: no such folder, nodir"),
+        "{err}"
+    );
+    assert!(
+        err.contains("cannot write nodir/x.toml: no such folder, nodir"),
+        "{err}"
+    );
+    assert!(
+        err.contains("cannot log to nodir/x.log: no such folder, nodir"),
+        "{err}"
+    );
+    assert!(
+        err.contains("h.rules holds a ruleset, not a state"),
+        "{err}"
+    );
+    assert!(err.contains("`:use h.rules` puts it in use"), "{err}");
+    assert!(
+        err.contains("game.log holds a game log, not a state"),
+        "{err}"
+    );
+    assert!(err.contains("`umpire replay game.log`"), "{err}");
+    assert!(!err.contains("os error"), "{err}");
+    assert!(!err.contains("TOML"), "{err}");
+    // Quotes around a file name are not part of it: `:use`, `:load`, `:log` too.
+    let o = umpire_in(
+        &s,
+        &["repl"],
+        ":use \"h.rules\"\n:load 'little_wars_table.toml'\n:log \"my game.log\"\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(s.join("my game.log").is_file());
+}

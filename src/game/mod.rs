@@ -411,6 +411,11 @@ impl Game {
         self.history.next_redo()
     }
 
+    /// How many results have been adjudicated in this game (the number of the last).
+    pub fn results(&self) -> u64 {
+        self.rulings
+    }
+
     /// The game log appended to, if any.
     pub fn log_path(&self) -> Option<&str> {
         self.log.as_ref().map(gamelog::Log::path)

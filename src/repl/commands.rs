@@ -96,6 +96,8 @@ commands! {
     Redo "redo" "" "do again what :undo took back";
     /// Writes the state.
     Save "save" "[FILE]" "write the state (to the FILE last named, if none)";
+    /// Writes the state over a state file this game did not load or write, without asking.
+    SaveAnyway "save!" "FILE" "write the state over FILE, a state file this game did not load or write";
     /// Appends the game log to a file, or says where it goes.
     Log "log" "FILE" "append each adjudication to FILE as JSON lines";
     /// Ends the session.

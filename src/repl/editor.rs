@@ -411,8 +411,8 @@ pub fn interactive(
             colour,
         };
         let mut s = start(ruleset, state, seed, table, limits, &mut t);
-        if let Some(l) = log {
-            s.log_to(l, &mut t);
+        if !super::started(&mut s, state, log, &mut t) {
+            return true;
         }
         s
     };

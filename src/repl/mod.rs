@@ -289,6 +289,33 @@ pub fn start(
     s
 }
 
+/// Whether the game may go on as the command line asked: the state file given
+/// (`--state`) loaded, and the game log given (`--log`) is kept from now on. If not, it
+/// says so (the error said already) and the REPL does not start: a game played without
+/// the state or the log asked for would lose what the umpire counts on.
+pub fn started(
+    session: &mut Session,
+    state: Option<&str>,
+    log: Option<&str>,
+    io: &mut dyn Io,
+) -> bool {
+    if let Some(st) = state.filter(|_| session.state().is_none()) {
+        io.err(&format!(
+            "error: not starting: the state file {st} did not load (mend it, or start without `--state` and `:load` one)\n"
+        ));
+        return false;
+    }
+    if let Some(l) = log {
+        if !session.log_to(l, io) {
+            io.err(&format!(
+                "error: not starting: the game cannot be logged to {l}, so nothing of it would be kept (name another file with `--log`)\n"
+            ));
+            return false;
+        }
+    }
+    true
+}
+
 /// `umpire repl [RULESET] [--state FILE] [--seed N] [--log FILE]`: at a terminal, the
 /// line editor; otherwise a script on stdin. Exits 1 if any input failed. Rulesets are
 /// loaded, and questions checked and adjudicated, within `limits`. With `log`, the game
@@ -330,8 +357,8 @@ pub fn main(
             limits,
             &mut script,
         );
-        if let Some(l) = &log {
-            session.log_to(l, &mut script);
+        if !started(&mut session, state.as_deref(), log.as_deref(), &mut script) {
+            return ExitCode::from(1);
         }
         if script.run(&mut session) == Next::Go {
             // The input ended without `:quit`: what was left is said, not a failure.

@@ -16,6 +16,7 @@ use crate::value::Value;
 use crate::{bundled, state};
 
 mod guard;
+mod paths;
 
 /// An input as the prompt names it: a call's name with its arguments left out
 /// (`melee_on_table(…)`).
@@ -63,6 +64,9 @@ pub struct Session {
     pub failed: bool,
     /// The last input was cancelled at a keyboard (not a failure).
     cancelled: bool,
+    /// The state files this game loaded or wrote: `:save FILE` writes over them without
+    /// asking.
+    known: Vec<String>,
 }
 
 impl Session {
@@ -73,6 +77,7 @@ impl Session {
             ask_again: false,
             failed: false,
             cancelled: false,
+            known: Vec::new(),
         }
     }
 
@@ -144,10 +149,29 @@ impl Session {
     }
 
     /// Appends the game log to `path` from now on (`:log`, `--log`), holding it locked.
+    /// Started part-way, it says that the results before are not in it.
     pub fn log_to(&mut self, path: &str, io: &mut dyn Io) -> bool {
+        if let Some(dir) = paths::missing_folder(path) {
+            io.err(&format!(
+                "error: cannot log to {path}: no such folder, {dir}\n"
+            ));
+            return false;
+        }
+        let new = self.game.log_path().is_none();
         match self.game.log_to(path) {
             Ok(()) => {
                 io.err(&format!("each adjudication is appended to {path}\n"));
+                let before = self.game.results();
+                if new && before > 0 {
+                    let results = if before == 1 {
+                        "the result".to_string()
+                    } else {
+                        format!("the {before} results")
+                    };
+                    io.err(&format!(
+                        "note: {results} adjudicated before this are not in the log (`umpire repl --log FILE` keeps a game from the start)\n"
+                    ));
+                }
                 true
             }
             Err(d) => self.fail(d, io),
@@ -156,9 +180,13 @@ impl Session {
 
     /// Loads a state file (`:load`, `--state`).
     pub fn load_state(&mut self, path: &str, io: &mut dyn Io) -> bool {
+        if let Some(d) = paths::not_loadable(path) {
+            return self.fail(d, io);
+        }
         let ok = match self.game.load(path) {
             Ok(()) => {
                 io.err(&format!("state loaded from {path}\n"));
+                self.known.push(path.to_string());
                 true
             }
             Err(f) => self.failure(f, io),
@@ -191,12 +219,20 @@ impl Session {
             );
             return Next::Go;
         }
-        // `help`, `quit`, `exit` typed alone are the commands, unless the ruleset in use
-        // gives the name a meaning.
+        // `help`, `quit`, `exit` typed alone (any case) are the commands, unless the
+        // ruleset in use gives the name a meaning.
+        let lower = text.to_lowercase();
         let bare;
-        let text = if BARE.contains(&text) && !self.game.understands(text) {
-            bare = format!(":{text}");
+        let text = if BARE.contains(&lower.as_str()) && !self.game.understands(text) {
+            bare = format!(":{lower}");
             bare.as_str()
+        } else if let Some(typed) = self.colon_missing(text) {
+            io.err(&format!(
+                "error: `{}` is a command, and commands start with `:`: type `{typed}`\n",
+                lower.split_whitespace().next().unwrap_or_default()
+            ));
+            self.failed = true;
+            return Next::Go;
         } else {
             text
         };
@@ -213,12 +249,12 @@ impl Session {
                     true
                 }
                 Some(Command::QuitAnyway) => return Next::Quit,
-                Some(c) => {
-                    let waiting = self.unapplied();
-                    let ok = self.command(c, arg, line, io);
-                    self.say_forgotten(c, waiting, io);
-                    ok
+                // A command that would leave the effects waiting no way to be applied
+                // asks first (or, in a script, is refused), as a question does.
+                Some(c) if guarded(c, arg) && !self.effects_first(&format!("`{text}`"), io) => {
+                    false
                 }
+                Some(c) => self.command(c, arg, line, io),
                 None => self.fail(Command::unknown(name), io),
             }
         } else {
@@ -238,8 +274,8 @@ impl Session {
                 io.out(&Command::help());
                 true
             }
-            Command::Use => self.use_with(arg, Fit::Keep, io),
-            Command::UseAnyway => self.use_with(arg, Fit::LeaveBehind, io),
+            Command::Use => self.use_with(paths::unquote(arg), Fit::Keep, io),
+            Command::UseAnyway => self.use_with(paths::unquote(arg), Fit::LeaveBehind, io),
             Command::Reload => self.reload(io),
             Command::Rules => {
                 let list = rules_list(self.game.program());
@@ -298,7 +334,7 @@ impl Session {
                 io.err("error: `:load` takes a state file: `:load table.toml`\n");
                 false
             }
-            Command::Load => self.load_state(arg, io),
+            Command::Load => self.load_state(paths::unquote(arg), io),
             Command::State => self.show_state(arg, io),
             Command::Set => self.set(line, io),
             Command::Apply => self.apply(io),
@@ -312,7 +348,12 @@ impl Session {
                 }
                 Err(f) => self.failure(f, io),
             },
-            Command::Save => self.save(arg, io),
+            Command::Save => self.save(paths::unquote(arg), false, io),
+            Command::SaveAnyway if arg.is_empty() => {
+                io.err("error: `:save!` takes the file to write over: `:save! table.toml`\n");
+                false
+            }
+            Command::SaveAnyway => self.save(paths::unquote(arg), true, io),
             Command::Log if arg.is_empty() => {
                 match self.game.log_path() {
                     Some(p) => io.out(&format!("logging to {p}\n")),
@@ -320,7 +361,7 @@ impl Session {
                 }
                 true
             }
-            Command::Log => self.log_to(arg, io),
+            Command::Log => self.log_to(paths::unquote(arg), io),
             // `input` ends the session before it gets here.
             Command::Quit | Command::QuitAnyway => true,
         }
@@ -755,8 +796,19 @@ fn interpretations_list(rules: &crate::Ruleset) -> String {
     out
 }
 
-/// Commands that may be typed without their `:`, alone on the line.
+/// Commands that may be typed without their `:`, alone on the line (in any case).
 const BARE: [&str; 4] = ["help", "quit", "exit", "q"];
+
+/// Whether `:c arg` would leave the effects waiting no way to be applied: it changes
+/// the state, the ruleset or a reading. Looking (`:state`, `:prob`, `:interpret` alone)
+/// does not.
+fn guarded(c: Command, arg: &str) -> bool {
+    match c {
+        Command::Use | Command::UseAnyway | Command::Reload | Command::Set => true,
+        Command::Interpret | Command::Load => !arg.is_empty(),
+        _ => false,
+    }
+}
 
 /// A refusal in the REPL's words (after `error: `), naming the command that mends it.
 fn refusal_text(r: &Refusal) -> String {

@@ -92,33 +92,7 @@ impl Session {
             return done.map(Some);
         };
         let waiting = waiting.clone();
-        if !self.ask_again {
-            self.fail(
-                Diag::error(
-                    Code::ReplEffectsNotApplied,
-                    format!("the effects of `{waiting}` are not yet applied"),
-                )
-                .help("`:apply` applies them, `:drop` drops them; then ask again"),
-                io,
-            );
-            return Ok(None);
-        }
-        let answer = io.ask(&format!(
-            "the effects of `{waiting}` are not yet applied: apply them now (a), drop them (d), or keep them and cancel this question (c)? "
-        ));
-        let answer = answer.map(|a| a.trim().to_lowercase()).unwrap_or_default();
-        let went = match answer.as_str() {
-            "a" | "apply" => self.apply(io),
-            "d" | "drop" => self.drop_effects(io),
-            _ => {
-                io.err(&format!(
-                    "cancelled: the effects of `{waiting}` still wait (`:apply` or `:drop`)\n"
-                ));
-                self.cancelled = true;
-                return Ok(None);
-            }
-        };
-        if !went {
+        if !self.apply_or_drop(&waiting, "this question", "ask again", io) {
             return Ok(None);
         }
         self.adjudicate_once(text, trace, io).map(Some)
@@ -150,29 +124,54 @@ impl Session {
         }
     }
 
-    /// After `c`: when the effects of `waiting` waited before it and no longer can be
-    /// applied — the state changed by hand or loaded, another ruleset or reading put in
-    /// use — says so, and why.
-    pub(super) fn say_forgotten(&self, c: Command, waiting: Option<String>, io: &mut dyn Io) {
-        let Some(text) = waiting else { return };
-        if self.unapplied().is_some() {
-            return;
-        }
-        let why = match c {
-            Command::Set | Command::Load => {
-                "the state has changed since it was adjudicated (`:undo` takes the change back)"
-            }
-            Command::Use | Command::UseAnyway | Command::Reload => {
-                "they are forgotten with the ruleset it was adjudicated under: adjudicate it again"
-            }
-            Command::Interpret => {
-                "they are forgotten with the reading it was adjudicated under: adjudicate it again"
-            }
-            _ => return,
+    /// Before `what` (a command, in backticks), which would leave the effects waiting
+    /// no way to be applied: whether to go on — nothing waits, or the umpire applied or
+    /// dropped them when asked. In a script it is an error saying to apply or drop them.
+    pub(super) fn effects_first(&mut self, what: &str, io: &mut dyn Io) -> bool {
+        let Some(waiting) = self.unapplied() else {
+            return true;
         };
-        io.err(&format!(
-            "note: the effects of `{text}` can no longer be applied: {why}\n"
-        ));
+        self.apply_or_drop(&waiting, what, &format!("type {what} again"), io)
+    }
+
+    /// The effects of `waiting` are not yet applied, and `what` would lose them: at a
+    /// keyboard the umpire applies them (a), drops them (d) or cancels `what` (c, an
+    /// empty answer, or none); any other answer is asked again. In a script it is an
+    /// error saying `:apply` or `:drop`, then `again`. True: they are applied or dropped.
+    fn apply_or_drop(&mut self, waiting: &str, what: &str, again: &str, io: &mut dyn Io) -> bool {
+        if !self.ask_again {
+            self.fail(
+                Diag::error(
+                    Code::ReplEffectsNotApplied,
+                    format!("the effects of `{waiting}` are not yet applied"),
+                )
+                .help(format!(
+                    "`:apply` applies them, `:drop` drops them; then {again}"
+                )),
+                io,
+            );
+            return false;
+        }
+        loop {
+            let answer = io.ask(&format!(
+                "the effects of `{waiting}` are not yet applied: apply them now (a), drop them (d), or keep them and cancel {what} (c)? "
+            ));
+            let answer = answer.map(|a| a.trim().to_lowercase()).unwrap_or_default();
+            match answer.as_str() {
+                "a" | "apply" => return self.apply(io),
+                "d" | "drop" => return self.drop_effects(io),
+                "" | "c" | "cancel" => {
+                    io.err(&format!(
+                        "cancelled: the effects of `{waiting}` still wait (`:apply` or `:drop`)\n"
+                    ));
+                    self.cancelled = true;
+                    return false;
+                }
+                _ => io.err(&format!(
+                    "`{answer}` is not an answer: type a (apply them), d (drop them) or c (cancel)\n"
+                )),
+            }
+        }
     }
 
     /// `:drop`: the effects waiting are not applied.
@@ -218,9 +217,34 @@ impl Session {
         }
     }
 
-    /// `:save [FILE]`. With no file named this game, writing over the state file loaded
-    /// asks first at a keyboard; in a script it is an error saying to name it.
-    pub(super) fn save(&mut self, arg: &str, io: &mut dyn Io) -> bool {
+    /// `:save [FILE]` (`anyway`: `:save! FILE`). With no file named this game, writing
+    /// over the state file loaded asks first at a keyboard; so does writing over a state
+    /// file this game did not load or write, unless `anyway`. In a script each is an
+    /// error saying how to force it.
+    pub(super) fn save(&mut self, arg: &str, anyway: bool, io: &mut dyn Io) -> bool {
+        if let Some(dir) = (!arg.is_empty())
+            .then(|| super::paths::missing_folder(arg))
+            .flatten()
+        {
+            io.err(&format!(
+                "error: cannot write {arg}: no such folder, {dir} (the state is not written)\n"
+            ));
+            return false;
+        }
+        let unknown = !anyway
+            && !arg.is_empty()
+            && super::paths::holds_a_state(arg)
+            && !self.known.iter().any(|k| super::paths::same_file(k, arg));
+        if unknown && !self.ask_again {
+            io.err(&format!(
+                "error: {arg} exists, and this game did not load or write it: `:save! {arg}` writes over it, `:save FILE` writes elsewhere\n"
+            ));
+            return false;
+        }
+        if unknown && !yes(io, &format!("{arg} exists: write over it? [y/N] ")) {
+            io.err("not written: `:save FILE` writes elsewhere\n");
+            return true;
+        }
         let done = match self.game.save((!arg.is_empty()).then_some(arg)) {
             Err(Failure::Refused(Refusal::OverLoaded(path))) if self.ask_again => {
                 if !yes(
@@ -237,10 +261,35 @@ impl Session {
         match done {
             Ok(path) => {
                 io.err(&format!("state written to {path}\n"));
+                if let Some(waiting) = self.unapplied() {
+                    io.err(&format!(
+                        "note: the effects of `{waiting}` are not yet applied, and are not in the saved state (`:apply`, then `:save` again, keeps them)\n"
+                    ));
+                }
+                self.known.push(path);
                 true
             }
             Err(f) => self.failure(f, io),
         }
+    }
+
+    /// When `text` starts with a command's name typed without its `:` (any case) and
+    /// the ruleset in use gives the line no meaning: the line to type instead
+    /// (`:save x.toml`).
+    pub(super) fn colon_missing(&self, text: &str) -> Option<String> {
+        let word = text.split_whitespace().next()?;
+        let name = word.to_lowercase();
+        let c = Command::parse(&name)?;
+        let listed = c.name() == name || c.also().contains(&name.as_str());
+        // A name the ruleset defines (a rule, a table, a constant) is its own: a
+        // mistake in a question that starts with it is the question's.
+        let defined = self.game.program().callable_names().contains(&word)
+            || self.game.understands(word)
+            || self.game.understands(text);
+        if !listed || defined {
+            return None;
+        }
+        Some(format!(":{name}{}", &text[word.len()..]))
     }
 }
 
