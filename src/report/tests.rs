@@ -202,3 +202,29 @@ fn dice_typed_at_the_table_are_counted_as_the_log_says_and_an_error_is_said() {
         ["effect: brigade.second_foot.lost_percent: 30 → 35"]
     );
 }
+
+#[test]
+fn effects_are_marked_not_applied_unless_an_apply_that_stands_applied_them() {
+    let melee = r#"{"expr": "1 + 1", "value": 2, "rolls": [], "effects": [{"path": "turn", "from": 3, "to": 4}], "result": 1}"#;
+    let apply = r#"{"apply": "1 + 1", "value": 2, "rolls": [], "effects": [{"path": "turn", "from": 3, "to": 4}], "result": 1}"#;
+    let effects = |lines: &[&str]| -> Vec<String> {
+        let r = account("unapplied", lines).expect("a game log");
+        let q = r.items.iter().find(|i| i.kind == Kind::Question);
+        q.map(|q| q.result[1..].to_vec()).unwrap_or_default()
+    };
+    assert_eq!(
+        effects(&[GAME, melee]),
+        ["effect (not applied): turn: 3 → 4"]
+    );
+    assert_eq!(effects(&[GAME, melee, apply]), ["effect: turn: 3 → 4"]);
+    let undo = r#"{"undo": "the effects of `1 + 1`"}"#;
+    assert_eq!(
+        effects(&[GAME, melee, apply, undo]),
+        ["effect (not applied): turn: 3 → 4"]
+    );
+    // A question typed over two lines is told on one.
+    let two = r#"{"expr": "1 +\n   1", "value": 2, "rolls": [], "result": 1}"#;
+    let r = account("one-line", &[GAME, two]).expect("a game log");
+    let q = r.items.iter().find(|i| i.kind == Kind::Question);
+    assert_eq!(q.map(|q| q.asked.as_str()), Some("1 + 1"));
+}
