@@ -478,16 +478,19 @@ fn errors_point_at_the_span_and_exit_one() {
     .run();
     Test::new(&["eval", "little_wars", "melee(attackers: 11"])
         .status(1)
-        .stderr(r#"
+        .stderr(
+            r#"
             umpire::parse::syntax
 
-              × syntax error: expected `)`, `,`, or `"` (inches), `'` (feet) or an operator
-               ╭─[<expression>:1:19]
+              × syntax error: the `(` opened here is not closed
+               ╭─[<expression>:1:6]
              1 │ melee(attackers: 11
-               ·                   ┬
-               ·                   ╰── expected `)`, `,`, or `"` (inches), `'` (feet) or an operator, but the text ends after this
+               ·      ┬
+               ·      ╰── this `(` is not closed
                ╰────
-        "#)
+              help: close it with `)` where what it holds ends
+        "#,
+        )
         .run();
 }
 

@@ -354,3 +354,43 @@ fn a_cut_matches_nothing_and_lines_keep_their_order() {
     assert_eq!(prompted("umpire [table dice]> m(x)"), Some("m(x)"));
     assert_eq!(prompted("umpire> m(x)"), Some("m(x)"));
 }
+
+/// The README's "Use" list shows a newcomer each way in: `report`, the REPL with table
+/// dice and with a log, one line each; and it keeps exactly two set-up commands.
+#[test]
+fn the_readme_shows_the_report_table_dice_and_the_log_and_two_set_up_commands() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md");
+    let section = |name: &str| -> String {
+        let from = readme
+            .find(&format!("## {name}\n"))
+            .unwrap_or_else(|| panic!("no `## {name}` in the README"));
+        let rest = &readme[from + name.len() + 4..];
+        rest[..rest.find("\n## ").unwrap_or(rest.len())].to_string()
+    };
+    let commands = |text: &str| -> Vec<String> {
+        let mut inside = false;
+        let mut out = Vec::new();
+        for line in text.lines() {
+            if line.trim_start().starts_with("```") {
+                inside = !inside;
+            } else if inside && !line.trim().is_empty() {
+                out.push(line.trim().to_string());
+            }
+        }
+        out
+    };
+    assert_eq!(commands(&section("Set up")).len(), 2, "{readme}");
+    let used = commands(&section("Use"));
+    for (what, words) in [
+        ("umpire report", &["umpire report "][..]),
+        ("repl --table-dice", &["umpire repl ", " --table-dice"]),
+        ("repl --log", &["umpire repl ", " --log "]),
+    ] {
+        let lines = used
+            .iter()
+            .filter(|l| words.iter().all(|w| l.contains(w)))
+            .count();
+        assert_eq!(lines, 1, "one line of `Use` for {what}: {used:?}");
+    }
+}

@@ -234,3 +234,54 @@ fn the_first_screen_says_how_to_begin() {
     let said = said.into_inner();
     assert!(!said.contains("seed"), "no seed banner: {said}");
 }
+
+/// Runs `umpire repl furious_reason` on the brigade with `script` piped in, in `dir`:
+/// (stdout, stderr).
+fn piped(dir: &std::path::Path, script: &str) -> (String, String) {
+    use std::io::Write;
+    let state = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/states/furious_reason_brigade.toml");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(["repl", "furious_reason", "--state"])
+        .arg(&state)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("XDG_CONFIG_HOME", dir.join("no-config"))
+        .env_remove("UMPIRE_DICE")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(script.as_bytes()).expect("stdin written");
+    drop(input);
+    let o = child.wait_with_output().expect("binary ends");
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_command_after_an_unclosed_bracket_ends_the_input_and_is_run() {
+    let dir = std::env::temp_dir().join(format!("umpire-repl-unclosed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let (_, err) = piped(
+        &dir,
+        ":set turn = 4\nmanoeuvre(brigade.second_foot\n:save s.toml\n",
+    );
+    // The `:save` line was not swallowed: it ran, and saved the turn set.
+    let saved = std::fs::read_to_string(dir.join("s.toml")).unwrap_or_default();
+    assert!(saved.contains("turn = 4"), "{err}");
+    // The unfinished input is an error pointing at the `(` left open, on its own line.
+    assert!(err.contains("the `(` opened here is not closed"), "{err}");
+    assert!(err.contains("<input>:1:10"), "{err}");
+    assert!(!err.contains(":save s.toml\n   ·"), "{err}");
+    // At the end of the input, the error names the bracket too.
+    let (_, err) = piped(&dir, "manoeuvre(brigade.second_foot\n");
+    assert!(err.contains("the `(` opened here is not closed"), "{err}");
+    assert!(err.contains("close it with `)`"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -297,3 +297,114 @@ fn a_bad_log_is_an_error_naming_its_line() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("big.log"), "{}", stderr(&o));
 }
+
+/// A REPL session logged with `repl --log` holding every kind of line a game log has
+/// (`game`, `expr`, `drop`, `undo`, `redo`, `apply`, `set`, `load`): a melee whose
+/// effects are dropped (the drop taken back and done again), the melee again typed over
+/// two lines and applied, the move counted on, a state loaded and taken back (to move 1
+/// and back to 2), a question.
+fn every_kind_log(dir: &Scratch) -> String {
+    let state = examples().join("states/little_wars_table.toml");
+    let state = state.to_string_lossy();
+    let script = format!(
+        "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)\n\
+        :drop\n\
+        :undo\n\
+        :redo\n\
+        melee_on_table(\"a\", \"b\",\n   19, 13, 0, 5)\n\
+        :apply\n\
+        :set move += 1\n\
+        :load {state}\n\
+        :undo!\n\
+        escorts_needed(prisoners: 2)\n"
+    );
+    let o = umpire_in(
+        dir,
+        &[
+            "repl",
+            "little_wars",
+            "--state",
+            &state,
+            "--log",
+            "game.log",
+        ],
+        &script,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let log = dir.join("game.log");
+    let text = std::fs::read_to_string(&log).expect("the log");
+    let kinds: Vec<String> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|l| {
+            let m = l.as_object()?;
+            [
+                "game", "expr", "set", "apply", "drop", "load", "undo", "redo",
+            ]
+            .into_iter()
+            .find(|k| m.contains_key(*k))
+            .map(str::to_string)
+        })
+        .collect();
+    for kind in [
+        "game", "expr", "set", "apply", "drop", "load", "undo", "redo",
+    ] {
+        assert!(kinds.iter().any(|k| k == kind), "no `{kind}` line: {text}");
+    }
+    log.to_string_lossy().into_owned()
+}
+
+#[test]
+fn every_kind_of_log_line_is_reported_in_every_format() {
+    let dir = Scratch::new("every-kind");
+    let log = every_kind_log(&dir);
+    let run = |format: &str| {
+        let o = umpire_in(&dir, &["report", &log, "--format", format], "");
+        assert!(o.status.success(), "{format}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let melee = "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)";
+    let text = run("text");
+    in_order(
+        &text,
+        &[
+            "Move 1\n",
+            &format!("1. a, b: {melee}\n"),
+            "   effect (not applied): sides.a.free: 19 → 12\n",
+            &format!("2. a, b: the effects of {melee} were dropped: not applied\n"),
+            // Typed over two lines, told on one; its effects applied.
+            &format!("3. a, b: {melee}\n"),
+            "   effect: sides.a.free: 19 → 12\n",
+            &format!("4. a, b: applied the effects of {melee}\n"),
+            "5. :set move += 1\n",
+            "Move 2\n",
+            "6. escorts_needed(prisoners: 2)\n",
+        ],
+    );
+    // The state loaded at move 1 was taken back: one heading for move 2, not two.
+    assert_eq!(text.matches("Move 2\n").count(), 1, "{text}");
+    assert_eq!(text.matches("not applied").count(), 6, "{text}");
+    let md = run("markdown");
+    in_order(
+        &md,
+        &[
+            "## Move 1\n",
+            "  - effect (not applied): sides.a.free: 19 → 12\n",
+            "- **2.** a, b: the effects of `melee_on_table(\"a\", \"b\", 19, 13, 0, 5)` were dropped: not applied\n",
+            "- **3.** a, b: `melee_on_table(\"a\", \"b\", 19, 13, 0, 5)`\n",
+            "  - effect: sides.a.free: 19 → 12\n",
+            "~~*State loaded from ",
+            "- **6.** `escorts_needed(prisoners: 2)`\n",
+        ],
+    );
+    let page = run("html");
+    in_order(
+        &page,
+        &[
+            "<li>effect (not applied): sides.a.free: 19 → 12</li>",
+            "<code>melee_on_table(&quot;a&quot;, &quot;b&quot;, 19, 13, 0, 5)</code> were dropped: not applied",
+            "<code>melee_on_table(&quot;a&quot;, &quot;b&quot;, 19, 13, 0, 5)</code>",
+            "<li>effect: sides.a.free: 19 → 12</li>",
+        ],
+    );
+}

@@ -9,17 +9,17 @@ use crate::program::Program;
 use crate::value::{Mixed, Rational, Value};
 use std::fmt::Write as _;
 
-/// The dice rolled, as a line shows them: `D10 → 7, 2d6 → 9`; a modified roll as the
-/// umpire reads it out, the die, each amount added and the modified roll: `D10 → 3,
-/// +5 = 8`.
+/// The dice rolled, as a line shows them: `D10 → 7, 2d6 → 4 + 5 = 9` (several dice each
+/// face, then their sum); a modified roll as the umpire reads it out, the die, each
+/// amount added and the modified roll: `D10 → 3, +5 = 8`.
 pub fn rolls_text(rolls: &[Roll]) -> String {
     rolls_text_marked(rolls, &[])
 }
 
 /// [`rolls_text`], with the faces umpire rolled marked as umpire's: `umpire[i]` is how
 /// many of roll `i`'s faces umpire rolled (its last ones; the rest were given), and a
-/// roll past the list's end has none: `D10 → 3 (rolled by umpire), +5 = 8`, `2d6 → 7
-/// (umpire rolled the 4)`.
+/// roll past the list's end has none: `D10 → 3 (rolled by umpire), +5 = 8`, `2d6 → 3 + 4
+/// = 7 (umpire rolled the 4)`.
 pub fn rolls_text_marked(rolls: &[Roll], umpire: &[usize]) -> String {
     rolls
         .iter()
@@ -37,7 +37,13 @@ pub fn rolls_text_marked(rolls: &[Roll], umpire: &[usize]) -> String {
                     .collect();
                 format!(" (umpire rolled {})", faces.join(" and "))
             };
-            let mut text = format!("{} → {}{mark}", r.dice, r.total);
+            let faces = if r.faces.len() > 1 {
+                let each: Vec<String> = r.faces.iter().map(u32::to_string).collect();
+                format!("{} = ", each.join(" + "))
+            } else {
+                String::new()
+            };
+            let mut text = format!("{} → {faces}{}{mark}", r.dice, r.total);
             if let Some(m) = r.modified {
                 for a in &r.modifiers {
                     text.push_str(&format!(", {}", signed(*a, true)));
@@ -280,5 +286,54 @@ fn write_node(p: &Program, n: &TraceNode, depth: usize, out: &mut String) {
                 cited(cite.as_ref())
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{rolls_text, rolls_text_marked};
+    use crate::adjudication::Roll;
+    use crate::value::Rational;
+
+    fn roll(dice: &str, faces: &[u32], modifiers: &[i64]) -> Roll {
+        let total: i64 = faces.iter().map(|&f| i64::from(f)).sum();
+        let modifiers: Vec<Rational> = modifiers
+            .iter()
+            .map(|&m| Rational::from_integer(m))
+            .collect();
+        let modified = (!modifiers.is_empty()).then(|| {
+            modifiers
+                .iter()
+                .fold(Rational::from_integer(total), |a, m| a + m)
+        });
+        Roll {
+            dice: dice.into(),
+            sides: 10,
+            faces: faces.to_vec(),
+            total,
+            modifiers,
+            modified,
+        }
+    }
+
+    #[test]
+    fn several_dice_show_each_face_then_their_sum() {
+        assert_eq!(
+            rolls_text(&[roll("2d10", &[3, 4], &[])]),
+            "2d10 → 3 + 4 = 7"
+        );
+        assert_eq!(rolls_text(&[roll("D10", &[3], &[])]), "D10 → 3");
+        assert_eq!(rolls_text(&[roll("D10", &[3], &[5])]), "D10 → 3, +5 = 8");
+        assert_eq!(
+            rolls_text(&[roll("2 dice", &[3, 4], &[1])]),
+            "2 dice → 3 + 4 = 7, +1 = 8"
+        );
+        assert_eq!(
+            rolls_text_marked(
+                &[roll("2d6", &[4, 2], &[]), roll("D10", &[3], &[5])],
+                &[1, 1]
+            ),
+            "2d6 → 4 + 2 = 6 (umpire rolled the 2), D10 → 3 (rolled by umpire), +5 = 8"
+        );
     }
 }

@@ -7,7 +7,7 @@
 
 use super::commands::Command;
 use super::session::{Io, Next, Session};
-use super::{open_brackets, start};
+use super::start;
 use crate::program::Program;
 use crate::value::Value;
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
@@ -317,6 +317,10 @@ pub fn continuation_prompt(prompt: &str) -> String {
 pub enum Input {
     /// The input: a line, and the lines after it while a bracket was open.
     Text(String),
+    /// A bracket was left open, and the next line typed was a command (`:save`): the
+    /// unfinished input, then the command — each an input of its own (the first an error
+    /// saying which bracket is not closed).
+    Ended(String, String),
     /// A bracket was left open, and Ctrl-C or Ctrl-D given where the input went on: the
     /// unfinished input is dropped.
     Dropped,
@@ -324,18 +328,29 @@ pub enum Input {
 
 /// Reads one input with `read` (a line given its prompt): a line asked for with
 /// `prompt`, then, while a bracket is still open, the next lines, each asked for with
-/// the continuation prompt.
+/// the continuation prompt — up to a line that is a command (`:…`), which ends the
+/// unfinished input ([`Input::Ended`]). The first time a session asks for more
+/// (`told` false), `say` is given a note of how to get out.
 ///
 /// Errors: the first line's (Ctrl-C, Ctrl-D, the terminal failing), as `read` gives it;
 /// a terminal failing later.
 pub fn read_input(
     read: &mut dyn FnMut(&str) -> Result<String, ReadlineError>,
+    say: &mut dyn FnMut(&str),
     prompt: &str,
+    told: &mut bool,
 ) -> Result<Input, ReadlineError> {
     let mut text = read(prompt)?;
     let more = continuation_prompt(prompt);
-    while open_brackets(&text) {
+    while let Some((_, open)) = crate::syntax::unclosed(&text) {
+        if !std::mem::replace(told, true) {
+            let close = crate::syntax::closer(open);
+            say(&format!(
+                "note: a bracket is open: close it with `{close}`, or Ctrl-C drops the line\n"
+            ));
+        }
         match read(&more) {
+            Ok(line) if super::is_command(&line) => return Ok(Input::Ended(text, line)),
             Ok(line) => {
                 text.push('\n');
                 text.push_str(&line);
@@ -419,14 +434,28 @@ pub fn interactive(
     // After the ruleset and state are loaded: its example is one of theirs.
     crate::term::write_err(&super::welcome(&session));
     session.ask_again = true;
+    // A command that ended an unfinished input: the next input. The note on how to get
+    // out of an open bracket, once said.
+    let (mut pending, mut told) = (None::<String>, false);
     loop {
         if let Some(h) = editor.helper_mut() {
             h.names = Names::of(&session);
         }
         let prompt = session.prompt();
-        let mut read = |p: &str| editor.readline(p);
-        let line = match read_input(&mut read, &prompt) {
+        let line = match pending.take() {
+            Some(command) => Ok(Input::Text(command)),
+            None => {
+                let mut read = |p: &str| editor.readline(p);
+                let mut say = |t: &str| crate::term::write_err(t);
+                read_input(&mut read, &mut say, &prompt, &mut told)
+            }
+        };
+        let line = match line {
             Ok(Input::Text(line)) => line,
+            Ok(Input::Ended(unfinished, command)) => {
+                pending = Some(command);
+                unfinished
+            }
             Ok(Input::Dropped) => {
                 crate::term::write_err("dropped: the input left a bracket open\n");
                 continue;
@@ -473,19 +502,22 @@ pub fn interactive(
 mod tests {
     use super::*;
 
-    /// Reads from `lines` as a keyboard would give them, noting each prompt shown.
+    /// Reads from `lines` as a keyboard would give them, noting each prompt shown (and
+    /// each note said, as `said: …`).
     fn typed(lines: Vec<Result<&str, ReadlineError>>, prompt: &str) -> (Input, Vec<String>) {
         let mut lines = lines.into_iter();
-        let mut shown = Vec::new();
+        let shown = std::cell::RefCell::new(Vec::new());
         let mut read = |p: &str| {
-            shown.push(p.to_string());
+            shown.borrow_mut().push(p.to_string());
             lines
                 .next()
                 .unwrap_or(Err(ReadlineError::Eof))
                 .map(str::to_string)
         };
-        let got = read_input(&mut read, prompt).unwrap_or(Input::Dropped);
-        (got, shown)
+        let mut said = |t: &str| shown.borrow_mut().push(format!("said: {t}"));
+        let mut told = false;
+        let got = read_input(&mut read, &mut said, prompt, &mut told).unwrap_or(Input::Dropped);
+        (got, shown.into_inner())
     }
 
     #[test]
@@ -499,7 +531,14 @@ mod tests {
             got,
             Input::Text("manoeuvre(brigade.second_foot\n  )".to_string())
         );
-        assert_eq!(shown, ["umpire> ", "   ...> "]);
+        assert_eq!(
+            shown,
+            [
+                "umpire> ",
+                "said: note: a bracket is open: close it with `)`, or Ctrl-C drops the line\n",
+                "   ...> "
+            ]
+        );
         // A closed line asks for nothing more.
         let (got, shown) = typed(vec![Ok("manoeuvre(brigade.second_foot)")], "umpire> ");
         assert_eq!(
@@ -513,7 +552,13 @@ mod tests {
             "umpire [table dice]> ",
         );
         assert_eq!(
-            shown,
+            shown.iter().filter(|s| s.starts_with("said: ")).count(),
+            1,
+            "the note is said once: {shown:?}"
+        );
+        let prompts: Vec<&String> = shown.iter().filter(|s| !s.starts_with("said: ")).collect();
+        assert_eq!(
+            prompts,
             [
                 "umpire [table dice]> ",
                 "                ...> ",
@@ -531,8 +576,43 @@ mod tests {
         // On the first line they are the caller's, as before.
         let mut read = |_: &str| Err(ReadlineError::Eof);
         assert!(matches!(
-            read_input(&mut read, "umpire> "),
+            read_input(&mut read, &mut |_| {}, "umpire> ", &mut false),
             Err(ReadlineError::Eof)
         ));
+    }
+
+    #[test]
+    fn a_command_where_an_open_bracket_goes_on_ends_the_input_and_comes_next() {
+        let (got, shown) = typed(
+            vec![Ok("manoeuvre(brigade.second_foot"), Ok(":save s.toml")],
+            "umpire> ",
+        );
+        assert_eq!(
+            got,
+            Input::Ended(
+                "manoeuvre(brigade.second_foot".to_string(),
+                ":save s.toml".to_string()
+            )
+        );
+        assert_eq!(shown.last().map(String::as_str), Some("   ...> "));
+        // The note names the bracket to close.
+        let (_, shown) = typed(vec![Ok("[1, 2"), Ok("]")], "umpire> ");
+        assert!(
+            shown.iter().any(|s| s.contains("close it with `]`")),
+            "{shown:?}"
+        );
+        // Said once a session: `told` is kept by the caller.
+        let mut told = true;
+        let mut said = Vec::new();
+        let mut lines = vec!["f(", ")"].into_iter();
+        let mut read = |_: &str| Ok(lines.next().unwrap_or_default().to_string());
+        let got = read_input(
+            &mut read,
+            &mut |t| said.push(t.to_string()),
+            "umpire> ",
+            &mut told,
+        );
+        assert_eq!(got.ok(), Some(Input::Text("f(\n)".to_string())));
+        assert!(said.is_empty());
     }
 }

@@ -24,6 +24,12 @@ pub fn open_brackets(text: &str) -> bool {
     crate::syntax::brackets(text, |_, _| true) > 0
 }
 
+/// Whether `line` is a REPL command (`:save`, `:quit`): where an input with a bracket
+/// open would go on, such a line ends it instead and is read as the next input.
+pub fn is_command(line: &str) -> bool {
+    line.trim_start().starts_with(':')
+}
+
 /// Which stream a scripted session writes a piece of text to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stream {
@@ -48,6 +54,8 @@ pub struct Script<'a> {
     lines: usize,
     /// A line that was not text, or input that could not be read.
     bad: bool,
+    /// A command line read where an unfinished input went on: the next input.
+    pending: Option<String>,
 }
 
 impl<'a> Script<'a> {
@@ -61,6 +69,7 @@ impl<'a> Script<'a> {
             ended: false,
             lines: 0,
             bad: false,
+            pending: None,
         }
     }
 
@@ -103,11 +112,20 @@ impl<'a> Script<'a> {
         }
     }
 
-    /// The next whole input: a line, and the lines after it while a bracket is open.
+    /// The next whole input: a line, and the lines after it while a bracket is open — up
+    /// to a line that is a command (starts with `:`), which ends the unfinished input
+    /// (an error then says which bracket is not closed) and is the next input itself.
     pub fn next_input(&mut self) -> Option<String> {
-        let mut text = self.line()?;
+        let mut text = match self.pending.take() {
+            Some(line) => line,
+            None => self.line()?,
+        };
         while open_brackets(&text) {
             match self.line() {
+                Some(more) if is_command(&more) => {
+                    self.pending = Some(more);
+                    break;
+                }
                 Some(more) => {
                     text.push('\n');
                     text.push_str(&more);

@@ -1,7 +1,9 @@
 //! `umpire report LOG`: a game log (see [`crate::gamelog`]) as a turn-by-turn account for
 //! the players after the game — for each thing done, in order: who it was about, what was
-//! asked, the dice (typed at the table, queued, or rolled by umpire), the result in the
-//! rulebook's words, and the effects applied; state loads and ruleset changes in a line.
+//! asked (on one line), the dice (typed at the table, queued, or rolled by umpire), the
+//! result in the rulebook's words, and its effects — `effect (not applied):` when no
+//! `apply` that stands applied them; effects dropped (a `drop` line), state loads and
+//! ruleset changes in a line.
 //!
 //! The report reads the record, it does not play the game again: each logged value is
 //! read back through the ruleset's types ([`values`]) and printed by the same code as
@@ -31,6 +33,8 @@ pub enum Kind {
     Set,
     /// A result's effects applied (an `apply` line).
     Apply,
+    /// A result's effects dropped: not applied (a `drop` line).
+    Drop,
     /// A note: a state loaded, the ruleset, its readings or the dice changed.
     Note,
 }
@@ -49,13 +53,15 @@ pub struct Item {
     pub turn: Option<i64>,
     /// Whom it was about: members of the state's groups, by name.
     pub who: Vec<String>,
-    /// What was asked (`manoeuvre(brigade.second_foot)`, `:set turn += 1`), the question
-    /// whose effects were applied, or the note's words.
+    /// What was asked (`manoeuvre(brigade.second_foot)`, `:set turn += 1`) on one line
+    /// (each run of spaces and line breaks one space), the question whose effects were
+    /// applied or dropped, or the note's words.
     pub asked: String,
     /// The dice, with where they came from (`D10 → 3, typed at the table`).
     pub dice: Option<String>,
-    /// The result in the rulebook's words, then its `effect:` lines; for a change by
-    /// hand or an `apply`, the `effect:` lines.
+    /// The result in the rulebook's words, then its `effect:` lines (`effect (not
+    /// applied):` when no `apply` that stands applied them); for a change by hand or an
+    /// `apply`, the `effect:` lines.
     pub result: Vec<String>,
     /// Taken back (an `undo` line), and not put back since.
     pub undone: bool,
@@ -67,6 +73,9 @@ pub struct Item {
     turns: (Option<i64>, Option<i64>),
     /// Which game of the log it was done in (from 0).
     game: usize,
+    /// For an `apply` or a `drop`: the result (an index into the items) whose effects
+    /// it applied or dropped, when the log still holds it.
+    of: Option<usize>,
 }
 
 /// A game log as an account.
@@ -217,7 +226,35 @@ pub fn report(path: &str, limits: &Limits) -> Result<Report, Diags> {
             item.number = Some(number);
         }
     }
+    mark_unapplied(&mut r.out.items);
     Ok(r.out)
+}
+
+/// Marks the effect lines of each result that stands whose effects no `apply` that
+/// stands applied (none was logged, it was taken back, or they were dropped):
+/// `effect (not applied): …`.
+fn mark_unapplied(items: &mut [Item]) {
+    let applied: Vec<usize> = items
+        .iter()
+        .filter(|i| i.kind == Kind::Apply && !i.undone)
+        .filter_map(|i| i.of)
+        .collect();
+    for (k, item) in items.iter_mut().enumerate() {
+        if item.kind != Kind::Question || item.undone || applied.contains(&k) {
+            continue;
+        }
+        for line in &mut item.result {
+            if let Some(rest) = line.strip_prefix("effect:") {
+                *line = format!("effect (not applied):{rest}");
+            }
+        }
+    }
+}
+
+/// `text` on one line: each run of spaces and line breaks made one space (an input
+/// typed over several lines, a bracket left open at the end of the first).
+pub fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// How a `game` line's dice read in a note.
@@ -372,6 +409,7 @@ impl Reader {
             change: None,
             turns: (None, None),
             game: self.game,
+            of: None,
         });
     }
 
@@ -396,6 +434,11 @@ impl Reader {
             let (_, who) = values::question(&self.rules, &text, self.state.as_ref());
             let i = self.entry(n, Kind::Apply, text, who, &Ty::Any, obj);
             self.changed(i, change, obj);
+        } else if let Some(text) = text_of("drop") {
+            let change = format!("dropping the effects of `{text}`");
+            let (_, who) = values::question(&self.rules, &text, self.state.as_ref());
+            let i = self.entry(n, Kind::Drop, text, who, &Ty::Any, obj);
+            self.changed(i, change, obj);
         } else if let Some(what) = text_of("undo") {
             self.undo_or_redo(&what, obj.get("result").and_then(Json::as_u64), true);
         } else if let Some(what) = text_of("redo") {
@@ -414,7 +457,7 @@ impl Reader {
             self.undone.clear();
         } else {
             return Err(
-                "a line that is not a game, expr, set, apply, undo, redo or load line".into(),
+                "a line that is not a game, expr, set, apply, drop, undo, redo or load line".into(),
             );
         }
         Ok(())
@@ -431,11 +474,16 @@ impl Reader {
         obj: &Map<String, Json>,
     ) -> usize {
         let p = &self.rules.program;
+        let asked = one_line(&asked);
         let mut result = Vec::new();
         if kind == Kind::Question {
             result.push(values::headline_of(p, ty, obj));
         }
         result.extend(values::effects(p, obj.get("effects")));
+        let id = obj.get("result").and_then(Json::as_u64);
+        let of = matches!(kind, Kind::Apply | Kind::Drop)
+            .then(|| self.result_of(id, &asked))
+            .flatten();
         // An `apply` right after its result: its effects are the lines just above.
         if kind == Kind::Apply {
             let above = self.out.items.last().filter(|i| {
@@ -449,7 +497,9 @@ impl Reader {
             }
         }
         // An `apply` repeats its result's rolls, which that result showed.
-        let dice = (kind != Kind::Apply).then(|| self.dice_text(obj)).flatten();
+        let dice = (kind == Kind::Question || kind == Kind::Set)
+            .then(|| self.dice_text(obj))
+            .flatten();
         self.push(Item {
             kind,
             line: n,
@@ -460,10 +510,27 @@ impl Reader {
             dice,
             result,
             undone: false,
-            result_id: obj.get("result").and_then(Json::as_u64),
+            result_id: id,
             change: None,
             turns: (None, None),
             game: self.game,
+            of,
+        })
+    }
+
+    /// The result an `apply` or `drop` line is about: the one it numbers, else (a log
+    /// without numbers) the newest that stands asking `asked`, in this game.
+    fn result_of(&self, id: Option<u64>, asked: &str) -> Option<usize> {
+        let items = &self.out.items;
+        (0..items.len()).rev().find(|&i| {
+            let it = &items[i];
+            it.kind == Kind::Question
+                && !it.undone
+                && it.game == self.game
+                && match id {
+                    Some(id) => it.result_id == Some(id),
+                    None => it.asked == asked,
+                }
         })
     }
 
@@ -535,7 +602,7 @@ impl Reader {
                 .filter(question)
                 .find(|i| items[*i].result_id == Some(id));
         }
-        let text = what.strip_prefix("the result of `")?.strip_suffix('`')?;
+        let text = one_line(what.strip_prefix("the result of `")?.strip_suffix('`')?);
         (0..items.len())
             .rev()
             .filter(question)

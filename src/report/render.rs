@@ -4,11 +4,13 @@
 
 use super::{Item, Kind, Report};
 
-/// The items in runs of one turn: `(turn, items)`; one run with no turn when the state
-/// counts none.
-fn turns(r: &Report) -> Vec<(Option<i64>, Vec<&Item>)> {
+/// The items `shown` in runs of one turn: `(turn, items)`; one run with no turn when the
+/// state counts none. A run starts only where the turn changes from the run before, so
+/// no heading comes twice in a row (a change taken back, left out, between two items of
+/// one turn).
+fn turns(r: &Report, shown: impl Fn(&Item) -> bool) -> Vec<(Option<i64>, Vec<&Item>)> {
     let mut out: Vec<(Option<i64>, Vec<&Item>)> = Vec::new();
-    for item in &r.items {
+    for item in r.items.iter().filter(|i| shown(i)) {
         let turn = r.counter.as_ref().and(item.turn);
         match out.last_mut() {
             Some((t, items)) if *t == turn => items.push(item),
@@ -37,6 +39,10 @@ fn head_words(
     };
     match item.kind {
         Kind::Apply => format!("{who}applied the effects of {}", code(&item.asked)),
+        Kind::Drop => format!(
+            "{who}the effects of {} were dropped: not applied",
+            code(&item.asked)
+        ),
         _ => format!("{who}{}", code(&item.asked)),
     }
 }
@@ -55,11 +61,7 @@ fn details(item: &Item) -> Vec<String> {
 /// indented under it; what was taken back is left out.
 pub fn text(r: &Report) -> String {
     let mut out = format!("Game record: {}\n", r.log);
-    for (turn, items) in turns(r) {
-        let items: Vec<&Item> = items.into_iter().filter(|i| !i.undone).collect();
-        if items.is_empty() {
-            continue;
-        }
+    for (turn, items) in turns(r, |i| !i.undone) {
         out.push('\n');
         if let Some(h) = heading(r, turn) {
             out.push_str(&format!("{h}\n"));
@@ -108,7 +110,7 @@ fn md_code(s: &str) -> String {
 /// as a list under it; what was taken back struck through.
 pub fn markdown(r: &Report) -> String {
     let mut out = format!("# Game record: {}\n", md(&r.log));
-    for (turn, items) in turns(r) {
+    for (turn, items) in turns(r, |_| true) {
         out.push('\n');
         if let Some(h) = heading(r, turn) {
             out.push_str(&format!("## {}\n\n", md(&h)));
@@ -175,7 +177,7 @@ pub fn html(r: &Report) -> String {
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
 <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{title}</h1>\n"
     );
-    for (turn, items) in turns(r) {
+    for (turn, items) in turns(r, |_| true) {
         out.push_str("<section>\n");
         if let Some(h) = heading(r, turn) {
             out.push_str(&format!("<h2>{}</h2>\n", html_escape(&h)));

@@ -202,3 +202,73 @@ fn dice_typed_at_the_table_are_counted_as_the_log_says_and_an_error_is_said() {
         ["effect: brigade.second_foot.lost_percent: 30 → 35"]
     );
 }
+
+#[test]
+fn effects_are_marked_not_applied_unless_an_apply_that_stands_applied_them() {
+    let melee = r#"{"expr": "1 + 1", "value": 2, "rolls": [], "effects": [{"path": "turn", "from": 3, "to": 4}], "result": 1}"#;
+    let apply = r#"{"apply": "1 + 1", "value": 2, "rolls": [], "effects": [{"path": "turn", "from": 3, "to": 4}], "result": 1}"#;
+    let effects = |lines: &[&str]| -> Vec<String> {
+        let r = account("unapplied", lines).expect("a game log");
+        let q = r.items.iter().find(|i| i.kind == Kind::Question);
+        q.map(|q| q.result[1..].to_vec()).unwrap_or_default()
+    };
+    assert_eq!(
+        effects(&[GAME, melee]),
+        ["effect (not applied): turn: 3 → 4"]
+    );
+    assert_eq!(effects(&[GAME, melee, apply]), ["effect: turn: 3 → 4"]);
+    let undo = r#"{"undo": "the effects of `1 + 1`"}"#;
+    assert_eq!(
+        effects(&[GAME, melee, apply, undo]),
+        ["effect (not applied): turn: 3 → 4"]
+    );
+    // A question typed over two lines is told on one.
+    let two = r#"{"expr": "1 +\n   1", "value": 2, "rolls": [], "result": 1}"#;
+    let r = account("one-line", &[GAME, two]).expect("a game log");
+    let q = r.items.iter().find(|i| i.kind == Kind::Question);
+    assert_eq!(q.map(|q| q.asked.as_str()), Some("1 + 1"));
+}
+
+#[test]
+fn a_drop_is_one_entry_its_undo_takes_it_back_and_a_redo_puts_it_back() {
+    let q = r#"{"expr": "1 + 1", "value": 2, "rolls": [], "effects": [{"path": "turn", "from": 3, "to": 4}], "result": 1}"#;
+    let drop = r#"{"drop": "1 + 1", "result": 1}"#;
+    let undo = r#"{"undo": "dropping the effects of `1 + 1`"}"#;
+    let redo = r#"{"redo": "dropping the effects of `1 + 1`"}"#;
+    let drops = |lines: &[&str]| -> Vec<bool> {
+        let r = account("drop", lines).expect("a game log");
+        r.items
+            .iter()
+            .filter(|i| i.kind == Kind::Drop)
+            .map(|i| i.undone)
+            .collect()
+    };
+    assert_eq!(drops(&[GAME, q, drop]), [false]);
+    assert_eq!(drops(&[GAME, q, drop, undo]), [true]);
+    assert_eq!(drops(&[GAME, q, drop, undo, redo]), [false]);
+    let r = account("drop-text", &[GAME, q, drop]).expect("a game log");
+    let text = super::render::text(&r);
+    assert!(
+        text.contains("2. the effects of 1 + 1 were dropped: not applied\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_turn_heading_comes_again_only_when_the_turn_changed() {
+    let load = r#"{"load": "t5.toml", "state": {"turn": 5}}"#;
+    let r = account(
+        "headings",
+        &[
+            GAME,
+            r#"{"expr": "1 + 1", "value": 2, "rolls": []}"#,
+            load,
+            r#"{"undo": "`:load t5.toml`"}"#,
+            r#"{"expr": "2 + 2", "value": 4, "rolls": []}"#,
+        ],
+    )
+    .expect("a game log");
+    let text = super::render::text(&r);
+    assert_eq!(text.matches("Turn 3\n").count(), 1, "{text}");
+    assert!(!text.contains("Turn 5"), "{text}");
+}

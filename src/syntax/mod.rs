@@ -6,4 +6,6 @@ mod build;
 pub mod parser;
 pub mod print;
 
-pub use parser::{brackets, parse_expr, parse_file, parse_set, MAX_DEPTH, MAX_NESTING};
+pub use parser::{
+    brackets, closer, parse_expr, parse_file, parse_set, unclosed, MAX_DEPTH, MAX_NESTING,
+};

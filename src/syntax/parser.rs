@@ -169,6 +169,28 @@ pub fn brackets(text: &str, mut open: impl FnMut(usize, usize) -> bool) -> usize
     depth
 }
 
+/// The innermost bracket of `text` still open at its end (outside texts and comments):
+/// its byte index and the bracket (`(`, `[` or `{`); `None` when all are closed.
+pub fn unclosed(text: &str) -> Option<(usize, char)> {
+    let mut opened: Vec<usize> = Vec::new();
+    let depth = brackets(text, |i, depth| {
+        opened.truncate(depth - 1);
+        opened.push(i);
+        true
+    });
+    let i = *opened.get(depth.checked_sub(1)?)?;
+    Some((i, text[i..].chars().next()?))
+}
+
+/// The bracket that closes `open`: `)` for `(`, `]` for `[`, `}` for `{`.
+pub fn closer(open: char) -> char {
+    match open {
+        '[' => ']',
+        '{' => '}',
+        _ => ')',
+    }
+}
+
 /// Refuses nesting deeper than [`MAX_NESTING`] before pest recurses into it.
 fn nesting_guard(file: FileId, text: &str) -> Result<(), Diag> {
     let mut too_deep = None;
@@ -307,6 +329,20 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
     let last = text
         .get(..start)
         .and_then(|t| t.trim_end().char_indices().next_back());
+    // The text ends where the bracket still open could close: that is what to put right
+    // (not where a value is still wanting: `1 +`).
+    let open_at_end = unclosed(text)
+        .filter(|(_, open)| found.is_none() && punct.contains(&format!("`{}`", closer(*open))));
+    if let Some((i, open)) = open_at_end {
+        let close = closer(open);
+        return Diag::at(
+            Code::ParseSyntax,
+            format!("syntax error: the `{open}` opened here is not closed"),
+            Span::new(file, i, i + 1),
+            format!("this `{open}` is not closed"),
+        )
+        .help(format!("close it with `{close}` where what it holds ends"));
+    }
     let (label, span) = match (found, last) {
         (None, Some((i, c))) => (
             format!("{what}, but the text ends after this"),
