@@ -82,10 +82,12 @@ pub fn text(r: &Report) -> String {
     out
 }
 
-/// Text escaped for Markdown: every character that could mark it up, backslashed.
+/// Text escaped for Markdown: every character that could mark it up, backslashed; a
+/// line break (a text value's, a hand-written log's) made a space, so that it cannot
+/// start a heading or end a list item.
 fn md(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    for c in one_line(s).chars() {
         if "\\`*_[]<>#|~&".contains(c) {
             out.push('\\');
         }
@@ -94,8 +96,14 @@ fn md(s: &str) -> String {
     out
 }
 
+/// `s` with each line break made a space.
+fn one_line(s: &str) -> String {
+    s.replace(['\r', '\n'], " ")
+}
+
 /// A Markdown code span holding `s`, fenced with more backticks than any run in it.
 fn md_code(s: &str) -> String {
+    let s = &one_line(s);
     let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
     let pad = if s.starts_with('`') || s.ends_with('`') {

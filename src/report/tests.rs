@@ -272,3 +272,39 @@ fn a_turn_heading_comes_again_only_when_the_turn_changed() {
     assert_eq!(text.matches("Turn 3\n").count(), 1, "{text}");
     assert!(!text.contains("Turn 5"), "{text}");
 }
+
+/// A hand-written log cannot mark up the Markdown account: a line break in a question
+/// or a value never starts a heading or ends the list item, and a backtick never closes
+/// the code span early (so no raw HTML or link gets through).
+#[test]
+fn markdown_holds_hostile_text_in_its_entry() {
+    let r = account(
+        "md-hostile",
+        &[
+            GAME,
+            r#"{"expr": "1 +\n# a heading\n` <img src=x onerror=alert(1)> [x](javascript:alert(1)) `", "value": "a\n# b <i>", "rolls": [], "result": 1}"#,
+        ],
+    )
+    .expect("a game log");
+    let md = super::render::markdown(&r);
+    let lines: Vec<&str> = md.lines().collect();
+    // The title, then the one entry (with its result under it): nothing at column 0
+    // but the title, and no heading of its own.
+    assert!(lines[0].starts_with("# Game record"), "{md}");
+    for l in &lines[1..] {
+        assert!(
+            l.is_empty() || l.starts_with("- ") || l.starts_with("  - ") || l.starts_with("## "),
+            "a line the entry did not make: {l:?}\n{md}"
+        );
+    }
+    assert!(!md.contains("\n# a heading"), "{md}");
+    // The question is one code span: fenced with more backticks than it holds.
+    // (padded with a space, as it ends with a backtick).
+    assert!(
+        md.contains(
+            "`` 1 + # a heading ` <img src=x onerror=alert(1)> [x](javascript:alert(1)) ` ``"
+        ),
+        "{md}"
+    );
+    assert!(!md.contains("<i>"), "{md}");
+}
