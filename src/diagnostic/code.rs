@@ -73,6 +73,8 @@ pub enum Code {
     CheckDuplicate,
     /// An `example` with both `seed 1` and `given rolls 3`: which dice?
     CheckExampleDice,
+    /// Rows `3-5`, `6 or more` and `_` on a key `ratio: Num`: 5 1/2 falls to `_` (a warning).
+    CheckFractionsOtherwise,
     /// `table morale(roll: 1..10)` with no row for 1: a number the key takes that no row covers.
     CheckGap,
     /// `if raining { 4" }` as a value: it gives none when the condition is false.
@@ -294,7 +296,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 126] = [
+    pub const ALL: [Code; 127] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseDefault,
@@ -323,6 +325,7 @@ impl Code {
         Code::CheckCycle,
         Code::CheckDuplicate,
         Code::CheckExampleDice,
+        Code::CheckFractionsOtherwise,
         Code::CheckGap,
         Code::CheckIfWithoutElse,
         Code::CheckMissingField,
@@ -454,6 +457,7 @@ impl Code {
             Code::CheckCycle => "umpire::check::cycle",
             Code::CheckDuplicate => "umpire::check::duplicate",
             Code::CheckExampleDice => "umpire::check::example_dice",
+            Code::CheckFractionsOtherwise => "umpire::check::fractions_otherwise",
             Code::CheckGap => "umpire::check::gap",
             Code::CheckIfWithoutElse => "umpire::check::if_without_else",
             Code::CheckMissingField => "umpire::check::missing_field",
@@ -586,6 +590,7 @@ impl Code {
             | Code::CheckCycle
             | Code::CheckDuplicate
             | Code::CheckExampleDice
+            | Code::CheckFractionsOtherwise
             | Code::CheckGap
             | Code::CheckIfWithoutElse
             | Code::CheckMissingField
