@@ -25,6 +25,8 @@ pub enum Code {
     ParseExampleDice,
     /// `2' 14"`: the inches of a feet-and-inches length must be less than 12.
     ParseFeetInches,
+    /// `1/1 2/3` or `1/2 1/2`: a fraction followed by a mixed number (never read as 3/5).
+    ParseMixedAfterSlash,
     /// `99999999999999999999`: a number (or a decimal's digits) too large to hold exactly.
     ParseNumber,
     /// `rule move(rate: Length; wheeling: Bool)`: `;` ends a table's keys, and a rule has none.
@@ -48,6 +50,9 @@ pub enum Code {
     ExtendOverride,
     /// `rule manoeuvre(...)` in a house rule of furious_reason, without `override`: it has one.
     ExtendShadow,
+    /// `"militia class" -2` in `override modifiers` whose base has `"Militia Class"`: a label
+    /// equal to the base's but for capitals, spaces or punctuation.
+    ExtendSimilarLabel,
     /// A second `extends`, or one house rule overriding a definition, a row or a modifier twice.
     ExtendTwice,
     /// `override table movment_rate { ... }` (misspelt): the base has nothing of that name.
@@ -296,13 +301,14 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 127] = [
+    pub const ALL: [Code; 129] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseDefault,
         Code::ParseDie,
         Code::ParseExampleDice,
         Code::ParseFeetInches,
+        Code::ParseMixedAfterSlash,
         Code::ParseNumber,
         Code::ParseParams,
         Code::ParseRange,
@@ -314,6 +320,7 @@ impl Code {
         Code::ExtendNoBase,
         Code::ExtendOverride,
         Code::ExtendShadow,
+        Code::ExtendSimilarLabel,
         Code::ExtendTwice,
         Code::ExtendUnknown,
         Code::CheckAmbiguous,
@@ -435,6 +442,7 @@ impl Code {
             Code::ParseDie => "umpire::parse::die",
             Code::ParseExampleDice => "umpire::parse::example_dice",
             Code::ParseFeetInches => "umpire::parse::feet_inches",
+            Code::ParseMixedAfterSlash => "umpire::parse::mixed_after_slash",
             Code::ParseNumber => "umpire::parse::number",
             Code::ParseParams => "umpire::parse::params",
             Code::ParseRange => "umpire::parse::range",
@@ -446,6 +454,7 @@ impl Code {
             Code::ExtendNoBase => "umpire::extend::no_base",
             Code::ExtendOverride => "umpire::extend::override",
             Code::ExtendShadow => "umpire::extend::shadow",
+            Code::ExtendSimilarLabel => "umpire::extend::similar_label",
             Code::ExtendTwice => "umpire::extend::twice",
             Code::ExtendUnknown => "umpire::extend::unknown",
             Code::CheckAmbiguous => "umpire::check::ambiguous",
@@ -568,6 +577,7 @@ impl Code {
             | Code::ParseDie
             | Code::ParseExampleDice
             | Code::ParseFeetInches
+            | Code::ParseMixedAfterSlash
             | Code::ParseNumber
             | Code::ParseParams
             | Code::ParseRange
@@ -579,6 +589,7 @@ impl Code {
             | Code::ExtendNoBase
             | Code::ExtendOverride
             | Code::ExtendShadow
+            | Code::ExtendSimilarLabel
             | Code::ExtendTwice
             | Code::ExtendUnknown => Phase::Extend,
             Code::CheckAmbiguous
