@@ -66,9 +66,11 @@ impl Checker<'_> {
             } else if n < nr + nt + nm {
                 let m = &p.modifiers[n - nr - nt].sig;
                 (format!("modifiers `{}`", m.name), m.span)
-            } else {
+            } else if n < nr + nt + nm + p.consts.len() {
                 let c = &p.consts[n - nr - nt - nm];
                 (format!("const `{}`", c.name), c.value.span)
+            } else {
+                default_name(p, n - nr - nt - nm - p.consts.len())
             }
         };
         // For each node: can it reach itself? (A depth-first walk from each.)
@@ -92,7 +94,11 @@ impl Checker<'_> {
             }
             // Constants defined in terms of each other alone are reported where constants
             // are checked.
-            if members.iter().all(|&m| m >= nr + nt + nm) {
+            let nc = self.prog.consts.len();
+            if members
+                .iter()
+                .all(|&m| m >= nr + nt + nm && m < nr + nt + nm + nc)
+            {
                 continue;
             }
             let names: Vec<String> = members.iter().map(|&m| name(m).0).collect();
@@ -107,7 +113,9 @@ impl Checker<'_> {
                 span,
                 "in a cycle",
             );
+            let through_default = members.iter().any(|&m| m >= nr + nt + nm + nc);
             d = match rule {
+                _ if through_default => d.help("a field's default is worked out each time a record is built without that field: give the field where the rule builds the record (`{ field: ..., ... }`), or make the default a value that calls nothing back"),
                 Some(r) if members.len() == 1 => d.help(format!("if the rule is meant to call itself, mark it: `rule {r}(...) -> Type recursive {{ ... }}`")),
                 Some(r) => d.help(format!("if the rules are meant to call each other, mark one: `rule {r}(...) -> Type recursive {{ ... }}`")),
                 None => d.help("tables, modifier lists and constants cannot go round: let a rule marked `recursive` carry the repetition"),
@@ -476,26 +484,58 @@ impl Checker<'_> {
     // ------------------------------------------------------------------ types
 }
 
-/// The graph of calls: nodes are rules, then tables, modifier lists and constants; an
-/// edge for every call or constant used in a body, a cell, a modifier or a parameter
-/// default.
+/// The default of a record's field, by its place among every field of every record (the
+/// nodes after the constants): `the default of `Melee.retiring``, where it is written.
+fn default_name(p: &Program, at: usize) -> (String, Span) {
+    let mut rest = at;
+    for r in &p.records {
+        if rest < r.defaults.len() {
+            let field = r.shape.fields.get(rest).map_or("?", |(n, _)| n);
+            let span = r.defaults[rest]
+                .as_ref()
+                .map_or(Span::default(), |d| d.span);
+            return (format!("the default of `{}.{field}`", r.name), span);
+        }
+        rest -= r.defaults.len();
+    }
+    ("a default".into(), Span::default())
+}
+
+/// The graph of calls: nodes are rules, then tables, modifier lists, constants and the
+/// defaults of record fields; an edge for every call, constant or field default used in
+/// a body, a cell, a modifier, a parameter default or a field default (a record built
+/// without a field works out its default: `{ y: 1 }` as an `A` uses `A.x`'s).
 fn call_graph(p: &Program) -> Vec<Vec<usize>> {
-    // Nodes: rules, then tables, modifier lists and constants; an edge for every
-    // call or constant used in a body, a cell, a modifier or a parameter default.
     let (nr, nt, nm, nc) = (
         p.rules.len(),
         p.tables.len(),
         p.modifiers.len(),
         p.consts.len(),
     );
+    let mut first_default = Vec::with_capacity(p.records.len());
+    let mut nd = 0;
+    for r in &p.records {
+        first_default.push(nd);
+        nd += r.defaults.len();
+    }
     let node = |c: Node| match c {
         Node::Call(Callee::Rule(i)) => Some(i as usize),
         Node::Call(Callee::Table(i)) => Some(nr + i as usize),
         Node::Call(Callee::Modifiers(i)) => Some(nr + nt + i as usize),
         Node::Const(i) => Some(nr + nt + nm + i as usize),
+        Node::Default(r, i) => first_default
+            .get(r as usize)
+            .map(|f| nr + nt + nm + nc + f + i as usize),
         Node::Call(Callee::Builtin(_)) => None,
     };
-    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); nr + nt + nm + nc];
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); nr + nt + nm + nc + nd];
+    for (r, rec) in p.records.iter().enumerate() {
+        for (i, d) in rec.defaults.iter().enumerate() {
+            let Some(d) = d else { continue };
+            let at = nr + nt + nm + nc + first_default[r] + i;
+            uses_in(d, &mut |x| edges[at].extend(node(x)));
+        }
+    }
     let defaults = |params: &[ParamInfo]| -> Vec<Expr> {
         params.iter().filter_map(|x| x.default.clone()).collect()
     };
@@ -576,12 +616,18 @@ fn reaches(edges: &[Vec<usize>], from: usize, to: usize) -> bool {
 enum Node {
     Call(Callee),
     Const(u32),
+    /// The default of field `.1` of record `.0`.
+    Default(u32, u32),
 }
 
 fn uses_in(e: &Expr, found: &mut dyn FnMut(Node)) {
     e.walk(&mut |x| match &x.kind {
         ExprKind::Call(c, _) => found(Node::Call(*c)),
         ExprKind::Const(i) => found(Node::Const(*i)),
+        ExprKind::Default {
+            of: DefaultOf::Record(r),
+            index,
+        } => found(Node::Default(*r, *index)),
         _ => {}
     });
 }
