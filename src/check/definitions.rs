@@ -12,6 +12,7 @@ impl Checker<'_> {
         self.param_defaults();
         self.check_definitions();
         self.call_cycles();
+        self.const_dice();
     }
 
     pub(super) fn record_defaults(&mut self, pending: &[(u32, Rc<ast::RecordDef>)]) {
@@ -56,23 +57,7 @@ impl Checker<'_> {
         let (nr, nt, nm) = (p.rules.len(), p.tables.len(), p.modifiers.len());
         let edges = call_graph(p);
         let recursive: Vec<bool> = self.pend.rules.iter().map(|(d, _)| d.recursive).collect();
-        let name = |n: usize| -> (String, Span) {
-            let p = &*self.prog;
-            if n < nr {
-                (format!("`{}`", p.rules[n].sig.name), p.rules[n].sig.span)
-            } else if n < nr + nt {
-                let t = &p.tables[n - nr].sig;
-                (format!("table `{}`", t.name), t.span)
-            } else if n < nr + nt + nm {
-                let m = &p.modifiers[n - nr - nt].sig;
-                (format!("modifiers `{}`", m.name), m.span)
-            } else if n < nr + nt + nm + p.consts.len() {
-                let c = &p.consts[n - nr - nt - nm];
-                (format!("const `{}`", c.name), c.value.span)
-            } else {
-                default_name(p, n - nr - nt - nm - p.consts.len())
-            }
-        };
+        let name = |n: usize| node_name(&self.prog, n);
         // For each node: can it reach itself? (A depth-first walk from each.)
         let mut reported = vec![false; edges.len()];
         let mut found = Vec::new();
@@ -482,6 +467,149 @@ impl Checker<'_> {
     }
 
     // ------------------------------------------------------------------ types
+}
+
+/// A node of the call graph in words (`` `melee` ``, ``table `t` ``), and where it is
+/// written.
+fn node_name(p: &Program, n: usize) -> (String, Span) {
+    let (nr, nt, nm) = (p.rules.len(), p.tables.len(), p.modifiers.len());
+    if n < nr {
+        (format!("`{}`", p.rules[n].sig.name), p.rules[n].sig.span)
+    } else if n < nr + nt {
+        let t = &p.tables[n - nr].sig;
+        (format!("table `{}`", t.name), t.span)
+    } else if n < nr + nt + nm {
+        let m = &p.modifiers[n - nr - nt].sig;
+        (format!("modifiers `{}`", m.name), m.span)
+    } else if n < nr + nt + nm + p.consts.len() {
+        let c = &p.consts[n - nr - nt - nm];
+        (format!("const `{}`", c.name), c.value.span)
+    } else {
+        default_name(p, n - nr - nt - nm - p.consts.len())
+    }
+}
+
+/// The expressions of each node of the call graph, in its order (a parameter's default
+/// is left out: it rolls where it is left out, `ExprKind::Default`).
+fn node_exprs(p: &Program) -> Vec<Vec<&Expr>> {
+    let mut out: Vec<Vec<&Expr>> = Vec::new();
+    out.extend(p.rules.iter().map(|r| vec![&r.body]));
+    out.extend(
+        p.tables
+            .iter()
+            .map(|t| t.rows.iter().map(|r| &r.cell).collect()),
+    );
+    out.extend(p.modifiers.iter().map(|m| {
+        m.modifiers
+            .iter()
+            .flat_map(|md| [Some(&md.amount), md.per.as_ref(), md.condition.as_ref()])
+            .flatten()
+            .collect()
+    }));
+    out.extend(p.consts.iter().map(|c| vec![&c.value]));
+    for r in &p.records {
+        out.extend(r.defaults.iter().map(|d| d.iter().collect()));
+    }
+    out
+}
+
+/// Where `e` itself rolls dice, if it does: a dice term, `dice(n, s)`, or a parameter's
+/// default that rolls, left out of a call.
+fn dice_in(p: &Program, e: &Expr) -> Option<(Span, &'static str)> {
+    let mut found = None;
+    e.walk(&mut |x| {
+        if found.is_some() {
+            return;
+        }
+        match &x.kind {
+            ExprKind::Dice { .. } | ExprKind::Call(Callee::Builtin(Builtin::Dice), _) => {
+                found = Some((x.span, "rolls dice"))
+            }
+            ExprKind::Default {
+                of: DefaultOf::Param(c),
+                index,
+            } => {
+                let default = p
+                    .signature(*c)
+                    .and_then(|s| s.params.get(*index as usize))
+                    .and_then(|q| q.default.as_ref());
+                if default.is_some_and(|d| dice_in(p, d).is_some()) {
+                    found = Some((
+                        x.span,
+                        "a parameter left out here has a default that rolls dice",
+                    ));
+                }
+            }
+            _ => {}
+        }
+    });
+    found
+}
+
+impl Checker<'_> {
+    /// A constant has one value: one that rolls dice (`const volley = 2d6`, or a call of
+    /// a rule that rolls) is an error at load. (A parameter's default may roll: it is
+    /// worked out afresh at each call that leaves it out.)
+    fn const_dice(&mut self) {
+        let p = &*self.prog;
+        let edges = call_graph(p);
+        let exprs = node_exprs(p);
+        let direct: Vec<Option<(Span, &str)>> = exprs
+            .iter()
+            .map(|es| es.iter().find_map(|e| dice_in(p, e)))
+            .collect();
+        // Which nodes roll, themselves or through what they use.
+        let mut rolls: Vec<bool> = direct.iter().map(Option::is_some).collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for n in 0..edges.len() {
+                if !rolls[n] && edges[n].iter().any(|&m| rolls.get(m) == Some(&true)) {
+                    rolls[n] = true;
+                    changed = true;
+                }
+            }
+        }
+        let first_const = p.rules.len() + p.tables.len() + p.modifiers.len();
+        let mut found = Vec::new();
+        for (i, c) in p.consts.iter().enumerate() {
+            let n = first_const + i;
+            if !rolls.get(n).copied().unwrap_or(false) {
+                continue;
+            }
+            let help = format!(
+                "a constant has one value, worked out once; to roll each time it is used, make it a rule: `rule {}() -> Type {{ ... }}`, used as `{}()`",
+                c.name, c.name
+            );
+            let d = match direct.get(n).copied().flatten() {
+                Some((span, label)) => Diag::at(
+                    Code::CheckConstDice,
+                    format!("the constant `{}` rolls dice", c.name),
+                    span,
+                    label,
+                ),
+                None => {
+                    let through = edges[n]
+                        .iter()
+                        .find(|&&m| rolls.get(m) == Some(&true))
+                        .map_or(String::new(), |&m| node_name(p, m).0);
+                    Diag::at(
+                        Code::CheckConstDice,
+                        format!(
+                            "the constant `{}` rolls dice: it uses {through}, which rolls them",
+                            c.name
+                        ),
+                        c.value.span,
+                        "rolls dice",
+                    )
+                }
+            };
+            found.push(d.help(help));
+        }
+        for d in found {
+            self.err(d);
+        }
+    }
 }
 
 /// The default of a record's field, by its place among every field of every record (the

@@ -67,6 +67,8 @@ pub enum Code {
     /// `const base_move = charge_move - 6"` and `const charge_move = base_move + 6"`: a
     /// constant made from itself.
     CheckConstCycle,
+    /// `const volley = 2d6`: a constant that rolls dice (it has one value; a rule rolls afresh).
+    CheckConstDice,
     /// `match a { infantry => 1 cavalry => 2 }` leaving out `artillery`: a value with no arm.
     CheckCoverage,
     /// A table of 17 true/false keys (131,072 combinations): not checked row by row (warns).
@@ -301,7 +303,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 129] = [
+    pub const ALL: [Code; 130] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseDefault,
@@ -327,6 +329,7 @@ impl Code {
         Code::CheckArgument,
         Code::CheckBuiltinName,
         Code::CheckConstCycle,
+        Code::CheckConstDice,
         Code::CheckCoverage,
         Code::CheckCoverageUnchecked,
         Code::CheckCycle,
@@ -461,6 +464,7 @@ impl Code {
             Code::CheckArgument => "umpire::check::argument",
             Code::CheckBuiltinName => "umpire::check::builtin_name",
             Code::CheckConstCycle => "umpire::check::const_cycle",
+            Code::CheckConstDice => "umpire::check::const_dice",
             Code::CheckCoverage => "umpire::check::coverage",
             Code::CheckCoverageUnchecked => "umpire::check::coverage_unchecked",
             Code::CheckCycle => "umpire::check::cycle",
@@ -596,6 +600,7 @@ impl Code {
             | Code::CheckArgument
             | Code::CheckBuiltinName
             | Code::CheckConstCycle
+            | Code::CheckConstDice
             | Code::CheckCoverage
             | Code::CheckCoverageUnchecked
             | Code::CheckCycle
