@@ -137,13 +137,40 @@ impl Checker<'_> {
             _ => format!("{head}, found {found}"),
         };
         let mut d = Diag::at(Code::CheckType, message, span, format!("this is {found}"));
-        for h in self.type_help(actual, expected, &written) {
-            d = d.help(h);
+        let hidden = match expected {
+            Ty::Enum(e) => self.hidden_value(span, *e),
+            _ => None,
+        };
+        match hidden {
+            // (Not "did you mean `charged`?" for `charged` itself.)
+            Some(h) => d = d.help(h),
+            None => {
+                for h in self.type_help(actual, expected, &written) {
+                    d = d.help(h);
+                }
+            }
         }
         if let Some(h) = self.one_member_help(actual, expected, span) {
             d = d.help(h);
         }
         d
+    }
+
+    /// `charged` written where a value of `Retiring` is wanted, and read as something else
+    /// of that name (a parameter `charged: 1..`, a `let`, a constant): what to write for
+    /// the value.
+    pub(super) fn hidden_value(&self, span: Span, e: crate::value::EnumId) -> Option<String> {
+        let text = self.sources.snippet(span).trim();
+        let en = self.prog.enums.get(usize::from(e))?;
+        en.values.iter().find(|v| *v.name == *text)?;
+        let what = match self.prog.globals.get(text) {
+            Some(Global::Const(_)) => "the constant",
+            _ => "the parameter (or `let`)",
+        };
+        Some(format!(
+            "here `{text}` is {what} named `{text}`, which hides the value `{text}` of {}: for the value, write `{}.{text}`",
+            en.name, en.name
+        ))
     }
 
     /// A whole group (`brigade`) where one of its members is wanted: name one.
