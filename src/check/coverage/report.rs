@@ -10,16 +10,18 @@ use crate::program::*;
 use crate::value::Value;
 
 /// The key that takes a number (a die roll, a ratio), if a table has one: the last such
-/// key (a table keyed by two numbers, `odds` and `roll`, is read down a column of `odds`).
+/// key (a table keyed by two numbers, `odds` and `roll`, is read down a column of `odds`);
+/// a length only when no key is a number.
 pub(in crate::check) fn number_key(t: &TableInfo) -> Option<usize> {
-    t.sig.params[..t.keys.min(t.sig.params.len())]
-        .iter()
-        .rposition(|p| is_number(&p.ty))
+    let keys = &t.sig.params[..t.keys.min(t.sig.params.len())];
+    keys.iter()
+        .rposition(|p| matches!(p.ty, Ty::Int | Ty::Num))
+        .or_else(|| keys.iter().rposition(|p| p.ty == Ty::Length))
 }
 
-/// Whether a key of this type is looked up by number (`Int` or `Num`).
+/// Whether a key of this type is looked up by number (`Int`, `Num`, or a `Length`).
 fn is_number(ty: &Ty) -> bool {
-    matches!(ty, Ty::Int | Ty::Num)
+    matches!(ty, Ty::Int | Ty::Num | Ty::Length)
 }
 
 /// The whole numbers a pattern covers, as inclusive intervals (`None` for `_`).

@@ -17,10 +17,10 @@ pub(in crate::check) struct Scale {
 }
 
 impl Scale {
-    /// The scale of a key of type `ty`.
+    /// The scale of a key of type `ty`: a `Num` or a `Length` (inches) takes fractions.
     pub(in crate::check) fn of(ty: &Ty) -> Scale {
         Scale {
-            fractions: *ty == Ty::Num,
+            fractions: matches!(ty, Ty::Num | Ty::Length),
         }
     }
 
@@ -198,6 +198,13 @@ mod tests {
 
     const WHOLE: Scale = Scale { fractions: false };
     const FRACTIONS: Scale = Scale { fractions: true };
+
+    #[test]
+    fn num_and_length_keys_take_fractions() {
+        assert_eq!(Scale::of(&Ty::Num), FRACTIONS);
+        assert_eq!(Scale::of(&Ty::Length), FRACTIONS);
+        assert_eq!(Scale::of(&Ty::Int), WHOLE);
+    }
 
     #[test]
     fn fractions_stand_between_whole_numbers() {
