@@ -541,7 +541,8 @@ fn fraction_then_mixed(file: crate::span::FileId, op: &Pair<Rule>, rhs: &Expr) -
         .take_while(|(_, c)| c.is_ascii_digit())
         .last()
         .map_or(slash, |(i, _)| i);
-    let text = &input[start..rhs.span.end as usize];
+    let text = input.get(start..rhs.span.end as usize).unwrap_or(right);
+    let before = input.get(start..after).unwrap_or("/");
     let span = Span {
         file,
         start: u32::try_from(start).unwrap_or(rhs.span.start),
@@ -555,6 +556,6 @@ fn fraction_then_mixed(file: crate::span::FileId, op: &Pair<Rule>, rhs: &Expr) -
     )
     .help(format!(
         "a mixed number is a whole number, a space and a fraction (`1 2/3`); to divide by the mixed number `{right}`, bracket it: `{}({right})`",
-        &input[start..after]
+        before
     )))
 }
