@@ -44,6 +44,9 @@ impl Other {
         match (self, v) {
             (Other::Pat(p), v) => p.matches(v),
             (Other::Numbers(s, (lo, hi)), Value::Num(r)) => (*lo..=*hi).contains(&s.index(r)),
+            (Other::Numbers(s, (lo, hi)), Value::Length(l)) => {
+                (*lo..=*hi).contains(&s.index(&l.inches))
+            }
             _ => false,
         }
     }
