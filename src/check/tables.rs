@@ -175,7 +175,7 @@ impl Checker<'_> {
                     info.sig.span,
                     "a column without rows",
                 )
-                .help("add rows for that column, or narrow the key's declared range"),
+                .help("add rows for that column, or widen rows beside it to take it (or, for a declared range, narrow the range)"),
             );
             return true;
         }

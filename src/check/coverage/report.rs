@@ -172,20 +172,34 @@ fn pieces(rows: &[RowInfo], j: usize, key: &ParamInfo) -> Vec<Choice> {
     cuts.retain(|c| (domain.0..=domain.1 + 1).contains(c));
     cuts.sort_unstable();
     cuts.dedup();
-    cuts.windows(2)
-        .map(|w| (w[0], w[1] - 1))
-        .filter_map(|span| {
-            let required = key.range.is_some();
-            let c = Choice::Numbers(
-                s,
-                span,
-                required,
-                format!("{} = {}", key.name, s.shown(span)),
-            );
-            let taken = rows
-                .iter()
-                .any(|r| r.patterns.get(j).is_some_and(|p| c.in_pattern(p)));
-            (taken || required).then_some(c)
+    // Each stretch, and whether a row takes it; a stretch is asked for when the key's
+    // range holds it, or (no range) when rows take stretches on both sides of it: `1 |`
+    // and `3 |` rows leave 2 out, as rows `1` and `3` of a roll would.
+    let stretches: Vec<((i128, i128), bool)> = cuts
+        .windows(2)
+        .map(|w| {
+            let span = (w[0], w[1] - 1);
+            let taken = rows.iter().any(|r| {
+                r.patterns.get(j).is_some_and(|p| match s.spans(p) {
+                    None => true,
+                    Some(iv) => iv.iter().any(|&(a, b)| a <= span.0 && span.1 <= b),
+                })
+            });
+            (span, taken)
+        })
+        .collect();
+    let first = stretches.iter().position(|(_, t)| *t);
+    let last = stretches.iter().rposition(|(_, t)| *t);
+    stretches
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, (span, taken))| {
+            let between = first.is_some_and(|f| f < i) && last.is_some_and(|l| i < l);
+            let required = key.range.is_some() || between;
+            (taken || required).then(|| {
+                let name = format!("{} = {}", key.name, s.shown(span));
+                Choice::Numbers(s, span, required, name)
+            })
         })
         .collect()
 }
