@@ -354,6 +354,62 @@ pub(in crate::check) fn uncovered(
     out
 }
 
+/// The other number keys of a call site (`odds` of `crt(odds, d6)`) that can go past the
+/// range their key is declared with: an error, as for the roll.
+fn others_out_of_range(table: &TableInfo, k: usize, s: &CallSite, out: &mut Vec<Diag>) {
+    let keys = table.sig.params.iter().take(table.keys).enumerate();
+    let others = keys.filter(|(i, _)| *i != k).map(|(_, p)| p);
+    for (key, reach) in others.zip(&s.other_reach) {
+        let (Some((reach, span)), Some(r)) = (reach, key.range) else {
+            continue;
+        };
+        let scale = Scale::of(&key.ty);
+        let Some(bounds) = scale.bounds(*reach).filter(|_| reach.known()) else {
+            continue;
+        };
+        out_of_range(table, key, scale, r, bounds, (*span, "this value"), out);
+    }
+}
+
+/// A value that can be `bounds` given for `key`, declared `r`, written at `span` (`what`:
+/// "this roll", "this value"): an error for the part outside `r` (it would be refused at
+/// run time).
+fn out_of_range(
+    table: &TableInfo,
+    key: &ParamInfo,
+    scale: Scale,
+    r: IntRange,
+    bounds: (i128, i128),
+    (span, what): (crate::span::Span, &str),
+    out: &mut Vec<Diag>,
+) {
+    let range = scale.range(r);
+    let outside = [
+        (bounds.0, bounds.1.min(range.0 - 1)),
+        (bounds.0.max(range.1.saturating_add(1)), bounds.1),
+    ];
+    let outside: Vec<(i128, i128)> = outside.into_iter().filter(|(a, b)| a <= b).collect();
+    if outside.is_empty() {
+        return;
+    }
+    let can = scale.shown(bounds);
+    out.push(
+        Diag::at(
+            Code::CheckRollOutOfRange,
+            format!(
+                "{what} can be {can}, and `{}` of `{}` takes {r}: {} would be refused",
+                key.name,
+                table.sig.name,
+                scale.shown_all(&outside)
+            ),
+            span,
+            format!("can be {can}"),
+        )
+        .label(key.span, format!("takes {r}"))
+        .help("widen the key's range (and give rows for the new numbers), or change the roll"),
+    );
+}
+
 /// The rolls a call site can make that find no row in a column they may be read on.
 fn without_rows(table: &TableInfo, cols: &[Column], s: &CallSite, out: &mut Vec<Diag>) {
     let k = number_key(table).unwrap_or(0);
@@ -370,41 +426,26 @@ fn without_rows(table: &TableInfo, cols: &[Column], s: &CallSite, out: &mut Vec<
     // A roll past the range the key is declared with fails at run time: an error here.
     if let Some(r) = key.range {
         let range = scale.range(r);
-        let outside = [
-            (bounds.0, bounds.1.min(range.0 - 1)),
-            (bounds.0.max(range.1.saturating_add(1)), bounds.1),
-        ];
-        let outside: Vec<(i128, i128)> = outside.into_iter().filter(|(a, b)| a <= b).collect();
-        if !outside.is_empty() {
-            let can = scale.shown(bounds);
-            out.push(
-                Diag::at(
-                    Code::CheckRollOutOfRange,
-                    format!(
-                        "this roll can be {can}, and `{}` of `{}` takes {r}: {} would be refused",
-                        key.name,
-                        table.sig.name,
-                        scale.shown_all(&outside)
-                    ),
-                    s.span,
-                    format!("can be {can}"),
-                )
-                .label(key.span, format!("takes {r}"))
-                .help(
-                    "widen the key's range (and give rows for the new numbers), or change the roll",
-                ),
-            );
-        }
+        out_of_range(table, key, scale, r, bounds, (s.span, "this roll"), out);
         bounds = (bounds.0.max(range.0), bounds.1.min(range.1));
         if bounds.0 > bounds.1 {
             return;
         }
     }
     for c in cols {
-        let applies = s.others.iter().zip(&c.others).all(|(v, o)| match v {
-            Some(v) => o.takes(v),
-            None => true,
-        });
+        let applies = s
+            .others
+            .iter()
+            .zip(&s.other_reach)
+            .zip(&c.others)
+            .all(|((v, r), o)| match (v, r, o) {
+                (Some(v), _, o) => o.takes(v),
+                // A number that may be anything the stretch holds.
+                (None, Some((r, _)), Other::Numbers(sc, (lo, hi))) => {
+                    sc.bounds(*r).is_some_and(|(a, b)| a.max(*lo) <= b.min(*hi))
+                }
+                _ => true,
+            });
         if !applies {
             continue;
         }
@@ -460,6 +501,7 @@ pub(super) fn table(
     let key = &table.sig.params[k];
     let mine: Vec<&CallSite> = found.iter().filter(|s| s.table as usize == t).collect();
     for s in &mine {
+        others_out_of_range(table, k, s, diags);
         without_rows(table, &cols, s, diags);
     }
     // Rows no roll reaches: only when every roll made of the table is known.
