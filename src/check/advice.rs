@@ -163,9 +163,24 @@ impl Checker<'_> {
         let text = self.sources.snippet(span).trim();
         let en = self.prog.enums.get(usize::from(e))?;
         en.values.iter().find(|v| *v.name == *text)?;
-        let what = match self.prog.globals.get(text) {
-            Some(Global::Const(_)) => "the constant",
-            _ => "the parameter (or `let`)",
+        let within = |outer: Span| {
+            outer.file == span.file && outer.start <= span.start && span.end <= outer.end
+        };
+        let named = |ps: &[ast::Param]| ps.iter().any(|p| *p.name.node == *text);
+        let in_rule = self
+            .pend
+            .rules
+            .iter()
+            .any(|(d, _)| within(d.body.span) && named(&d.params));
+        let in_table = self.pend.tables.iter().any(|(d, _)| {
+            d.rows.iter().any(|r| within(r.span)) && (named(&d.keys) || named(&d.extra))
+        });
+        let what = if in_rule || in_table {
+            "the parameter"
+        } else if let Some(Global::Const(_)) = self.prog.globals.get(text) {
+            "the constant"
+        } else {
+            "the `let`"
         };
         Some(format!(
             "here `{text}` is {what} named `{text}`, which hides the value `{text}` of {}: for the value, write `{}.{text}`",
