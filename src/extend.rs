@@ -441,6 +441,15 @@ impl Merge<'_> {
     }
 }
 
+/// A modifier's label as it is compared for slips: its letters and digits, in small letters.
+fn label_key(label: &str) -> String {
+    label
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 /// One change of a modifier list: a modifier set (replaced, or added at the end) or
 /// removed by its label.
 fn change_modifier(m: &mut ast::ModifiersDef, change: ModifierChange) -> Result<(), Diag> {
@@ -452,7 +461,29 @@ fn change_modifier(m: &mut ast::ModifiersDef, change: ModifierChange) -> Result<
                 .position(|x| x.label.node == md.label.node)
             {
                 Some(i) => m.modifiers[i] = *md,
-                None => m.modifiers.push(*md),
+                None => {
+                    // "militia class" beside the base's "Militia Class" is a typing slip,
+                    // never a second modifier adding to the first.
+                    let key = label_key(&md.label.node);
+                    if let Some(base) = m.modifiers.iter().find(|x| label_key(&x.label.node) == key)
+                    {
+                        return Err(Diag::at(
+                            Code::ExtendSimilarLabel,
+                            format!(
+                                "`{}` has the modifier \"{}\"; \"{}\" differs from it only in capitals, spaces or punctuation",
+                                m.name.node, base.label.node, md.label.node
+                            ),
+                            md.label.span,
+                            "not the base's label",
+                        )
+                        .label(base.label.span, "the base's modifier")
+                        .help(format!(
+                            "did you mean \"{}\"? Write the label as the base does to change that modifier; a new modifier needs a label of its own",
+                            base.label.node
+                        )));
+                    }
+                    m.modifiers.push(*md)
+                }
             }
         }
         ModifierChange::Remove(label) => {

@@ -137,13 +137,55 @@ impl Checker<'_> {
             _ => format!("{head}, found {found}"),
         };
         let mut d = Diag::at(Code::CheckType, message, span, format!("this is {found}"));
-        for h in self.type_help(actual, expected, &written) {
-            d = d.help(h);
+        let hidden = match expected {
+            Ty::Enum(e) => self.hidden_value(span, *e),
+            _ => None,
+        };
+        match hidden {
+            // (Not "did you mean `charged`?" for `charged` itself.)
+            Some(h) => d = d.help(h),
+            None => {
+                for h in self.type_help(actual, expected, &written) {
+                    d = d.help(h);
+                }
+            }
         }
         if let Some(h) = self.one_member_help(actual, expected, span) {
             d = d.help(h);
         }
         d
+    }
+
+    /// `charged` written where a value of `Retiring` is wanted, and read as something else
+    /// of that name (a parameter `charged: 1..`, a `let`, a constant): what to write for
+    /// the value.
+    pub(super) fn hidden_value(&self, span: Span, e: crate::value::EnumId) -> Option<String> {
+        let text = self.sources.snippet(span).trim();
+        let en = self.prog.enums.get(usize::from(e))?;
+        en.values.iter().find(|v| *v.name == *text)?;
+        let within = |outer: Span| {
+            outer.file == span.file && outer.start <= span.start && span.end <= outer.end
+        };
+        let named = |ps: &[ast::Param]| ps.iter().any(|p| *p.name.node == *text);
+        let in_rule = self
+            .pend
+            .rules
+            .iter()
+            .any(|(d, _)| within(d.body.span) && named(&d.params));
+        let in_table = self.pend.tables.iter().any(|(d, _)| {
+            d.rows.iter().any(|r| within(r.span)) && (named(&d.keys) || named(&d.extra))
+        });
+        let what = if in_rule || in_table {
+            "the parameter"
+        } else if let Some(Global::Const(_)) = self.prog.globals.get(text) {
+            "the constant"
+        } else {
+            "the `let`"
+        };
+        Some(format!(
+            "here `{text}` is {what} named `{text}`, which hides the value `{text}` of {}: for the value, write `{}.{text}`",
+            en.name, en.name
+        ))
     }
 
     /// A whole group (`brigade`) where one of its members is wanted: name one.

@@ -371,9 +371,9 @@ impl Checker<'_> {
                 if hi.is_some_and(|h| h < *lo) {
                     self.err(Diag::at(
                         Code::CheckRange,
-                        "empty range: the upper bound is below the lower",
+                        "this range is reversed: its upper bound is below its lower, so it takes no number",
                         *span,
-                        "empty",
+                        "reversed",
                     ));
                 }
                 (Ty::Int, Some(IntRange { lo: *lo, hi: *hi }))

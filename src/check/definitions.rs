@@ -12,6 +12,7 @@ impl Checker<'_> {
         self.param_defaults();
         self.check_definitions();
         self.call_cycles();
+        self.const_dice();
     }
 
     pub(super) fn record_defaults(&mut self, pending: &[(u32, Rc<ast::RecordDef>)]) {
@@ -56,21 +57,7 @@ impl Checker<'_> {
         let (nr, nt, nm) = (p.rules.len(), p.tables.len(), p.modifiers.len());
         let edges = call_graph(p);
         let recursive: Vec<bool> = self.pend.rules.iter().map(|(d, _)| d.recursive).collect();
-        let name = |n: usize| -> (String, Span) {
-            let p = &*self.prog;
-            if n < nr {
-                (format!("`{}`", p.rules[n].sig.name), p.rules[n].sig.span)
-            } else if n < nr + nt {
-                let t = &p.tables[n - nr].sig;
-                (format!("table `{}`", t.name), t.span)
-            } else if n < nr + nt + nm {
-                let m = &p.modifiers[n - nr - nt].sig;
-                (format!("modifiers `{}`", m.name), m.span)
-            } else {
-                let c = &p.consts[n - nr - nt - nm];
-                (format!("const `{}`", c.name), c.value.span)
-            }
-        };
+        let name = |n: usize| node_name(&self.prog, n);
         // For each node: can it reach itself? (A depth-first walk from each.)
         let mut reported = vec![false; edges.len()];
         let mut found = Vec::new();
@@ -92,7 +79,11 @@ impl Checker<'_> {
             }
             // Constants defined in terms of each other alone are reported where constants
             // are checked.
-            if members.iter().all(|&m| m >= nr + nt + nm) {
+            let nc = self.prog.consts.len();
+            if members
+                .iter()
+                .all(|&m| m >= nr + nt + nm && m < nr + nt + nm + nc)
+            {
                 continue;
             }
             let names: Vec<String> = members.iter().map(|&m| name(m).0).collect();
@@ -107,7 +98,9 @@ impl Checker<'_> {
                 span,
                 "in a cycle",
             );
+            let through_default = members.iter().any(|&m| m >= nr + nt + nm + nc);
             d = match rule {
+                _ if through_default => d.help("a field's default is worked out each time a record is built without that field: give the field where the rule builds the record (`{ field: ..., ... }`), or make the default a value that calls nothing back"),
                 Some(r) if members.len() == 1 => d.help(format!("if the rule is meant to call itself, mark it: `rule {r}(...) -> Type recursive {{ ... }}`")),
                 Some(r) => d.help(format!("if the rules are meant to call each other, mark one: `rule {r}(...) -> Type recursive {{ ... }}`")),
                 None => d.help("tables, modifier lists and constants cannot go round: let a rule marked `recursive` carry the repetition"),
@@ -476,26 +469,201 @@ impl Checker<'_> {
     // ------------------------------------------------------------------ types
 }
 
-/// The graph of calls: nodes are rules, then tables, modifier lists and constants; an
-/// edge for every call or constant used in a body, a cell, a modifier or a parameter
-/// default.
+/// A node of the call graph in words (`` `melee` ``, ``table `t` ``), and where it is
+/// written.
+fn node_name(p: &Program, n: usize) -> (String, Span) {
+    let (nr, nt, nm) = (p.rules.len(), p.tables.len(), p.modifiers.len());
+    if n < nr {
+        (format!("`{}`", p.rules[n].sig.name), p.rules[n].sig.span)
+    } else if n < nr + nt {
+        let t = &p.tables[n - nr].sig;
+        (format!("table `{}`", t.name), t.span)
+    } else if n < nr + nt + nm {
+        let m = &p.modifiers[n - nr - nt].sig;
+        (format!("modifiers `{}`", m.name), m.span)
+    } else if n < nr + nt + nm + p.consts.len() {
+        let c = &p.consts[n - nr - nt - nm];
+        (format!("const `{}`", c.name), c.value.span)
+    } else {
+        default_name(p, n - nr - nt - nm - p.consts.len())
+    }
+}
+
+/// The expressions of each node of the call graph, in its order (a parameter's default
+/// is left out: it rolls where it is left out, `ExprKind::Default`).
+fn node_exprs(p: &Program) -> Vec<Vec<&Expr>> {
+    let mut out: Vec<Vec<&Expr>> = Vec::new();
+    out.extend(p.rules.iter().map(|r| vec![&r.body]));
+    out.extend(
+        p.tables
+            .iter()
+            .map(|t| t.rows.iter().map(|r| &r.cell).collect()),
+    );
+    out.extend(p.modifiers.iter().map(|m| {
+        m.modifiers
+            .iter()
+            .flat_map(|md| [Some(&md.amount), md.per.as_ref(), md.condition.as_ref()])
+            .flatten()
+            .collect()
+    }));
+    out.extend(p.consts.iter().map(|c| vec![&c.value]));
+    for r in &p.records {
+        out.extend(r.defaults.iter().map(|d| d.iter().collect()));
+    }
+    out
+}
+
+/// Where `e` itself rolls dice, if it does: a dice term, `dice(n, s)`, or a parameter's
+/// default that rolls, left out of a call.
+fn dice_in(p: &Program, e: &Expr) -> Option<(Span, &'static str)> {
+    let mut found = None;
+    e.walk(&mut |x| {
+        if found.is_some() {
+            return;
+        }
+        match &x.kind {
+            ExprKind::Dice { .. } | ExprKind::Call(Callee::Builtin(Builtin::Dice), _) => {
+                found = Some((x.span, "rolls dice"))
+            }
+            ExprKind::Default {
+                of: DefaultOf::Param(c),
+                index,
+            } => {
+                let default = p
+                    .signature(*c)
+                    .and_then(|s| s.params.get(*index as usize))
+                    .and_then(|q| q.default.as_ref());
+                if default.is_some_and(|d| dice_in(p, d).is_some()) {
+                    found = Some((
+                        x.span,
+                        "a parameter left out here has a default that rolls dice",
+                    ));
+                }
+            }
+            _ => {}
+        }
+    });
+    found
+}
+
+impl Checker<'_> {
+    /// A constant has one value: one that rolls dice (`const volley = 2d6`, or a call of
+    /// a rule that rolls) is an error at load. (A parameter's default may roll: it is
+    /// worked out afresh at each call that leaves it out.)
+    fn const_dice(&mut self) {
+        let p = &*self.prog;
+        let edges = call_graph(p);
+        let exprs = node_exprs(p);
+        let direct: Vec<Option<(Span, &str)>> = exprs
+            .iter()
+            .map(|es| es.iter().find_map(|e| dice_in(p, e)))
+            .collect();
+        // Which nodes roll, themselves or through what they use.
+        let mut rolls: Vec<bool> = direct.iter().map(Option::is_some).collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for n in 0..edges.len() {
+                if !rolls[n] && edges[n].iter().any(|&m| rolls.get(m) == Some(&true)) {
+                    rolls[n] = true;
+                    changed = true;
+                }
+            }
+        }
+        let first_const = p.rules.len() + p.tables.len() + p.modifiers.len();
+        let mut found = Vec::new();
+        for (i, c) in p.consts.iter().enumerate() {
+            let n = first_const + i;
+            if !rolls.get(n).copied().unwrap_or(false) {
+                continue;
+            }
+            let help = format!(
+                "a constant has one value, worked out once; to roll each time it is used, make it a rule: `rule {}() -> Type {{ ... }}`, used as `{}()`",
+                c.name, c.name
+            );
+            let d = match direct.get(n).copied().flatten() {
+                Some((span, label)) => Diag::at(
+                    Code::CheckConstDice,
+                    format!("the constant `{}` rolls dice", c.name),
+                    span,
+                    label,
+                ),
+                None => {
+                    let through = edges[n]
+                        .iter()
+                        .find(|&&m| rolls.get(m) == Some(&true))
+                        .map_or(String::new(), |&m| node_name(p, m).0);
+                    Diag::at(
+                        Code::CheckConstDice,
+                        format!(
+                            "the constant `{}` rolls dice: it uses {through}, which rolls them",
+                            c.name
+                        ),
+                        c.value.span,
+                        "rolls dice",
+                    )
+                }
+            };
+            found.push(d.help(help));
+        }
+        for d in found {
+            self.err(d);
+        }
+    }
+}
+
+/// The default of a record's field, by its place among every field of every record (the
+/// nodes after the constants): `the default of `Melee.retiring``, where it is written.
+fn default_name(p: &Program, at: usize) -> (String, Span) {
+    let mut rest = at;
+    for r in &p.records {
+        if rest < r.defaults.len() {
+            let field = r.shape.fields.get(rest).map_or("?", |(n, _)| n);
+            let span = r.defaults[rest]
+                .as_ref()
+                .map_or(Span::default(), |d| d.span);
+            return (format!("the default of `{}.{field}`", r.name), span);
+        }
+        rest -= r.defaults.len();
+    }
+    ("a default".into(), Span::default())
+}
+
+/// The graph of calls: nodes are rules, then tables, modifier lists, constants and the
+/// defaults of record fields; an edge for every call, constant or field default used in
+/// a body, a cell, a modifier, a parameter default or a field default (a record built
+/// without a field works out its default: `{ y: 1 }` as an `A` uses `A.x`'s).
 fn call_graph(p: &Program) -> Vec<Vec<usize>> {
-    // Nodes: rules, then tables, modifier lists and constants; an edge for every
-    // call or constant used in a body, a cell, a modifier or a parameter default.
     let (nr, nt, nm, nc) = (
         p.rules.len(),
         p.tables.len(),
         p.modifiers.len(),
         p.consts.len(),
     );
+    let mut first_default = Vec::with_capacity(p.records.len());
+    let mut nd = 0;
+    for r in &p.records {
+        first_default.push(nd);
+        nd += r.defaults.len();
+    }
     let node = |c: Node| match c {
         Node::Call(Callee::Rule(i)) => Some(i as usize),
         Node::Call(Callee::Table(i)) => Some(nr + i as usize),
         Node::Call(Callee::Modifiers(i)) => Some(nr + nt + i as usize),
         Node::Const(i) => Some(nr + nt + nm + i as usize),
+        Node::Default(r, i) => first_default
+            .get(r as usize)
+            .map(|f| nr + nt + nm + nc + f + i as usize),
         Node::Call(Callee::Builtin(_)) => None,
     };
-    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); nr + nt + nm + nc];
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); nr + nt + nm + nc + nd];
+    for (r, rec) in p.records.iter().enumerate() {
+        for (i, d) in rec.defaults.iter().enumerate() {
+            let Some(d) = d else { continue };
+            let at = nr + nt + nm + nc + first_default[r] + i;
+            uses_in(d, &mut |x| edges[at].extend(node(x)));
+        }
+    }
     let defaults = |params: &[ParamInfo]| -> Vec<Expr> {
         params.iter().filter_map(|x| x.default.clone()).collect()
     };
@@ -576,12 +744,18 @@ fn reaches(edges: &[Vec<usize>], from: usize, to: usize) -> bool {
 enum Node {
     Call(Callee),
     Const(u32),
+    /// The default of field `.1` of record `.0`.
+    Default(u32, u32),
 }
 
 fn uses_in(e: &Expr, found: &mut dyn FnMut(Node)) {
     e.walk(&mut |x| match &x.kind {
         ExprKind::Call(c, _) => found(Node::Call(*c)),
         ExprKind::Const(i) => found(Node::Const(*i)),
+        ExprKind::Default {
+            of: DefaultOf::Record(r),
+            index,
+        } => found(Node::Default(*r, *index)),
         _ => {}
     });
 }

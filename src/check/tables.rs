@@ -81,21 +81,27 @@ impl Checker<'_> {
         self.pend.tables[i].1 = State::Done;
     }
 
-    /// Rows keyed by a whole number (a die roll) that give the other keys the same way —
+    /// Rows keyed by a number (a die roll, a ratio) that give the other keys the same way —
     /// one column of the Manoeuvre Table — must not overlap ("never last row wins"), and
-    /// must leave no hole between the numbers they cover. (Rows giving the other keys
-    /// more generally, `_`, count for every column they apply to; a specific row before
-    /// an `_` row is the rulebook's "otherwise", not an overlap.)
+    /// must leave no hole between the numbers they cover (on a `Num` key, the fractions
+    /// between whole numbers too). (Rows giving the other keys more generally, `_`, count
+    /// for every column they apply to; a specific row before an `_` row is the rulebook's
+    /// "otherwise", not an overlap.)
     /// Returns whether a hole was found (the table's rolls are then not judged again).
     fn number_rows(&mut self, info: &TableInfo, rows: &[RowInfo]) -> bool {
         let Some(k) = coverage::number_key(info) else {
             return false;
         };
+        let scale = coverage::Scale::of(&info.sig.params[k].ty);
         let mut holed = false;
         let mut reported = std::collections::HashSet::new();
+        let mut fractions_told = false;
         for col in coverage::columns(&self.prog, info, rows, k) {
-            self.overlaps(rows, k, &col, &mut reported);
+            self.overlaps(rows, k, scale, &col, &mut reported);
             holed |= self.holes(info, rows, k, &col);
+            if !holed && !fractions_told {
+                fractions_told = self.fractions_otherwise(info, rows, k, &col);
+            }
         }
         holed
     }
@@ -107,13 +113,14 @@ impl Checker<'_> {
         &mut self,
         rows: &[RowInfo],
         k: usize,
+        scale: coverage::Scale,
         col: &coverage::Column,
         reported: &mut std::collections::HashSet<(usize, usize)>,
     ) {
         let mut spans: Vec<(i128, i128, usize)> = col
             .rows
             .iter()
-            .filter_map(|&r| coverage::intervals(&rows[r].patterns[k]).map(|iv| (r, iv)))
+            .filter_map(|&r| scale.spans(&rows[r].patterns[k]).map(|iv| (r, iv)))
             .flat_map(|(r, iv)| iv.into_iter().map(move |(lo, hi)| (lo, hi, r)))
             .collect();
         spans.sort();
@@ -131,7 +138,7 @@ impl Checker<'_> {
                                     "rows {} and {} overlap on {}",
                                     rows[ra].quoted(),
                                     rows[rb].quoted(),
-                                    coverage::shown(shared)
+                                    scale.shown(shared)
                                 ),
                                 rows[rb].span,
                                 "overlaps an earlier row",
@@ -158,58 +165,148 @@ impl Checker<'_> {
         col: &coverage::Column,
     ) -> bool {
         let key = &info.sig.params[k];
+        let scale = coverage::Scale::of(&key.ty);
+        if col.rows.is_empty() {
+            // A column a declared range asks for (`odds: 1..6`), with no row at all.
+            self.err(
+                Diag::at(
+                    Code::CheckGap,
+                    format!("no row of `{}` is read{}", info.sig.name, col.name),
+                    info.sig.span,
+                    "a column without rows",
+                )
+                .help("add rows for that column, or widen rows beside it to take it (or, for a declared range, narrow the range)"),
+            );
+            return true;
+        }
         let bounds = match key.range {
-            Some(r) => (i128::from(r.lo), r.hi.map_or(coverage::HI, i128::from)),
+            Some(r) => scale.range(r),
             None => match (col.covered.first(), col.covered.last()) {
                 (Some(first), Some(last)) => (first.0, last.1),
                 _ => return false,
             },
         };
         let holes = coverage::uncovered(bounds, &col.covered);
-        if let Some(&(lo, hi)) = holes.first() {
-            // Point at the row just before the hole (or just after, at the start).
-            let covers = |n: i128| {
-                col.rows.iter().copied().find(|&r| {
-                    coverage::intervals(&rows[r].patterns[k])
-                        .is_some_and(|iv| iv.iter().any(|&(a, b)| a <= n && n <= b))
-                })
-            };
-            let (at, place) = match (covers(lo - 1), covers(hi + 1)) {
-                (Some(r), _) => (Some(r), "after this row"),
-                (None, Some(r)) => (Some(r), "before this row"),
-                (None, None) => (col.rows.first().copied(), "here"),
-            };
-            let span = at.map_or(info.sig.span, |r| rows[r].span);
-            let (message, label) = match key.range {
-                Some(r) => (
-                    format!(
-                        "`{}` takes {r}, and no row of `{}` covers {}{}",
-                        key.name,
-                        info.sig.name,
-                        coverage::shown_all(&holes),
-                        col.name
-                    ),
-                    format!("the rows leave a number out {place}"),
+        let Some(&(lo, hi)) = holes.first() else {
+            return false;
+        };
+        let (span, place) = self.hole_place(info, rows, k, col, (lo, hi));
+        let missing = scale.shown_all(&holes);
+        let (message, label) = match key.range {
+            Some(r) => (
+                format!(
+                    "`{}` takes {r}, and no row of `{}` covers {missing}{}",
+                    key.name, info.sig.name, col.name
                 ),
-                None => (
-                    format!(
-                        "no row of `{}` covers {}{}",
-                        info.sig.name,
-                        coverage::shown_all(&holes),
-                        col.name
-                    ),
-                    format!("the rows leave a hole {place}"),
-                ),
-            };
-            let mut d = Diag::at(Code::CheckGap, message, span, label)
-                .help("add a row for it, or widen a neighbouring row");
-            if key.range.is_some() {
-                d = d.label(key.span, "declared here");
-            }
-            self.err(d);
-            return true;
+                format!("the rows leave a number out {place}"),
+            ),
+            None => (
+                format!("no row of `{}` covers {missing}{}", info.sig.name, col.name),
+                format!("the rows leave a hole {place}"),
+            ),
+        };
+        let help = match scale.a_fraction((lo, hi)) {
+            Some(f) => format!(
+                "`{}` is a `Num`: it can be a fraction such as {f}, and a row must take it. If the rulebook rounds it (\"odds are rounded down\"), make the key a whole number (`{}: Int`) and round where the table is called (`floor(...)`); or give a last row `_ => ...` for what falls between the rows",
+                key.name, key.name
+            ),
+            None => "add a row for it, or widen a neighbouring row".into(),
+        };
+        let mut d = Diag::at(Code::CheckGap, message, span, label).help(help);
+        if key.range.is_some() {
+            d = d.label(key.span, "declared here");
         }
-        false
+        self.err(d);
+        true
+    }
+
+    /// The row just before the hole `(lo, hi)` of column `col` (or just after, at the
+    /// start), with the words for where the hole is.
+    fn hole_place(
+        &self,
+        info: &TableInfo,
+        rows: &[RowInfo],
+        k: usize,
+        col: &coverage::Column,
+        (lo, hi): (i128, i128),
+    ) -> (Span, &'static str) {
+        let scale = coverage::Scale::of(&info.sig.params[k].ty);
+        let covers = |n: i128| {
+            col.rows.iter().copied().find(|&r| {
+                scale
+                    .spans(&rows[r].patterns[k])
+                    .is_some_and(|iv| iv.iter().any(|&(a, b)| a <= n && n <= b))
+            })
+        };
+        let (at, place) = match (covers(lo - 1), covers(hi + 1)) {
+            (Some(r), _) => (Some(r), "after this row"),
+            (None, Some(r)) => (Some(r), "before this row"),
+            (None, None) => (col.rows.first().copied(), "here"),
+        };
+        (at.map_or(info.sig.span, |r| rows[r].span), place)
+    }
+
+    /// (A `Length` key takes fractions of an inch the same way, once its rows can be
+    /// written as lengths; these words are for `Num`, the only such key rows take today.)
+    /// On a `Num` key, an `_` row that takes the fractions between the numbered rows (`3-5`,
+    /// `6 or more`, `_`: 5 1/2 reads `_`) is told, once: a warning. Returns whether it was.
+    fn fractions_otherwise(
+        &mut self,
+        info: &TableInfo,
+        rows: &[RowInfo],
+        k: usize,
+        col: &coverage::Column,
+    ) -> bool {
+        let key = &info.sig.params[k];
+        let scale = coverage::Scale::of(&key.ty);
+        let Some(&otherwise) = col
+            .rows
+            .iter()
+            .find(|&&r| scale.spans(&rows[r].patterns[k]).is_none())
+        else {
+            return false;
+        };
+        let numbered: Vec<(i128, i128)> = col
+            .rows
+            .iter()
+            .filter_map(|&r| scale.spans(&rows[r].patterns[k]))
+            .flatten()
+            .collect();
+        let covered = coverage::merge(numbered);
+        let (Some(first), Some(last)) = (covered.first(), covered.last()) else {
+            return false;
+        };
+        let between: Vec<(i128, i128)> = coverage::uncovered((first.0, last.1), &covered)
+            .into_iter()
+            .filter(|&(a, b)| a == b && scale.a_fraction((a, b)).is_some())
+            .collect();
+        let Some(&hole) = between.first() else {
+            return false;
+        };
+        let (span, place) = self.hole_place(info, rows, k, col, hole);
+        let f = scale.a_fraction(hole).unwrap_or_default();
+        self.err(
+            Diag::at(
+                Code::CheckFractionsOtherwise,
+                format!(
+                    "`{}` is a `Num`, and {}{} fall to row {} of `{}` ({f} among them), not to the rows beside them",
+                    key.name,
+                    scale.shown_all(&between),
+                    col.name,
+                    rows[otherwise].quoted(),
+                    info.sig.name
+                ),
+                span,
+                format!("{f} is {place}"),
+            )
+            .label(rows[otherwise].span, format!("{f} reads this row"))
+            .help(format!(
+                "if the rulebook rounds the key (\"odds are rounded down\"), make it a whole number (`{}: Int`) and round where the table is called (`floor(...)`); if `_` is meant for them, this warning can stay",
+                key.name
+            ))
+            .warning(),
+        );
+        true
     }
 
     /// A table keyed by named values (enums, true/false) must have a row for every

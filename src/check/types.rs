@@ -198,16 +198,24 @@ impl Checker<'_> {
                 let ok = compatible(a, b) || compatible(b, a);
                 if !ok {
                     let (da, db) = (a.describe(&self.prog), b.describe(&self.prog));
-                    self.err(
-                        Diag::at(
-                            Code::CheckType,
-                            format!("cannot compare {da} with {db}"),
-                            span,
-                            "different kinds of value",
-                        )
-                        .label(aspan, da)
-                        .label(bspan, db),
-                    );
+                    // `who == charged`, `charged` being a parameter that hides a value.
+                    let hidden = match (a, b) {
+                        (Enum(e), _) => self.hidden_value(bspan, *e),
+                        (_, Enum(e)) => self.hidden_value(aspan, *e),
+                        _ => None,
+                    };
+                    let mut d = Diag::at(
+                        Code::CheckType,
+                        format!("cannot compare {da} with {db}"),
+                        span,
+                        "different kinds of value",
+                    )
+                    .label(aspan, da)
+                    .label(bspan, db);
+                    if let Some(h) = hidden {
+                        d = d.help(h);
+                    }
+                    self.err(d);
                 }
                 Bool
             }

@@ -25,6 +25,8 @@ pub enum Code {
     ParseExampleDice,
     /// `2' 14"`: the inches of a feet-and-inches length must be less than 12.
     ParseFeetInches,
+    /// `1/1 2/3` or `1/2 1/2`: a fraction followed by a mixed number (never read as 3/5).
+    ParseMixedAfterSlash,
     /// `99999999999999999999`: a number (or a decimal's digits) too large to hold exactly.
     ParseNumber,
     /// `rule move(rate: Length; wheeling: Bool)`: `;` ends a table's keys, and a rule has none.
@@ -48,6 +50,9 @@ pub enum Code {
     ExtendOverride,
     /// `rule manoeuvre(...)` in a house rule of furious_reason, without `override`: it has one.
     ExtendShadow,
+    /// `"militia class" -2` in `override modifiers` whose base has `"Militia Class"`: a label
+    /// equal to the base's but for capitals, spaces or punctuation.
+    ExtendSimilarLabel,
     /// A second `extends`, or one house rule overriding a definition, a row or a modifier twice.
     ExtendTwice,
     /// `override table movment_rate { ... }` (misspelt): the base has nothing of that name.
@@ -62,6 +67,8 @@ pub enum Code {
     /// `const base_move = charge_move - 6"` and `const charge_move = base_move + 6"`: a
     /// constant made from itself.
     CheckConstCycle,
+    /// `const volley = 2d6`: a constant that rolls dice (it has one value; a rule rolls afresh).
+    CheckConstDice,
     /// `match a { infantry => 1 cavalry => 2 }` leaving out `artillery`: a value with no arm.
     CheckCoverage,
     /// A table of 17 true/false keys (131,072 combinations): not checked row by row (warns).
@@ -73,6 +80,8 @@ pub enum Code {
     CheckDuplicate,
     /// An `example` with both `seed 1` and `given rolls 3`: which dice?
     CheckExampleDice,
+    /// Rows `3-5`, `6 or more` and `_` on a key `ratio: Num`: 5 1/2 falls to `_` (a warning).
+    CheckFractionsOtherwise,
     /// `table morale(roll: 1..10)` with no row for 1: a number the key takes that no row covers.
     CheckGap,
     /// `if raining { 4" }` as a value: it gives none when the condition is false.
@@ -294,13 +303,14 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 126] = [
+    pub const ALL: [Code; 130] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseDefault,
         Code::ParseDie,
         Code::ParseExampleDice,
         Code::ParseFeetInches,
+        Code::ParseMixedAfterSlash,
         Code::ParseNumber,
         Code::ParseParams,
         Code::ParseRange,
@@ -312,17 +322,20 @@ impl Code {
         Code::ExtendNoBase,
         Code::ExtendOverride,
         Code::ExtendShadow,
+        Code::ExtendSimilarLabel,
         Code::ExtendTwice,
         Code::ExtendUnknown,
         Code::CheckAmbiguous,
         Code::CheckArgument,
         Code::CheckBuiltinName,
         Code::CheckConstCycle,
+        Code::CheckConstDice,
         Code::CheckCoverage,
         Code::CheckCoverageUnchecked,
         Code::CheckCycle,
         Code::CheckDuplicate,
         Code::CheckExampleDice,
+        Code::CheckFractionsOtherwise,
         Code::CheckGap,
         Code::CheckIfWithoutElse,
         Code::CheckMissingField,
@@ -432,6 +445,7 @@ impl Code {
             Code::ParseDie => "umpire::parse::die",
             Code::ParseExampleDice => "umpire::parse::example_dice",
             Code::ParseFeetInches => "umpire::parse::feet_inches",
+            Code::ParseMixedAfterSlash => "umpire::parse::mixed_after_slash",
             Code::ParseNumber => "umpire::parse::number",
             Code::ParseParams => "umpire::parse::params",
             Code::ParseRange => "umpire::parse::range",
@@ -443,17 +457,20 @@ impl Code {
             Code::ExtendNoBase => "umpire::extend::no_base",
             Code::ExtendOverride => "umpire::extend::override",
             Code::ExtendShadow => "umpire::extend::shadow",
+            Code::ExtendSimilarLabel => "umpire::extend::similar_label",
             Code::ExtendTwice => "umpire::extend::twice",
             Code::ExtendUnknown => "umpire::extend::unknown",
             Code::CheckAmbiguous => "umpire::check::ambiguous",
             Code::CheckArgument => "umpire::check::argument",
             Code::CheckBuiltinName => "umpire::check::builtin_name",
             Code::CheckConstCycle => "umpire::check::const_cycle",
+            Code::CheckConstDice => "umpire::check::const_dice",
             Code::CheckCoverage => "umpire::check::coverage",
             Code::CheckCoverageUnchecked => "umpire::check::coverage_unchecked",
             Code::CheckCycle => "umpire::check::cycle",
             Code::CheckDuplicate => "umpire::check::duplicate",
             Code::CheckExampleDice => "umpire::check::example_dice",
+            Code::CheckFractionsOtherwise => "umpire::check::fractions_otherwise",
             Code::CheckGap => "umpire::check::gap",
             Code::CheckIfWithoutElse => "umpire::check::if_without_else",
             Code::CheckMissingField => "umpire::check::missing_field",
@@ -564,6 +581,7 @@ impl Code {
             | Code::ParseDie
             | Code::ParseExampleDice
             | Code::ParseFeetInches
+            | Code::ParseMixedAfterSlash
             | Code::ParseNumber
             | Code::ParseParams
             | Code::ParseRange
@@ -575,17 +593,20 @@ impl Code {
             | Code::ExtendNoBase
             | Code::ExtendOverride
             | Code::ExtendShadow
+            | Code::ExtendSimilarLabel
             | Code::ExtendTwice
             | Code::ExtendUnknown => Phase::Extend,
             Code::CheckAmbiguous
             | Code::CheckArgument
             | Code::CheckBuiltinName
             | Code::CheckConstCycle
+            | Code::CheckConstDice
             | Code::CheckCoverage
             | Code::CheckCoverageUnchecked
             | Code::CheckCycle
             | Code::CheckDuplicate
             | Code::CheckExampleDice
+            | Code::CheckFractionsOtherwise
             | Code::CheckGap
             | Code::CheckIfWithoutElse
             | Code::CheckMissingField

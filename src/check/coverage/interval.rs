@@ -184,27 +184,6 @@ impl Reach {
             Reach::Span(lo, hi) => Reach::Span(end_map(lo, &f), end_map(hi, &f)),
         }
     }
-
-    /// The whole numbers in the range, as inclusive bounds (`None` end: unbounded).
-    pub(super) fn whole(self) -> Option<(Option<i128>, Option<i128>)> {
-        match self {
-            Reach::None => None,
-            Reach::Span(lo, hi) => {
-                let lo = match lo {
-                    At(q) => Some(q.ceil().to_integer()),
-                    _ => None,
-                };
-                let hi = match hi {
-                    At(q) => Some(q.floor().to_integer()),
-                    _ => None,
-                };
-                match (lo, hi) {
-                    (Some(l), Some(h)) if l > h => None,
-                    _ => Some((lo, hi)),
-                }
-            }
-        }
-    }
 }
 
 pub(super) fn flip(e: End) -> End {
@@ -422,22 +401,6 @@ mod tests {
         assert_eq!(Reach::ALL.between(-3, HI), Reach::Span(at(-3), Above));
         assert_eq!(span(1, 10).between(4, 6), span(4, 6));
         assert_eq!(span(1, 10).between(11, 12), Reach::None);
-    }
-
-    #[test]
-    fn whole_rounds_the_ends_inwards() {
-        // 1/2..7/2 holds the whole numbers 1, 2 and 3.
-        assert_eq!(
-            Reach::Span(frac(1, 2), frac(7, 2)).whole(),
-            Some((Some(1), Some(3)))
-        );
-        // 1/3..2/3 holds none.
-        assert_eq!(Reach::Span(frac(1, 3), frac(2, 3)).whole(), None);
-        assert_eq!(
-            Reach::Span(Below, frac(5, 2)).whole(),
-            Some((None, Some(2)))
-        );
-        assert_eq!(Reach::None.whole(), None);
     }
 
     #[test]

@@ -13,6 +13,8 @@
 //! - `interval`: ranges of numbers and their arithmetic;
 //! - `facts`: what each expression can be (`Reacher`);
 //! - `sites`: where number-keyed tables are called, and with what;
+//! - `scale`: the numbers of a key counted in whole steps, fractions between whole
+//!   numbers included on a `Num` key;
 //! - `report`: the columns of a table, and the rolls and rows that miss each other;
 //! - `dead`: enum values nothing produces or reads.
 
@@ -23,10 +25,11 @@ mod dead;
 mod facts;
 mod interval;
 mod report;
+mod scale;
 mod sites;
 
-pub(super) use interval::HI;
-pub(super) use report::{columns, intervals, number_key, shown, shown_all, uncovered, Column};
+pub(super) use report::{columns, merge, number_key, uncovered, Column};
+pub(super) use scale::Scale;
 
 impl Checker<'_> {
     /// Every roll a call site can make must find a row in its column (an error at every

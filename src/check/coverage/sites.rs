@@ -16,6 +16,9 @@ pub(super) struct CallSite {
     pub reach: Reach,
     /// The other keys, where written out (`manoeuvre_table(good_order, ...)`).
     pub others: Vec<Option<Value>>,
+    /// The other keys that are numbers (`crt(odds, d6)`): what each can be, and where it
+    /// is written (`None` for the keys that are not numbers).
+    pub other_reach: Vec<Option<(Reach, Span)>>,
     /// Whether it is in an `example` (a check, not a roll).
     pub example: bool,
 }
@@ -49,11 +52,23 @@ impl Sites<'_> {
             .filter(|(i, _)| *i != k)
             .map(|(_, a)| written_value(a))
             .collect();
+        let mut other_reach = Vec::new();
+        for (i, a) in args.iter().enumerate().take(table.keys) {
+            let number = table
+                .sig
+                .params
+                .get(i)
+                .is_some_and(|p| matches!(p.ty, Ty::Int | Ty::Num));
+            if i != k {
+                other_reach.push(number.then(|| (self.fact(a, env).reach, a.span)));
+            }
+        }
         self.found.push(CallSite {
             table: t,
             span: arg.span,
             reach,
             others,
+            other_reach,
             example: self.example,
         });
     }

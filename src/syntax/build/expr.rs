@@ -286,6 +286,9 @@ impl Builder {
             })
             .map_infix(|lhs, op, rhs| {
                 let (lhs, rhs) = (lhs?, rhs?);
+                if op.as_rule() == Rule::op_div {
+                    fraction_then_mixed(file, &op, &rhs)?;
+                }
                 let op = match op.as_rule() {
                     Rule::op_or => BinOp::Or,
                     Rule::op_and => BinOp::And,
@@ -517,4 +520,42 @@ impl Builder {
         let rows = it.map(|r| self.build_row(r)).collect::<R<Vec<_>>>()?;
         Ok(ExprKind::Reading(name, rows))
     }
+}
+
+/// `1/1 2/3` or `1/2 1/2`: a fraction with a mixed number glued after its `/`. Read by the
+/// grammar as 1 divided by 1 2/3 (3/5), it is no number a rulebook writes: an error.
+fn fraction_then_mixed(file: crate::span::FileId, op: &Pair<Rule>, rhs: &Expr) -> R<()> {
+    let input = op.get_input();
+    let (slash, after) = (op.as_span().start(), op.as_span().end());
+    let Some(right) = input.get(after..rhs.span.end as usize) else {
+        return Ok(());
+    };
+    let glued = rhs.span.start as usize == after;
+    let mixed = right.starts_with(|c: char| c.is_ascii_digit()) && right.contains(' ');
+    if !(glued && mixed && matches!(rhs.kind, ExprKind::Number(_))) {
+        return Ok(());
+    }
+    let start = input[..slash]
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_ascii_digit())
+        .last()
+        .map_or(slash, |(i, _)| i);
+    let text = input.get(start..rhs.span.end as usize).unwrap_or(right);
+    let before = input.get(start..after).unwrap_or("/");
+    let span = Span {
+        file,
+        start: u32::try_from(start).unwrap_or(rhs.span.start),
+        end: rhs.span.end,
+    };
+    Err(Diag::at(
+        Code::ParseMixedAfterSlash,
+        format!("`{text}` is a fraction followed by a mixed number: not a number a rulebook writes"),
+        span,
+        "a fraction, then a mixed number",
+    )
+    .help(format!(
+        "a mixed number is a whole number, a space and a fraction (`1 2/3`); to divide by the mixed number `{right}`, bracket it: `{}({right})`",
+        before
+    )))
 }

@@ -130,13 +130,17 @@ impl Builder {
                 Rule::pat_range => {
                     let (lo, hi) = (int_at(0)?, int_at(1)?);
                     if lo > hi {
+                        // Never "write `1-2`": to a wargamer `2-1` may be an odds column,
+                        // and `1-2` is another one.
                         return Err(Diag::at(
                             Code::ParseRange,
-                            format!("the range {lo}-{hi} is empty"),
+                            format!("the range {lo}-{hi} is reversed: its high end comes first, and it takes no number"),
                             aspan,
-                            "low end first",
+                            "reversed",
                         )
-                        .help(format!("write `{hi}-{lo}`")));
+                        .help(format!(
+                            "a range takes its two ends and every number between, the low end written first; if `{lo}-{hi}` is an odds column (\"{lo} to {hi}\"), it is not a number: give the columns names in an enum (`enum Odds {{ ... }}`)"
+                        )));
                     }
                     Alternative::Range(lo, hi, aspan)
                 }
