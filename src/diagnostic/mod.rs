@@ -5,6 +5,7 @@
 //! (CLI, REPL) attach the source text with [`Diag::with_sources`] before rendering, so the
 //! caret lands in the ruleset file, the state file or the typed line.
 
+pub mod chars;
 mod code;
 
 pub use code::{Code, Phase};
@@ -144,7 +145,9 @@ impl Diag {
             .filter(|(s, _)| s.file == primary.file)
             .map(|(s, l)| {
                 let (off, len) = file.original_span(*s);
-                LabeledSpan::new_with_span(Some(l.clone()), SourceSpan::new(off.into(), len))
+                let (start, end) = (file.display_offset(off), file.display_offset(off + len));
+                let span = SourceSpan::new(start.into(), end - start);
+                LabeledSpan::new_with_span(Some(l.clone()), span)
             })
             .collect();
         self.attached = Some(Box::new(Attached {
@@ -311,7 +314,8 @@ impl miette::Diagnostic for FileReport {
     }
 }
 
-/// A file's text for miette, reporting the column of a span in characters (miette's own
+/// A file's drawn text ([`crate::span::drawn_text`]) for miette, reporting the column of
+/// a span in characters (miette's own
 /// count is in bytes, so `é`, `½` or `中` earlier on the line would push the
 /// `[file:line:column]` header's column past where the caret is drawn), a leading
 /// byte-order mark not counted.
@@ -335,7 +339,8 @@ impl miette::SourceCode for CharColumns {
         // A byte-order mark (what Windows editors put first) is not a character a
         // reader sees: the first column is the one after it.
         let column = text.get(line_start..at).map_or(inner.column(), |s| {
-            s.strip_prefix('\u{FEFF}').unwrap_or(s).chars().count()
+            let s = crate::span::undraw(s);
+            s.strip_prefix('\u{FEFF}').unwrap_or(&s).chars().count()
         });
         Ok(Box::new(miette::MietteSpanContents::new(
             inner.data(),
@@ -362,7 +367,7 @@ pub fn render(d: &dyn miette::Diagnostic, colour: bool) -> String {
     {
         out = format!("error: {d}\n");
     }
-    out
+    crate::span::undraw(&out)
 }
 
 /// Whether diagnostics on stderr are drawn in colour: at a terminal, unless `NO_COLOR`.
