@@ -49,6 +49,21 @@ pub fn load(
     load_text(program, sources, path, text)
 }
 
+/// Loads the state file at `path` as [`load`] does, reading the `absent` fields as
+/// [`load_text_reading_absent`] does.
+///
+/// Errors: as [`load`].
+pub fn load_reading_absent(
+    program: &Program,
+    sources: &SourceMap,
+    path: &str,
+    limits: &Limits,
+    absent: &[(String, String)],
+) -> Result<Value, Diags> {
+    let text = crate::files::read_file(path, limits)?;
+    load_text_reading_absent(program, sources, path, text, absent)
+}
+
 /// Loads a state from `text`, named `name` in diagnostics (JSON when the name ends in
 /// `.json`, else TOML), against the program's `state` declaration — a state kept across
 /// a ruleset's reload is checked against the new declaration this way.
@@ -59,6 +74,22 @@ pub fn load_text(
     sources: &SourceMap,
     name: &str,
     text: String,
+) -> Result<Value, Diags> {
+    load_text_reading_absent(program, sources, name, text, &[])
+}
+
+/// Loads a state as [`load_text`] does, reading the `absent` fields (record, field) as if
+/// they were not written: `umpire diff` loads a house rule's state, which may set a field
+/// the house rule adds (`veteran = true` on a `Unit`), into the ruleset it extends, which
+/// has no such field. The field's default is taken where the record gives one.
+///
+/// Errors: as [`load`].
+pub fn load_text_reading_absent(
+    program: &Program,
+    sources: &SourceMap,
+    name: &str,
+    text: String,
+    absent: &[(String, String)],
 ) -> Result<Value, Diags> {
     let path = name;
     let Some(sid) = program.state else {
@@ -82,7 +113,7 @@ pub fn load_text(
         Ok(root) => root,
         Err(d) => return Err(Diags::from(d).with_sources(&sources)),
     };
-    read::root(program, &sources, sid, &root).map_err(|ds| ds.with_sources(&sources))
+    read::root(program, &sources, sid, &root, absent).map_err(|ds| ds.with_sources(&sources))
 }
 
 /// A state file read into one tree, whatever its format: every node with its span.
@@ -368,6 +399,8 @@ fn json_value(file: FileId, v: &jsonc_parser::ast::Value<'_>) -> Node {
 struct Loader<'p> {
     program: &'p Program,
     sources: &'p SourceMap,
+    /// Fields (record, field) passed over as if not written.
+    absent: &'p [(String, String)],
     errors: Vec<Diag>,
 }
 
@@ -400,7 +433,8 @@ impl Loader<'_> {
         };
         let names: Vec<&str> = info.shape.fields.iter().map(|(n, _)| &**n).collect();
         for (key, key_span, _) in entries {
-            if !names.contains(&key.as_str()) {
+            let absent = self.absent.iter().any(|(r, f)| *r == info.name && f == key);
+            if !names.contains(&key.as_str()) && !absent {
                 let d = Diag::at(
                     Code::StateUnknownField,
                     format!("{what} has no field `{key}`"),

@@ -1571,6 +1571,89 @@ fn diff_shows_a_house_rule_in_text_and_in_play() {
     assert_eq!(j["adjudications"][1]["differs"], false);
 }
 
+/// A house rule that adds a field (`veteran`, +1 to manoeuvre) is compared with the
+/// ruleset it extends, which reads the field as absent, in a question and in the state
+/// (newcomer study F13). A line battalion rolls D10 in the book: Well Handled on 7-10
+/// (40%), Tardy 5-6, Hold 3-4, Disengage 1-2 (20% each); as veterans D10 + 1: Well
+/// Handled on 6-10 (50%), Tardy 4-5, Hold 2-3 (20% each), Disengage on a 1 (10%).
+#[test]
+fn diff_compares_a_field_the_house_rule_adds_the_old_side_reading_it_as_absent() {
+    let dir = Scratch::new("diff-added-field");
+    let unit = std::fs::read_to_string("rulesets/furious_reason.rules").expect("bundled");
+    let start = unit.find("record Unit").expect("record Unit");
+    let end = start + unit[start..].find("\n}").expect("its end");
+    let fields = &unit[unit[..end].rfind('{').map_or(start, |b| b + 1)..end];
+    let house = format!(
+        "ruleset \"veterans\"\nextends \"furious_reason\"\n\noverride record Unit {{{fields}\n  veteran: Bool = false,\n}}\n\noverride modifiers manoeuvre_drm {{\n  \"Veterans\" +1 if u.veteran\n}}\n"
+    );
+    std::fs::write(dir.join("veterans.rules"), house).expect("write");
+    std::fs::write(
+        dir.join("state.toml"),
+        "[brigade.old_hands]\ngrade = \"line\"\nveteran = true\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("diff.toml"),
+        "ruleset = \"furious_reason\"\nstate = \"state.toml\"\n\n[[adjudication]]\nname = \"Veteran line battalion\"\nexpr = 'manoeuvre({ veteran: true, grade: line })'\n\n[[adjudication]]\nname = \"Old hands, from the state\"\nexpr = 'manoeuvre(brigade.old_hands)'\n",
+    )
+    .expect("write");
+    Test::new(&[
+        "diff",
+        "furious_reason",
+        "veterans.rules",
+        "--scenario",
+        "diff.toml",
+    ])
+    .current_dir(&dir)
+    .stdout(
+        r#"
+            furious_reason → veterans.rules
+
+            changed in the text:
+              modifiers manoeuvre_drm: added "Veterans" +1 if u.veteran
+              record Unit: field veteran added
+
+            adjudications:
+              Veteran line battalion — manoeuvre({ veteran: true, grade: line })
+                (the old ruleset has no `veteran`: read as absent there)
+                outcome            old       new    change
+                Well Handled    40.00%    50.00%   +10.00%
+                Tardy           20.00%    20.00%
+                Hold            20.00%    20.00%
+                Disengage       20.00%    10.00%   -10.00%
+              Old hands, from the state — manoeuvre(brigade.old_hands)
+                outcome            old       new    change
+                Well Handled    40.00%    50.00%   +10.00%
+                Tardy           20.00%    20.00%
+                Hold            20.00%    20.00%
+                Disengage       20.00%    10.00%   -10.00%
+        "#,
+    )
+    .run();
+    // A field neither ruleset has is an error, said with the ruleset that refused it.
+    std::fs::write(
+        dir.join("state.toml"),
+        "[brigade.old_hands]\ngrade = \"line\"\nveteran = true\nvetran = 1\n",
+    )
+    .expect("write");
+    let (house, scenario) = (dir.join("veterans.rules"), dir.join("diff.toml"));
+    let o = umpire(&[
+        "diff",
+        "furious_reason",
+        house.to_str().expect("utf-8"),
+        "--scenario",
+        scenario.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(
+            "the old ruleset, furious_reason, rejects the state: `old_hands` has no field `vetran`"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// The trace shows when a house rule, not the base, decided.
 #[test]
 fn explanations_say_when_a_house_rule_decided() {

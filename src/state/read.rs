@@ -9,12 +9,14 @@ use crate::span::{SourceFile, SourceMap, Span};
 use crate::value::Value;
 
 /// The state `root` holds, checked against the record `sid` (the `state` declaration):
-/// every field that does not fit is an error, at its place in the tree.
+/// every field that does not fit is an error, at its place in the tree, except the
+/// `absent` ones (record, field), which are passed over as if not written.
 pub(super) fn root(
     program: &Program,
     sources: &SourceMap,
     sid: u32,
     root: &Node,
+    absent: &[(String, String)],
 ) -> Result<Value, Diags> {
     let Some(info) = program.records.get(sid as usize).cloned() else {
         return Err(
@@ -24,6 +26,7 @@ pub(super) fn root(
     let mut loader = Loader {
         program,
         sources,
+        absent,
         errors: Vec::new(),
     };
     let value = loader.record(root, &info, "the state");
@@ -55,7 +58,7 @@ pub fn from_json(
     let mut sources = sources.clone();
     let (file, _) = sources.add(SourceFile::new(name, ""));
     let tree = node(Span::new(file, 0, 0), json);
-    root(program, &sources, sid, &tree).map_err(|ds| {
+    root(program, &sources, sid, &tree, &[]).map_err(|ds| {
         Diags(
             ds.0.into_iter()
                 .map(|mut d| {
