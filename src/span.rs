@@ -223,7 +223,8 @@ const HIDDEN: &str = "\u{1b}\u{F8FF}";
 /// - a lone CR (old Mac line ending) becomes LF, so that lines break where the user's
 ///   editor breaks them;
 /// - a control character (an escape, a NUL) is shown as its picture (`␛`, `␀`), never
-///   sent to the terminal;
+///   sent to the terminal, and a character that shows nothing on its own (a zero-width
+///   space, a word joiner, a direction mark) as `�`;
 /// - a character that a terminal draws together with the one before it (the skin tone of
 ///   👍🏽, the members of a family joined by zero-width joiners) is framed as hidden, since
 ///   the renderer would count its columns again and draw the caret past the character
@@ -268,6 +269,14 @@ pub fn drawn_text(original: &str) -> (String, Vec<(u32, u32)>) {
             continue;
         }
         let width = g.width();
+        // A character that shows nothing (a zero-width space, a direction mark) is drawn
+        // as `�`, so that a caret can be under it and the line is not reordered; a
+        // byte-order mark at the start is not part of the first line.
+        if width == 0 && !(at == 0 && g == "\u{FEFF}") {
+            out.push('\u{FFFD}');
+            moved.push((offset(at + g.len()), offset(out.len())));
+            continue;
+        }
         let mut shown = 0;
         let mut split = g.len();
         for (i, c) in g.char_indices() {
@@ -337,6 +346,9 @@ mod tests {
         assert_eq!(&f.display[f.display_offset(b)..][..1], "b");
         let c = f.original.find('c').unwrap_or_default();
         assert_eq!(&f.display[f.display_offset(c)..][..1], "c");
+        // A zero-width space is drawn as `�`, a BOM at the start as it is.
+        let f = SourceFile::new("t", "\u{FEFF}a\u{200B}b");
+        assert_eq!(&*f.display, "\u{FEFF}a\u{FFFD}b");
         // Plain text is drawn as it is, a lone CR as a line break.
         let f = SourceFile::new("t", "a\rb\r\nc");
         assert_eq!(&*f.display, "a\nb\r\nc");

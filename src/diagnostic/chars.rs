@@ -16,7 +16,7 @@ pub fn is_invisible(c: char) -> bool {
         || c.width().is_none_or(|w| w == 0)
         || matches!(
             c,
-            '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' | '\u{2800}'
+            '\u{AD}' | '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' | '\u{2800}'
         )
 }
 
@@ -111,6 +111,7 @@ mod tests {
         assert_eq!(describe('\u{200B}'), "an invisible U+200B ZERO WIDTH SPACE");
         assert_eq!(describe('\u{A0}'), "an invisible U+00A0 NO-BREAK SPACE");
         assert_eq!(describe('\u{2060}'), "an invisible U+2060 WORD JOINER");
+        assert_eq!(describe('\u{AD}'), "an invisible U+00AD SOFT HYPHEN");
         assert_eq!(describe('\u{1}'), "an invisible control character U+0001");
         assert_eq!(describe('-'), "`-`");
         assert_eq!(
