@@ -1630,20 +1630,44 @@ fn diff_compares_a_field_the_house_rule_adds_the_old_side_reading_it_as_absent()
         "#,
     )
     .run();
+    let (house, scenario) = (dir.join("veterans.rules"), dir.join("diff.toml"));
+    let (house, scenario) = (
+        house.to_str().expect("utf-8"),
+        scenario.to_str().expect("utf-8"),
+    );
+    let o = umpire(&[
+        "diff",
+        "furious_reason",
+        house,
+        "--scenario",
+        scenario,
+        "--format",
+        "json",
+    ]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(
+        j["adjudications"][0]["old_reads_absent"],
+        serde_json::json!(["veteran"])
+    );
+    assert_eq!(
+        j["adjudications"][0]["old"]["outcomes"][0]["probability"],
+        "2/5"
+    );
+    assert_eq!(
+        j["adjudications"][0]["new"]["outcomes"][0]["probability"],
+        "1/2"
+    );
+    assert_eq!(
+        j["adjudications"][1]["old_reads_absent"],
+        serde_json::json!([])
+    );
     // A field neither ruleset has is an error, said with the ruleset that refused it.
     std::fs::write(
         dir.join("state.toml"),
         "[brigade.old_hands]\ngrade = \"line\"\nveteran = true\nvetran = 1\n",
     )
     .expect("write");
-    let (house, scenario) = (dir.join("veterans.rules"), dir.join("diff.toml"));
-    let o = umpire(&[
-        "diff",
-        "furious_reason",
-        house.to_str().expect("utf-8"),
-        "--scenario",
-        scenario.to_str().expect("utf-8"),
-    ]);
+    let o = umpire(&["diff", "furious_reason", house, "--scenario", scenario]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stderr(&o).contains(
