@@ -19,7 +19,7 @@ use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::limits::Limits;
 use crate::program::{IntRange, Program, RecordInfo, Ty};
-use crate::span::{FileId, SourceFile, SourceMap, Span};
+use crate::span::{FileId, SourceMap, Span};
 use crate::value::written::{self, Written};
 use crate::value::{Length, LengthUnit, Value};
 use std::rc::Rc;
@@ -30,7 +30,7 @@ mod guard;
 mod read;
 pub use edit::to_file_text_keeping;
 pub use guard::{holds_in_words, refuse_overwrite};
-pub use read::from_json;
+pub use read::{from_json, load_reading_absent, load_text_reading_absent};
 
 /// Loads the state file at `path` against the program's `state` declaration (`sources`:
 /// the program's files, for diagnostics that point into them; the state file is not
@@ -49,21 +49,6 @@ pub fn load(
     load_text(program, sources, path, text)
 }
 
-/// Loads the state file at `path` as [`load`] does, reading the `absent` fields as
-/// [`load_text_reading_absent`] does.
-///
-/// Errors: as [`load`].
-pub fn load_reading_absent(
-    program: &Program,
-    sources: &SourceMap,
-    path: &str,
-    limits: &Limits,
-    absent: &[(String, String)],
-) -> Result<Value, Diags> {
-    let text = crate::files::read_file(path, limits)?;
-    load_text_reading_absent(program, sources, path, text, absent)
-}
-
 /// Loads a state from `text`, named `name` in diagnostics (JSON when the name ends in
 /// `.json`, else TOML), against the program's `state` declaration — a state kept across
 /// a ruleset's reload is checked against the new declaration this way.
@@ -76,44 +61,6 @@ pub fn load_text(
     text: String,
 ) -> Result<Value, Diags> {
     load_text_reading_absent(program, sources, name, text, &[])
-}
-
-/// Loads a state as [`load_text`] does, reading the `absent` fields (record, field) as if
-/// they were not written: `umpire diff` loads a house rule's state, which may set a field
-/// the house rule adds (`veteran = true` on a `Unit`), into the ruleset it extends, which
-/// has no such field. The field's default is taken where the record gives one.
-///
-/// Errors: as [`load`].
-pub fn load_text_reading_absent(
-    program: &Program,
-    sources: &SourceMap,
-    name: &str,
-    text: String,
-    absent: &[(String, String)],
-) -> Result<Value, Diags> {
-    let path = name;
-    let Some(sid) = program.state else {
-        return Err(Diag::error(
-            Code::StateUndeclared,
-            "this ruleset declares no game state",
-        )
-        .help("declare its shape in the ruleset: `state { move: 1.. = 1, units: group of Unit }`")
-        .into());
-    };
-    // The state file joins a scratch copy of the program's sources, dropped on return.
-    let mut sources = sources.clone();
-    let (file, normalised) = sources.add(SourceFile::new(path, text));
-
-    let json = path.to_ascii_lowercase().ends_with(".json");
-    let root = match if json {
-        read_json(file, &normalised)
-    } else {
-        read_toml(file, &normalised)
-    } {
-        Ok(root) => root,
-        Err(d) => return Err(Diags::from(d).with_sources(&sources)),
-    };
-    read::root(program, &sources, sid, &root, absent).map_err(|ds| ds.with_sources(&sources))
 }
 
 /// A state file read into one tree, whatever its format: every node with its span.

@@ -248,11 +248,9 @@ fn expected_word(rule: &Rule) -> String {
     }
 }
 
-fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
-    let (start, end) = match e.location {
-        pest::error::InputLocation::Pos(p) => (p, p),
-        pest::error::InputLocation::Span((s, e)) => (s, e),
-    };
+/// What pest expected, in English (`expected a value, or `)``), and whether an operator
+/// was among it.
+fn expected_text(e: &pest::error::Error<Rule>) -> (String, bool) {
     let mut operator_expected = false;
     let what = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {
@@ -303,6 +301,15 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
     } else {
         format!("expected {}", punct.join(", "))
     };
+    (what, operator_expected)
+}
+
+fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
+    let (start, end) = match e.location {
+        pest::error::InputLocation::Pos(p) => (p, p),
+        pest::error::InputLocation::Span((s, e)) => (s, e),
+    };
+    let (what, operator_expected) = expected_text(&e);
     let found = text.get(start..).and_then(|t| t.chars().next());
     // At the end of the text there is nothing to underline: underline the last
     // thing written instead, so the caret is drawn where the text stops.
@@ -329,30 +336,49 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
             )
         }
     };
-    let mut d = Diag::at(
+    let d = Diag::at(
         Code::ParseSyntax,
         format!("syntax error: {what}"),
         span,
         label,
     );
-    let rest = text.get(start..).unwrap_or("");
+    match odd_characters(d, file, text, start) {
+        Ok(d) => d,
+        Err(d) => hints(d, text, start, &what, operator_expected),
+    }
+}
+
+/// A look-alike or invisible character at the stop or near it, named and pointed at with
+/// what to type instead (`Ok`); else the diagnostic as it was (`Err`).
+fn odd_characters(mut d: Diag, file: FileId, text: &str, start: usize) -> Result<Diag, Diag> {
+    let found = text.get(start..).and_then(|t| t.chars().next());
     if let Some(instead) = found.and_then(chars::instead) {
-        return d.help(instead);
+        return Ok(d.help(instead));
     }
-    if let Some((at, c)) = odd_character(text, start) {
-        let span = Span::new(file, at, at + c.len_utf8());
-        let here = (span, format!("{} here", chars::describe(c)));
-        // Just before the stop, both are drawn; further on, the character is the cause
-        // and is what the diagnostic points at.
-        if at < start {
-            d.labels.insert(0, here);
-        } else {
-            d.labels = vec![here];
-        }
-        if let Some(instead) = chars::instead(c) {
-            return d.help(instead);
-        }
+    let Some((at, c)) = odd_character(text, start) else {
+        return Err(d);
+    };
+    let span = Span::new(file, at, at + c.len_utf8());
+    let here = (span, format!("{} here", chars::describe(c)));
+    // Just before the stop, both are drawn; further on, the character is the cause and
+    // is what the diagnostic points at.
+    if at < start {
+        d.labels.insert(0, here);
+    } else {
+        d.labels = vec![here];
     }
+    match chars::instead(c) {
+        Some(instead) => Ok(d.help(instead)),
+        None => Err(d),
+    }
+}
+
+/// Help for the common slips at the place a parse stopped: dice as a name, a space
+/// before a call's bracket, `=` for `:`, `7+` for `7 or more`, a reserved word as a
+/// name, two values with nothing between them.
+fn hints(mut d: Diag, text: &str, start: usize, what: &str, operator_expected: bool) -> Diag {
+    let rest = text.get(start..).unwrap_or("");
+    let found = rest.chars().next();
     let dice_like = rest.starts_with(['d', 'D'])
         && rest[1..].starts_with(|c: char| c.is_ascii_digit())
         && !rest[1..]
