@@ -767,11 +767,24 @@ pub fn text_report(
                 }
             }
             (a, b) => {
+                // The side that answers keeps its odds (a certain result alone).
                 let side = |r: &Result<Distribution, Diag>, p: &Program| match r {
-                    Ok(d) => d
+                    Ok(d) if d.chances.len() == 1 => d
                         .chances
                         .iter()
                         .map(|c| report::label(p, &c.case))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    Ok(d) => d
+                        .chances
+                        .iter()
+                        .map(|c| {
+                            let pct = match &c.exact {
+                                Some(e) => prob::percent(e),
+                                None => prob::percent_f(c.estimate),
+                            };
+                            format!("{} {pct}", report::label(p, &c.case))
+                        })
                         .collect::<Vec<_>>()
                         .join(", "),
                     Err(e) => format!("error: {}", e.message),

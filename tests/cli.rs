@@ -1573,7 +1573,8 @@ fn diff_shows_a_house_rule_in_text_and_in_play() {
 
 /// A house rule that adds a field (`veteran`, +1 to manoeuvre) is compared with the
 /// ruleset it extends, which reads the field as absent, in a question and in the state
-/// (newcomer study F13). A line battalion rolls D10 in the book: Well Handled on 7-10
+/// (newcomer study F13); where only one side answers, its odds are still given. A line
+/// battalion rolls D10 in the book: Well Handled on 7-10
 /// (40%), Tardy 5-6, Hold 3-4, Disengage 1-2 (20% each); as veterans D10 + 1: Well
 /// Handled on 6-10 (50%), Tardy 4-5, Hold 2-3 (20% each), Disengage on a 1 (10%).
 #[test]
@@ -1584,7 +1585,7 @@ fn diff_compares_a_field_the_house_rule_adds_the_old_side_reading_it_as_absent()
     let end = start + unit[start..].find("\n}").expect("its end");
     let fields = &unit[unit[..end].rfind('{').map_or(start, |b| b + 1)..end];
     let house = format!(
-        "ruleset \"veterans\"\nextends \"furious_reason\"\n\noverride record Unit {{{fields}\n  veteran: Bool = false,\n}}\n\noverride modifiers manoeuvre_drm {{\n  \"Veterans\" +1 if u.veteran\n}}\n"
+        "ruleset \"veterans\"\nextends \"furious_reason\"\n\noverride record Unit {{{fields}\n  veteran: Bool = false,\n}}\n\noverride modifiers manoeuvre_drm {{\n  \"Veterans\" +1 if u.veteran\n}}\n\nrule veteran_line() -> Outcome {{ manoeuvre({{ grade: line, veteran: true }}) }}\n"
     );
     std::fs::write(dir.join("veterans.rules"), house).expect("write");
     std::fs::write(
@@ -1594,7 +1595,7 @@ fn diff_compares_a_field_the_house_rule_adds_the_old_side_reading_it_as_absent()
     .expect("write");
     std::fs::write(
         dir.join("diff.toml"),
-        "ruleset = \"furious_reason\"\nstate = \"state.toml\"\n\n[[adjudication]]\nname = \"Veteran line battalion\"\nexpr = 'manoeuvre({ veteran: true, grade: line })'\n\n[[adjudication]]\nname = \"Old hands, from the state\"\nexpr = 'manoeuvre(brigade.old_hands)'\n",
+        "ruleset = \"furious_reason\"\nstate = \"state.toml\"\n\n[[adjudication]]\nname = \"Veteran line battalion\"\nexpr = 'manoeuvre({ veteran: true, grade: line })'\n\n[[adjudication]]\nname = \"Old hands, from the state\"\nexpr = 'manoeuvre(brigade.old_hands)'\n\n[[adjudication]]\nname = \"A rule only the house rule has\"\nexpr = 'veteran_line()'\n",
     )
     .expect("write");
     Test::new(&[
@@ -1611,6 +1612,7 @@ fn diff_compares_a_field_the_house_rule_adds_the_old_side_reading_it_as_absent()
 
             changed in the text:
               modifiers manoeuvre_drm: added "Veterans" +1 if u.veteran
+              rule veteran_line: added
               record Unit: field veteran added
 
             adjudications:
@@ -1627,6 +1629,9 @@ fn diff_compares_a_field_the_house_rule_adds_the_old_side_reading_it_as_absent()
                 Tardy           20.00%    20.00%
                 Hold            20.00%    20.00%
                 Disengage       20.00%    10.00%   -10.00%
+              A rule only the house rule has — veteran_line()
+                old: error: unknown rule, table or modifier list `veteran_line`
+                new: Well Handled 50.00%, Tardy 20.00%, Hold 20.00%, Disengage 10.00%
         "#,
     )
     .run();
