@@ -375,3 +375,60 @@ pub fn stderr_colour() -> bool {
     use std::io::IsTerminal;
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::span::{FileId, SourceFile};
+
+    /// In colour as without, the line is drawn as written (the skin tone of `👍🏽` back in
+    /// place, nothing of the frame that hid it from the column count left over), and the
+    /// caret stands under `x`: two columns for the emoji, as a terminal draws it.
+    #[test]
+    fn an_emoji_with_a_skin_tone_is_drawn_whole_and_counts_two_columns() {
+        let mut sources = SourceMap::default();
+        let (file, text) = sources.add(SourceFile::new("t", "\"👍🏽\" x"));
+        assert_eq!(file, FileId(0));
+        let at = text.find('x').unwrap_or_default();
+        let d = Diag::at(
+            Code::CheckUnknownName,
+            "unknown name `x`",
+            Span::new(file, at, at + 1),
+            "here",
+        )
+        .with_sources(&sources);
+        for colour in [false, true] {
+            let drawn = render(&d, colour);
+            assert!(drawn.contains("\"👍🏽\" x"), "{drawn}");
+            assert!(!drawn.contains('\u{F8FF}'), "{drawn}");
+            let plain = if colour {
+                // Colour codes taken out: ESC [ ... m.
+                let mut out = String::new();
+                let mut skip = false;
+                for c in drawn.chars() {
+                    match (skip, c) {
+                        (false, '\u{1b}') => skip = true,
+                        (true, 'm') => skip = false,
+                        (false, c) => out.push(c),
+                        _ => {}
+                    }
+                }
+                out
+            } else {
+                drawn.clone()
+            };
+            let line = plain
+                .lines()
+                .find(|l| l.contains("\"👍🏽\" x"))
+                .unwrap_or_default();
+            let under = plain
+                .lines()
+                .skip_while(|l| !l.contains("\"👍🏽\" x"))
+                .nth(1)
+                .unwrap_or_default();
+            let gutter = line.find('│').map_or(0, |i| line[..i].chars().count() + 2);
+            // `"👍🏽" ` is 5 columns: the caret is in the sixth after the gutter.
+            assert_eq!(under.chars().nth(gutter + 5), Some('┬'), "{plain}");
+        }
+    }
+}
