@@ -1683,6 +1683,46 @@ fn diff_compares_a_field_the_house_rule_adds_the_old_side_reading_it_as_absent()
     );
 }
 
+/// The authoring probe `side_extra_field`: a house rule of Little Wars adds
+/// `immobile_on_move` to `Side`; its state sets it for red. Little Wars reads the state
+/// without it (red's side as the book has it); the house rule with it.
+#[test]
+fn diff_of_the_side_extra_field_probe_reads_the_state_both_ways() {
+    let dir = Scratch::new("diff-side-extra-field");
+    let files = [
+        (
+            "g.rules",
+            "ruleset \"g\"\nextends \"little_wars\"\noverride record Side {\n  free: 0..,\n  dead: 0.. = 0,\n  prisoners_held: 0.. = 0,\n  escorts: 0.. = 0,\n  released: 0.. = 0,\n  immobile_on_move: 0.. = 0,\n}\n",
+        ),
+        (
+            "g.toml",
+            "move = 4\n[sides.red]\nfree = 30\nimmobile_on_move = 5\n[sides.blue]\nfree = 20\n",
+        ),
+        (
+            "s.toml",
+            "ruleset = \"little_wars\"\nstate = \"g.toml\"\n[[adjudication]]\nname = \"red\"\nexpr = 'sides[\"red\"]'\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).expect("write");
+    }
+    Test::new(&["diff", "little_wars", "g.rules", "--scenario", "s.toml"])
+        .current_dir(&dir)
+        .stdout(
+            r#"
+            little_wars → g.rules
+
+            changed in the text:
+              record Side: field immobile_on_move added
+
+            adjudications:
+              red — sides["red"]
+                { free: 30, dead: 0, prisoners_held: 0, escorts: 0, released: 0 } → { free: 30, dead: 0, prisoners_held: 0, escorts: 0, released: 0, immobile_on_move: 5 }
+        "#,
+        )
+        .run();
+}
+
 /// The trace shows when a house rule, not the base, decided.
 #[test]
 fn explanations_say_when_a_house_rule_decided() {
