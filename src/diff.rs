@@ -468,12 +468,21 @@ fn old_odds_of(
 ) -> (Result<Distribution, Diag>, Vec<String>) {
     let mut text = expr.to_string();
     let mut absent: Vec<String> = Vec::new();
+    // The error of the field taken out last: said instead of one about text the author
+    // did not write (a record left with no field, `{ }`, does not read).
+    let mut unknown: Option<Diag> = None;
     // Each round takes one field out; a question has a bounded number of them.
     for _ in 0..=text.matches(':').count() {
         let ds = match r.question("<scenario>", &text) {
             Ok(q) => return (prob::odds(&Job::of(r, &q), settings), absent),
             Err(ds) => ds,
         };
+        if let Some(d) = unknown
+            .take()
+            .filter(|_| ds.0.iter().any(|d| d.code == Code::ParseSyntax))
+        {
+            return (Err(d), Vec::new());
+        }
         let cut = ds.0.iter().find_map(|d| {
             let span = d.span().filter(|_| d.code == Code::CheckUnknownField)?;
             let (start, end) = (span.start as usize, span.end as usize);
@@ -481,10 +490,11 @@ fn old_odds_of(
             added
                 .iter()
                 .any(|(rec, f)| f == field && d.message == format!("{rec} has no field `{f}`"))
-                .then(|| Some((without_field(&text, start, end)?, field.to_string())))?
+                .then(|| Some((without_field(&text, start, end)?, field.to_string(), d)))?
         });
         match cut {
-            Some((shorter, field)) => {
+            Some((shorter, field, d)) => {
+                unknown = Some(d.clone());
                 text = shorter;
                 if !absent.contains(&field) {
                     absent.push(field);

@@ -1595,7 +1595,7 @@ fn diff_compares_a_field_the_house_rule_adds_the_old_side_reading_it_as_absent()
     .expect("write");
     std::fs::write(
         dir.join("diff.toml"),
-        "ruleset = \"furious_reason\"\nstate = \"state.toml\"\n\n[[adjudication]]\nname = \"Veteran line battalion\"\nexpr = 'manoeuvre({ veteran: true, grade: line })'\n\n[[adjudication]]\nname = \"Old hands, from the state\"\nexpr = 'manoeuvre(brigade.old_hands)'\n\n[[adjudication]]\nname = \"A rule only the house rule has\"\nexpr = 'veteran_line()'\n",
+        "ruleset = \"furious_reason\"\nstate = \"state.toml\"\n\n[[adjudication]]\nname = \"Veteran line battalion\"\nexpr = 'manoeuvre({ veteran: true, grade: line })'\n\n[[adjudication]]\nname = \"Old hands, from the state\"\nexpr = 'manoeuvre(brigade.old_hands)'\n\n[[adjudication]]\nname = \"A rule only the house rule has\"\nexpr = 'veteran_line()'\n\n[[adjudication]]\nname = \"Nothing but the new field\"\nexpr = 'manoeuvre({ veteran: true })'\n",
     )
     .expect("write");
     Test::new(&[
@@ -1632,6 +1632,9 @@ fn diff_compares_a_field_the_house_rule_adds_the_old_side_reading_it_as_absent()
               A rule only the house rule has — veteran_line()
                 old: error: unknown rule, table or modifier list `veteran_line`
                 new: Well Handled 50.00%, Tardy 20.00%, Hold 20.00%, Disengage 10.00%
+              Nothing but the new field — manoeuvre({ veteran: true })
+                old: error: Unit has no field `veteran`
+                new: error: field `grade` of Unit is missing
         "#,
     )
     .run();
