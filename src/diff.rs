@@ -426,6 +426,9 @@ pub struct Compared {
     pub old: Result<Distribution, Diag>,
     /// The odds under the new one.
     pub new: Result<Distribution, Diag>,
+    /// Fields the expression gives that the new ruleset adds to a record and the old
+    /// one lacks (`veteran`): the old ruleset reads them as absent.
+    pub absent: Vec<String>,
 }
 
 fn odds_of(r: &Ruleset, expr: &str, settings: &Settings) -> Result<Distribution, Diag> {
@@ -438,14 +441,149 @@ fn odds_of(r: &Ruleset, expr: &str, settings: &Settings) -> Result<Distribution,
     prob::odds(&job, settings)
 }
 
+/// Fields the new program adds to a record the old one has too: (record, field).
+pub fn added_fields(old: &Program, new: &Program) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for r in &old.records {
+        if let Some(n) = new.records.iter().find(|x| x.name == r.name) {
+            for (f, _) in &n.shape.fields {
+                if !r.shape.fields.iter().any(|(g, _)| g == f) {
+                    out.push((r.name.clone(), f.to_string()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The odds of `expr` under the old ruleset, the fields the new one adds (`added`) read
+/// as absent: each such field given in a record (`{ grade: line, veteran: true }`) is
+/// taken out of the text, and the record takes its old shape and defaults. Also the
+/// fields taken out.
+fn old_odds_of(
+    r: &Ruleset,
+    expr: &str,
+    settings: &Settings,
+    added: &[(String, String)],
+) -> (Result<Distribution, Diag>, Vec<String>) {
+    let mut text = expr.to_string();
+    let mut absent: Vec<String> = Vec::new();
+    // The error of the field taken out last: said instead of one about text the author
+    // did not write (a record left with no field, `{ }`, does not read).
+    let mut unknown: Option<Diag> = None;
+    // Each round takes one field out; a question has a bounded number of them.
+    for _ in 0..=text.matches(':').count() {
+        let ds = match r.question("<scenario>", &text) {
+            Ok(q) => return (prob::odds(&Job::of(r, &q), settings), absent),
+            Err(ds) => ds,
+        };
+        if let Some(d) = unknown
+            .take()
+            .filter(|_| ds.0.iter().any(|d| d.code == Code::ParseSyntax))
+        {
+            return (Err(d), Vec::new());
+        }
+        let cut = ds.0.iter().find_map(|d| {
+            let span = d.span().filter(|_| d.code == Code::CheckUnknownField)?;
+            let (start, end) = (span.start as usize, span.end as usize);
+            let field = text.get(start..end)?;
+            added
+                .iter()
+                .any(|(rec, f)| f == field && d.message == format!("{rec} has no field `{f}`"))
+                .then(|| Some((without_field(&text, start, end)?, field.to_string(), d)))?
+        });
+        match cut {
+            Some((shorter, field, d)) => {
+                unknown = Some(d.clone());
+                text = shorter;
+                if !absent.contains(&field) {
+                    absent.push(field);
+                }
+            }
+            None => {
+                let first = ds.0.into_iter().next();
+                let d = first.unwrap_or_else(|| Diag::error(Code::DiffExpr, "does not check"));
+                return (Err(d), absent);
+            }
+        }
+    }
+    (Err(Diag::error(Code::DiffExpr, "does not check")), absent)
+}
+
+/// `text` without the record field `name: value` whose name is at `start..end`, and
+/// the `,` that parts it from its neighbour.
+fn without_field(text: &str, start: usize, end: usize) -> Option<String> {
+    let after_name = text.get(end..)?;
+    let colon = end + (after_name.len() - after_name.trim_start().len());
+    if !text.get(colon..)?.starts_with(':') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut in_text = false;
+    let mut escaped = false;
+    let mut stop = None;
+    for (i, c) in text.get(colon + 1..)?.char_indices() {
+        let at = colon + 1 + i;
+        if in_text {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_text = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            // A `"` after a digit is an inch mark (`6"`), not a text.
+            '"' => in_text = !text[..at].ends_with(|p: char| p.is_ascii_digit()),
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' | ',' if depth == 0 => {
+                stop = Some((at, c == ','));
+                break;
+            }
+            ')' | ']' | '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    let (stop, comma) = stop?;
+    if comma {
+        let next = &text[stop + 1..];
+        let next_at = stop + 1 + (next.len() - next.trim_start().len());
+        return Some(format!("{}{}", &text[..start], &text[next_at..]));
+    }
+    // The last field: the `,` before it goes with it.
+    let before = text[..start].trim_end();
+    let from = before.strip_suffix(',').map_or(start, str::len);
+    let value_end = text[..stop].trim_end().len();
+    Some(format!("{}{}", &text[..from], &text[value_end..]))
+}
+
+/// A state error said with the ruleset that raised it: `umpire diff` loads one state
+/// into two rulesets.
+fn rejected(ds: Diags, which: &str, name: &str) -> Diags {
+    Diags(
+        ds.0.into_iter()
+            .map(|mut d| {
+                if d.code.phase() == crate::diagnostic::Phase::State {
+                    d.message = format!(
+                        "the {which} ruleset, {name}, rejects the state: {}",
+                        d.message
+                    );
+                }
+                d
+            })
+            .collect(),
+    )
+}
+
 /// The scenario's adjudications under both rulesets (the scenario's state loaded into
 /// each; its own ruleset replaced), each within its own ruleset's limits (the scenario
 /// read within the old one's).
 ///
 /// Errors: the scenario or its state cannot be read.
 pub fn behavioural(
-    old: &mut Ruleset,
-    new: &mut Ruleset,
+    (old, old_name): (&mut Ruleset, &str),
+    (new, new_name): (&mut Ruleset, &str),
     scenario: &str,
     settings: &Settings,
 ) -> Result<Vec<Compared>, Diags> {
@@ -454,18 +592,29 @@ pub fn behavioural(
         old.interpret(name, reading)?;
         new.interpret(name, reading)?;
     }
+    // A field the new ruleset adds is read as absent by the old one, in the state as in
+    // the questions: the comparison is of the same units before and after.
+    let added = added_fields(&old.program, &new.program);
     if let Some(s) = &plan.state {
-        old.load_state(s)?;
-        new.load_state(s)?;
+        let state =
+            crate::state::load_reading_absent(&old.program, &old.sources, s, &old.limits, &added)
+                .map_err(|ds| rejected(ds, "old", old_name))?;
+        old.state = Some(state);
+        new.load_state(s)
+            .map_err(|ds| rejected(ds, "new", new_name))?;
     }
     Ok(plan
         .adjudications
         .into_iter()
-        .map(|(name, expr)| Compared {
-            old: odds_of(old, &expr, settings),
-            new: odds_of(new, &expr, settings),
-            name,
-            expr,
+        .map(|(name, expr)| {
+            let (old, absent) = old_odds_of(old, &expr, settings, &added);
+            Compared {
+                old,
+                new: odds_of(new, &expr, settings),
+                name,
+                expr,
+                absent,
+            }
         })
         .collect())
 }
@@ -590,6 +739,13 @@ pub fn text_report(
     }
     for c in compared {
         out.push_str(&format!("  {} — {}\n", c.name, c.expr));
+        if !c.absent.is_empty() {
+            let fields: Vec<String> = c.absent.iter().map(|f| format!("`{f}`")).collect();
+            out.push_str(&format!(
+                "    (the old ruleset has no {}: read as absent there)\n",
+                fields.join(", ")
+            ));
+        }
         match (&c.old, &c.new) {
             (Ok(a), Ok(b)) => {
                 if !differs(c) {
@@ -621,11 +777,24 @@ pub fn text_report(
                 }
             }
             (a, b) => {
+                // The side that answers keeps its odds (a certain result alone).
                 let side = |r: &Result<Distribution, Diag>, p: &Program| match r {
-                    Ok(d) => d
+                    Ok(d) if d.chances.len() == 1 => d
                         .chances
                         .iter()
                         .map(|c| report::label(p, &c.case))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    Ok(d) => d
+                        .chances
+                        .iter()
+                        .map(|c| {
+                            let pct = match &c.exact {
+                                Some(e) => prob::percent(e),
+                                None => prob::percent_f(c.estimate),
+                            };
+                            format!("{} {pct}", report::label(p, &c.case))
+                        })
                         .collect::<Vec<_>>()
                         .join(", "),
                     Err(e) => format!("error: {}", e.message),
@@ -662,6 +831,7 @@ pub fn json_report(
             json!({
                 "name": c.name,
                 "expr": c.expr,
+                "old_reads_absent": c.absent,
                 "differs": differs(c),
                 "old": side(&c.old, p_old),
                 "new": side(&c.new, p_new),
@@ -673,4 +843,35 @@ pub fn json_report(
         "changes": changes,
         "adjudications": adjudications,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_field;
+
+    /// The field named at `name` taken out of `text`, with its `,`.
+    fn cut(text: &str, name: &str) -> Option<String> {
+        let start = text.find(name)?;
+        without_field(text, start, start + name.len())
+    }
+
+    #[test]
+    fn a_field_is_taken_out_with_its_comma() {
+        let t = "f({ grade: line, veteran: true })";
+        assert_eq!(cut(t, "veteran").as_deref(), Some("f({ grade: line })"));
+        let t = "f({ veteran: true, grade: line })";
+        assert_eq!(cut(t, "veteran").as_deref(), Some("f({ grade: line })"));
+        // A value with brackets, texts holding `,` and `}`, and an inch mark.
+        let t = r#"f({ reach: max(6", 1'), note: "a, b }", men: 3 })"#;
+        assert_eq!(
+            cut(t, "reach").as_deref(),
+            Some(r#"f({ note: "a, b }", men: 3 })"#)
+        );
+        assert_eq!(
+            cut(t, "note").as_deref(),
+            Some(r#"f({ reach: max(6", 1'), men: 3 })"#)
+        );
+        // Not a field: no `:` after the name.
+        assert_eq!(cut("veteran + 1", "veteran"), None);
+    }
 }

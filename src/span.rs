@@ -68,9 +68,12 @@ pub struct SourceFile {
     pub original: Arc<str>,
     /// The normalised text the parser reads (shared with whoever parses it).
     pub text: Arc<str>,
-    /// The text as diagnostics draw it (lone CRs shown as line breaks), made once and
-    /// shared by every diagnostic of this source.
+    /// The text as diagnostics draw it (see [`drawn_text`]), made once and shared by
+    /// every diagnostic of this source.
     pub display: Arc<str>,
+    /// Where the drawn text moves away from the original: `(original, drawn)` offsets,
+    /// each the start of a stretch that runs on byte for byte (sorted).
+    drawn_at: Arc<[(u32, u32)]>,
     /// Normalised offsets at which one original byte was dropped (sorted). A BOM counts
     /// three drops at offset 0.
     dropped: Vec<u32>,
@@ -106,12 +109,13 @@ impl SourceFile {
             }
         }
         text.push_str(&rest[seg_start..]);
-        let display: Arc<str> = Arc::from(display_text(&original));
+        let (display, drawn_at) = drawn_text(&original);
         SourceFile {
             name: name.into(),
             original,
             text: Arc::from(text),
-            display,
+            display: Arc::from(display),
+            drawn_at: Arc::from(drawn_at),
             dropped,
         }
     }
@@ -138,6 +142,7 @@ impl SourceFile {
             original: self.original.clone(),
             text: Arc::from(text),
             display: self.display.clone(),
+            drawn_at: self.drawn_at.clone(),
             dropped: self.dropped.clone(),
         }
     }
@@ -147,6 +152,16 @@ impl SourceFile {
         let before = self.dropped.partition_point(|&d| d <= offset);
         // A CR dropped exactly at `offset` belongs before the LF found there.
         offset as usize + before
+    }
+
+    /// Maps an offset into the original text onto the drawn text ([`Self::display`]).
+    pub fn display_offset(&self, original: usize) -> usize {
+        let at = u32::try_from(original).unwrap_or(u32::MAX);
+        let i = self.drawn_at.partition_point(|&(o, _)| o <= at);
+        match i.checked_sub(1).and_then(|i| self.drawn_at.get(i)) {
+            Some(&(o, d)) => d as usize + (original - o as usize),
+            None => original,
+        }
     }
 
     /// Maps a span onto the original text as `(offset, length)`.
@@ -198,18 +213,108 @@ impl SourceMap {
     }
 }
 
-/// The text as drawn: a lone CR (old Mac line ending) becomes LF, same length, so that
-/// lines break where the user's editor breaks them and offsets stay valid.
-pub fn display_text(original: &str) -> String {
-    let bytes = original.as_bytes();
+/// Starts a stretch of a drawn text that the diagnostic renderer (miette) counts as no
+/// columns, as it does a terminal's colour codes; it ends at the next `m`. [`undraw`]
+/// takes the frame away again, leaving what it held.
+const HIDDEN: &str = "\u{1b}\u{F8FF}";
+
+/// The text as diagnostics draw it, and where it moves away from the original (see
+/// [`SourceFile::display_offset`]):
+/// - a lone CR (old Mac line ending) becomes LF, so that lines break where the user's
+///   editor breaks them;
+/// - a control character (an escape, a NUL) is shown as its picture (`␛`, `␀`), never
+///   sent to the terminal, and a character that shows nothing on its own (a zero-width
+///   space, a word joiner, a direction mark) as `�`;
+/// - a character that a terminal draws together with the one before it (the skin tone of
+///   👍🏽, the members of a family joined by zero-width joiners) is framed as hidden, since
+///   the renderer would count its columns again and draw the caret past the character
+///   pointed at; [`undraw`] puts it back in the drawing.
+pub fn drawn_text(original: &str) -> (String, Vec<(u32, u32)>) {
+    use unicode_segmentation::UnicodeSegmentation;
+    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+    let offset = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
     let mut out = String::with_capacity(original.len());
-    for (i, c) in original.char_indices() {
-        if c == '\r' && bytes.get(i + 1) != Some(&b'\n') {
-            out.push('\n');
-        } else {
-            out.push(c);
+    let mut moved = Vec::new();
+    if original.is_ascii()
+        && !original
+            .bytes()
+            .any(|b| b.is_ascii_control() && !b"\r\n\t".contains(&b))
+    {
+        // Plain text (what most rulesets are): only lone CRs to draw as line breaks.
+        let bytes = original.as_bytes();
+        for (i, c) in original.char_indices() {
+            out.push(if c == '\r' && bytes.get(i + 1) != Some(&b'\n') {
+                '\n'
+            } else {
+                c
+            });
         }
+        return (out, moved);
     }
+    for (at, g) in original.grapheme_indices(true) {
+        if matches!(g, "\r\n" | "\n" | "\t") {
+            out.push_str(g);
+            continue;
+        }
+        // A control character is a grapheme of its own.
+        if let Some(c) = g.chars().next().filter(|c| c.is_control()) {
+            out.push(match c {
+                '\r' => '\n',
+                '\u{7f}' => '\u{2421}',
+                c => char::from_u32(0x2400 + u32::from(c))
+                    .filter(|_| u32::from(c) < 0x20)
+                    .unwrap_or('\u{FFFD}'),
+            });
+            moved.push((offset(at + g.len()), offset(out.len())));
+            continue;
+        }
+        let width = g.width();
+        // A character that shows nothing (a zero-width space, a direction mark) is drawn
+        // as `�`, so that a caret can be under it and the line is not reordered; a
+        // byte-order mark at the start is not part of the first line.
+        if width == 0 && !(at == 0 && g == "\u{FEFF}") {
+            out.push('\u{FFFD}');
+            moved.push((offset(at + g.len()), offset(out.len())));
+            continue;
+        }
+        let mut shown = 0;
+        let mut split = g.len();
+        for (i, c) in g.char_indices() {
+            let w = c.width().unwrap_or(0);
+            if shown + w > width && i > 0 {
+                split = i;
+                break;
+            }
+            shown += w;
+        }
+        let (seen, hidden) = g.split_at(split);
+        if hidden.is_empty() || hidden.contains(['m', '\u{1b}']) {
+            out.push_str(g);
+            continue;
+        }
+        out.push_str(seen);
+        out.push_str(HIDDEN);
+        moved.push((offset(at + split), offset(out.len())));
+        out.push_str(hidden);
+        out.push('m');
+        moved.push((offset(at + g.len()), offset(out.len())));
+    }
+    (out, moved)
+}
+
+/// A rendered diagnostic with the frames of [`drawn_text`] taken away: each hidden
+/// stretch is drawn again, in its place.
+pub fn undraw(rendered: &str) -> String {
+    let mut out = String::with_capacity(rendered.len());
+    let mut rest = rendered;
+    while let Some(at) = rest.find(HIDDEN) {
+        out.push_str(&rest[..at]);
+        let inner = &rest[at + HIDDEN.len()..];
+        let end = inner.find('m').unwrap_or(inner.len());
+        out.push_str(&inner[..end]);
+        rest = inner.get(end + 1..).unwrap_or("");
+    }
+    out.push_str(rest);
     out
 }
 
@@ -229,5 +334,24 @@ mod tests {
         assert_eq!(&f.original[9..10], "d");
         let (s, l) = f.original_span(Span::new(FileId(0), 2, 4));
         assert_eq!(&f.original[s..s + l], "bc");
+    }
+
+    #[test]
+    fn drawn_text_hides_what_a_terminal_draws_together_and_shows_controls() {
+        let f = SourceFile::new("t", "a👍🏽b\u{1b}c");
+        // The skin tone is framed; the escape is drawn as its picture.
+        assert_eq!(&*f.display, "a👍\u{1b}\u{F8FF}🏽mb␛c");
+        assert_eq!(undraw(&f.display), "a👍🏽b␛c");
+        let b = f.original.find('b').unwrap_or_default();
+        assert_eq!(&f.display[f.display_offset(b)..][..1], "b");
+        let c = f.original.find('c').unwrap_or_default();
+        assert_eq!(&f.display[f.display_offset(c)..][..1], "c");
+        // A zero-width space is drawn as `�`, a BOM at the start as it is.
+        let f = SourceFile::new("t", "\u{FEFF}a\u{200B}b");
+        assert_eq!(&*f.display, "\u{FEFF}a\u{FFFD}b");
+        // Plain text is drawn as it is, a lone CR as a line break.
+        let f = SourceFile::new("t", "a\rb\r\nc");
+        assert_eq!(&*f.display, "a\nb\r\nc");
+        assert_eq!(f.display_offset(4), 4);
     }
 }

@@ -19,7 +19,7 @@ use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::limits::Limits;
 use crate::program::{IntRange, Program, RecordInfo, Ty};
-use crate::span::{FileId, SourceFile, SourceMap, Span};
+use crate::span::{FileId, SourceMap, Span};
 use crate::value::written::{self, Written};
 use crate::value::{Length, LengthUnit, Value};
 use std::rc::Rc;
@@ -30,7 +30,7 @@ mod guard;
 mod read;
 pub use edit::to_file_text_keeping;
 pub use guard::{holds_in_words, refuse_overwrite};
-pub use read::from_json;
+pub use read::{from_json, load_reading_absent, load_text_reading_absent};
 
 /// Loads the state file at `path` against the program's `state` declaration (`sources`:
 /// the program's files, for diagnostics that point into them; the state file is not
@@ -60,29 +60,7 @@ pub fn load_text(
     name: &str,
     text: String,
 ) -> Result<Value, Diags> {
-    let path = name;
-    let Some(sid) = program.state else {
-        return Err(Diag::error(
-            Code::StateUndeclared,
-            "this ruleset declares no game state",
-        )
-        .help("declare its shape in the ruleset: `state { move: 1.. = 1, units: group of Unit }`")
-        .into());
-    };
-    // The state file joins a scratch copy of the program's sources, dropped on return.
-    let mut sources = sources.clone();
-    let (file, normalised) = sources.add(SourceFile::new(path, text));
-
-    let json = path.to_ascii_lowercase().ends_with(".json");
-    let root = match if json {
-        read_json(file, &normalised)
-    } else {
-        read_toml(file, &normalised)
-    } {
-        Ok(root) => root,
-        Err(d) => return Err(Diags::from(d).with_sources(&sources)),
-    };
-    read::root(program, &sources, sid, &root).map_err(|ds| ds.with_sources(&sources))
+    load_text_reading_absent(program, sources, name, text, &[])
 }
 
 /// A state file read into one tree, whatever its format: every node with its span.
@@ -368,6 +346,8 @@ fn json_value(file: FileId, v: &jsonc_parser::ast::Value<'_>) -> Node {
 struct Loader<'p> {
     program: &'p Program,
     sources: &'p SourceMap,
+    /// Fields (record, field) passed over as if not written.
+    absent: &'p [(String, String)],
     errors: Vec<Diag>,
 }
 
@@ -400,7 +380,8 @@ impl Loader<'_> {
         };
         let names: Vec<&str> = info.shape.fields.iter().map(|(n, _)| &**n).collect();
         for (key, key_span, _) in entries {
-            if !names.contains(&key.as_str()) {
+            let absent = self.absent.iter().any(|(r, f)| *r == info.name && f == key);
+            if !names.contains(&key.as_str()) && !absent {
                 let d = Diag::at(
                     Code::StateUnknownField,
                     format!("{what} has no field `{key}`"),

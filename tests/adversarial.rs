@@ -58,6 +58,9 @@ struct Case {
     /// The header's line and column.
     line: Option<usize>,
     column: Option<usize>,
+    /// Words the drawn diagnostic shows (its source lines, labels and help), each string
+    /// on its own, spaces and line breaks counting as one space.
+    shown: Option<Vec<String>>,
 }
 
 #[derive(Deserialize, Clone, Default)]
@@ -204,6 +207,49 @@ fn header(rendered: &str) -> Option<(String, usize, usize)> {
     Some((name, line, col))
 }
 
+/// Whether the underline drawn beneath source line `line` starts in the terminal column
+/// of `column` (from 1, in characters): the width of the text before it as a terminal
+/// draws it (`中` and `👍🏽` two columns each, a tab to the next multiple of four).
+fn caret_under(rendered: &str, source: &str, line: usize, column: usize) -> Result<(), String> {
+    use unicode_segmentation::UnicodeSegmentation;
+    use unicode_width::UnicodeWidthStr;
+    let text = source.strip_prefix('\u{FEFF}').unwrap_or(source);
+    let normal = text.replace("\r\n", "\n").replace('\r', "\n");
+    let before: String = normal
+        .split('\n')
+        .nth(line - 1)
+        .unwrap_or("")
+        .chars()
+        .take(column - 1)
+        .collect();
+    let mut want = 0;
+    for g in before.graphemes(true) {
+        want += if g == "\t" { 4 - want % 4 } else { g.width() };
+    }
+    let drawn = format!("{line} │ ");
+    let mut lines = rendered.lines();
+    let gutter = lines
+        .by_ref()
+        .find_map(|l| l.find(&drawn).map(|i| l[..i + drawn.len()].chars().count()))
+        .ok_or("the line is not drawn")?;
+    let under: Vec<char> = lines
+        .next()
+        .ok_or("nothing drawn under the line")?
+        .chars()
+        .skip(gutter)
+        .collect();
+    let starts = under.get(want).is_some_and(|c| "─┬".contains(*c))
+        && (want == 0 || under.get(want - 1) != Some(&'─'));
+    if starts {
+        Ok(())
+    } else {
+        Err(format!(
+            "the underline does not start in column {}",
+            want + 1
+        ))
+    }
+}
+
 /// The text at `line`:`column` (from 1, in characters) of `text`, whose lines end in
 /// LF, CRLF or a lone CR, a leading byte-order mark not counted.
 fn text_at(text: &str, line: usize, column: usize) -> String {
@@ -280,6 +326,14 @@ fn check(c: &Case, came: Came) -> Result<(), String> {
                             there.chars().take(40).collect::<String>()
                         ));
                     }
+                    caret_under(&rendered, &source, line, col)
+                        .map_err(|e| format!("{name}: {e}:\n{rendered}"))?;
+                }
+            }
+            let flat = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+            for words in c.shown.iter().flatten() {
+                if !flat(&rendered).contains(&flat(words)) {
+                    return Err(format!("{name}: does not show `{words}`:\n{rendered}"));
                 }
             }
             Ok(())

@@ -1516,6 +1516,161 @@ fn diff_shows_a_house_rule_in_text_and_in_play() {
     assert_eq!(j["adjudications"][1]["differs"], false);
 }
 
+/// A house rule that adds a field (`veteran`, +1 to manoeuvre) is compared with the
+/// ruleset it extends, which reads the field as absent, in a question and in the state
+/// (newcomer study F13); where only one side answers, its odds are still given. A line
+/// battalion rolls D10 in the book: Well Handled on 7-10
+/// (40%), Tardy 5-6, Hold 3-4, Disengage 1-2 (20% each); as veterans D10 + 1: Well
+/// Handled on 6-10 (50%), Tardy 4-5, Hold 2-3 (20% each), Disengage on a 1 (10%).
+#[test]
+fn diff_compares_a_field_the_house_rule_adds_the_old_side_reading_it_as_absent() {
+    let dir = Scratch::new("diff-added-field");
+    let unit = std::fs::read_to_string("rulesets/furious_reason.rules").expect("bundled");
+    let start = unit.find("record Unit").expect("record Unit");
+    let end = start + unit[start..].find("\n}").expect("its end");
+    let fields = &unit[unit[..end].rfind('{').map_or(start, |b| b + 1)..end];
+    let house = format!(
+        "ruleset \"veterans\"\nextends \"furious_reason\"\n\noverride record Unit {{{fields}\n  veteran: Bool = false,\n}}\n\noverride modifiers manoeuvre_drm {{\n  \"Veterans\" +1 if u.veteran\n}}\n\nrule veteran_line() -> Outcome {{ manoeuvre({{ grade: line, veteran: true }}) }}\n"
+    );
+    std::fs::write(dir.join("veterans.rules"), house).expect("write");
+    std::fs::write(
+        dir.join("state.toml"),
+        "[brigade.old_hands]\ngrade = \"line\"\nveteran = true\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("diff.toml"),
+        "ruleset = \"furious_reason\"\nstate = \"state.toml\"\n\n[[adjudication]]\nname = \"Veteran line battalion\"\nexpr = 'manoeuvre({ veteran: true, grade: line })'\n\n[[adjudication]]\nname = \"Old hands, from the state\"\nexpr = 'manoeuvre(brigade.old_hands)'\n\n[[adjudication]]\nname = \"A rule only the house rule has\"\nexpr = 'veteran_line()'\n\n[[adjudication]]\nname = \"Nothing but the new field\"\nexpr = 'manoeuvre({ veteran: true })'\n",
+    )
+    .expect("write");
+    Test::new(&[
+        "diff",
+        "furious_reason",
+        "veterans.rules",
+        "--scenario",
+        "diff.toml",
+    ])
+    .current_dir(&dir)
+    .stdout(
+        r#"
+            furious_reason → veterans.rules
+
+            changed in the text:
+              modifiers manoeuvre_drm: added "Veterans" +1 if u.veteran
+              rule veteran_line: added
+              record Unit: field veteran added
+
+            adjudications:
+              Veteran line battalion — manoeuvre({ veteran: true, grade: line })
+                (the old ruleset has no `veteran`: read as absent there)
+                outcome            old       new    change
+                Well Handled    40.00%    50.00%   +10.00%
+                Tardy           20.00%    20.00%
+                Hold            20.00%    20.00%
+                Disengage       20.00%    10.00%   -10.00%
+              Old hands, from the state — manoeuvre(brigade.old_hands)
+                outcome            old       new    change
+                Well Handled    40.00%    50.00%   +10.00%
+                Tardy           20.00%    20.00%
+                Hold            20.00%    20.00%
+                Disengage       20.00%    10.00%   -10.00%
+              A rule only the house rule has — veteran_line()
+                old: error: unknown rule, table or modifier list `veteran_line`
+                new: Well Handled 50.00%, Tardy 20.00%, Hold 20.00%, Disengage 10.00%
+              Nothing but the new field — manoeuvre({ veteran: true })
+                old: error: Unit has no field `veteran`
+                new: error: field `grade` of Unit is missing
+        "#,
+    )
+    .run();
+    let (house, scenario) = (dir.join("veterans.rules"), dir.join("diff.toml"));
+    let (house, scenario) = (
+        house.to_str().expect("utf-8"),
+        scenario.to_str().expect("utf-8"),
+    );
+    let o = umpire(&[
+        "diff",
+        "furious_reason",
+        house,
+        "--scenario",
+        scenario,
+        "--format",
+        "json",
+    ]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(
+        j["adjudications"][0]["old_reads_absent"],
+        serde_json::json!(["veteran"])
+    );
+    assert_eq!(
+        j["adjudications"][0]["old"]["outcomes"][0]["probability"],
+        "2/5"
+    );
+    assert_eq!(
+        j["adjudications"][0]["new"]["outcomes"][0]["probability"],
+        "1/2"
+    );
+    assert_eq!(
+        j["adjudications"][1]["old_reads_absent"],
+        serde_json::json!([])
+    );
+    // A field neither ruleset has is an error, said with the ruleset that refused it.
+    std::fs::write(
+        dir.join("state.toml"),
+        "[brigade.old_hands]\ngrade = \"line\"\nveteran = true\nvetran = 1\n",
+    )
+    .expect("write");
+    let o = umpire(&["diff", "furious_reason", house, "--scenario", scenario]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(
+            "the old ruleset, furious_reason, rejects the state: `old_hands` has no field `vetran`"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// The authoring probe `side_extra_field`: a house rule of Little Wars adds
+/// `immobile_on_move` to `Side`; its state sets it for red. Little Wars reads the state
+/// without it (red's side as the book has it); the house rule with it.
+#[test]
+fn diff_of_the_side_extra_field_probe_reads_the_state_both_ways() {
+    let dir = Scratch::new("diff-side-extra-field");
+    let files = [
+        (
+            "g.rules",
+            "ruleset \"g\"\nextends \"little_wars\"\noverride record Side {\n  free: 0..,\n  dead: 0.. = 0,\n  prisoners_held: 0.. = 0,\n  escorts: 0.. = 0,\n  released: 0.. = 0,\n  immobile_on_move: 0.. = 0,\n}\n",
+        ),
+        (
+            "g.toml",
+            "move = 4\n[sides.red]\nfree = 30\nimmobile_on_move = 5\n[sides.blue]\nfree = 20\n",
+        ),
+        (
+            "s.toml",
+            "ruleset = \"little_wars\"\nstate = \"g.toml\"\n[[adjudication]]\nname = \"red\"\nexpr = 'sides[\"red\"]'\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).expect("write");
+    }
+    Test::new(&["diff", "little_wars", "g.rules", "--scenario", "s.toml"])
+        .current_dir(&dir)
+        .stdout(
+            r#"
+            little_wars → g.rules
+
+            changed in the text:
+              record Side: field immobile_on_move added
+
+            adjudications:
+              red — sides["red"]
+                { free: 30, dead: 0, prisoners_held: 0, escorts: 0, released: 0 } → { free: 30, dead: 0, prisoners_held: 0, escorts: 0, released: 0, immobile_on_move: 5 }
+        "#,
+        )
+        .run();
+}
+
 /// The trace shows when a house rule, not the base, decided.
 #[test]
 fn explanations_say_when_a_house_rule_decided() {

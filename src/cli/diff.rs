@@ -34,7 +34,9 @@ pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
         ..crate::prob::Settings::default()
     };
     let compared = match &args.scenario {
-        Some(path) => crate::diff::behavioural(&mut a, &mut b, path, &settings)?,
+        Some(path) => {
+            crate::diff::behavioural((&mut a, &args.old), (&mut b, &args.new), path, &settings)?
+        }
         None => Vec::new(),
     };
     let (pa, pb) = (&a.program, &b.program);

@@ -5,6 +5,7 @@
 //! (CLI, REPL) attach the source text with [`Diag::with_sources`] before rendering, so the
 //! caret lands in the ruleset file, the state file or the typed line.
 
+pub mod chars;
 mod code;
 
 pub use code::{Code, Phase};
@@ -144,7 +145,9 @@ impl Diag {
             .filter(|(s, _)| s.file == primary.file)
             .map(|(s, l)| {
                 let (off, len) = file.original_span(*s);
-                LabeledSpan::new_with_span(Some(l.clone()), SourceSpan::new(off.into(), len))
+                let (start, end) = (file.display_offset(off), file.display_offset(off + len));
+                let span = SourceSpan::new(start.into(), end - start);
+                LabeledSpan::new_with_span(Some(l.clone()), span)
             })
             .collect();
         self.attached = Some(Box::new(Attached {
@@ -311,7 +314,8 @@ impl miette::Diagnostic for FileReport {
     }
 }
 
-/// A file's text for miette, reporting the column of a span in characters (miette's own
+/// A file's drawn text ([`crate::span::drawn_text`]) for miette, reporting the column of
+/// a span in characters (miette's own
 /// count is in bytes, so `é`, `½` or `中` earlier on the line would push the
 /// `[file:line:column]` header's column past where the caret is drawn), a leading
 /// byte-order mark not counted.
@@ -335,7 +339,8 @@ impl miette::SourceCode for CharColumns {
         // A byte-order mark (what Windows editors put first) is not a character a
         // reader sees: the first column is the one after it.
         let column = text.get(line_start..at).map_or(inner.column(), |s| {
-            s.strip_prefix('\u{FEFF}').unwrap_or(s).chars().count()
+            let s = crate::span::undraw(s);
+            s.strip_prefix('\u{FEFF}').unwrap_or(&s).chars().count()
         });
         Ok(Box::new(miette::MietteSpanContents::new(
             inner.data(),
@@ -362,11 +367,68 @@ pub fn render(d: &dyn miette::Diagnostic, colour: bool) -> String {
     {
         out = format!("error: {d}\n");
     }
-    out
+    crate::span::undraw(&out)
 }
 
 /// Whether diagnostics on stderr are drawn in colour: at a terminal, unless `NO_COLOR`.
 pub fn stderr_colour() -> bool {
     use std::io::IsTerminal;
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::span::{FileId, SourceFile};
+
+    /// In colour as without, the line is drawn as written (the skin tone of `👍🏽` back in
+    /// place, nothing of the frame that hid it from the column count left over), and the
+    /// caret stands under `x`: two columns for the emoji, as a terminal draws it.
+    #[test]
+    fn an_emoji_with_a_skin_tone_is_drawn_whole_and_counts_two_columns() {
+        let mut sources = SourceMap::default();
+        let (file, text) = sources.add(SourceFile::new("t", "\"👍🏽\" x"));
+        assert_eq!(file, FileId(0));
+        let at = text.find('x').unwrap_or_default();
+        let d = Diag::at(
+            Code::CheckUnknownName,
+            "unknown name `x`",
+            Span::new(file, at, at + 1),
+            "here",
+        )
+        .with_sources(&sources);
+        for colour in [false, true] {
+            let drawn = render(&d, colour);
+            assert!(drawn.contains("\"👍🏽\" x"), "{drawn}");
+            assert!(!drawn.contains('\u{F8FF}'), "{drawn}");
+            let plain = if colour {
+                // Colour codes taken out: ESC [ ... m.
+                let mut out = String::new();
+                let mut skip = false;
+                for c in drawn.chars() {
+                    match (skip, c) {
+                        (false, '\u{1b}') => skip = true,
+                        (true, 'm') => skip = false,
+                        (false, c) => out.push(c),
+                        _ => {}
+                    }
+                }
+                out
+            } else {
+                drawn.clone()
+            };
+            let line = plain
+                .lines()
+                .find(|l| l.contains("\"👍🏽\" x"))
+                .unwrap_or_default();
+            let under = plain
+                .lines()
+                .skip_while(|l| !l.contains("\"👍🏽\" x"))
+                .nth(1)
+                .unwrap_or_default();
+            let gutter = line.find('│').map_or(0, |i| line[..i].chars().count() + 2);
+            // `"👍🏽" ` is 5 columns: the caret is in the sixth after the gutter.
+            assert_eq!(under.chars().nth(gutter + 5), Some('┬'), "{plain}");
+        }
+    }
 }

@@ -6,6 +6,7 @@
 
 use super::ast::*;
 use super::build::Builder;
+use crate::diagnostic::chars;
 use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::span::{FileId, Span};
@@ -13,6 +14,7 @@ use pest::iterators::{Pair, Pairs};
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser;
 use std::sync::LazyLock;
+use unicode_segmentation::UnicodeSegmentation;
 
 mod grammar {
     #![allow(missing_docs)]
@@ -268,11 +270,9 @@ fn expected_word(rule: &Rule) -> String {
     }
 }
 
-fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
-    let (start, end) = match e.location {
-        pest::error::InputLocation::Pos(p) => (p, p),
-        pest::error::InputLocation::Span((s, e)) => (s, e),
-    };
+/// What pest expected, in English (`expected a value, or `)``), whether an operator
+/// was among it, and the punctuation it expected (each in backticks).
+fn expected_text(e: &pest::error::Error<Rule>) -> (String, bool, Vec<String>) {
     let mut operator_expected = false;
     let what = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {
@@ -323,6 +323,15 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
     } else {
         format!("expected {}", punct.join(", "))
     };
+    (what, operator_expected, punct)
+}
+
+fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
+    let (start, end) = match e.location {
+        pest::error::InputLocation::Pos(p) => (p, p),
+        pest::error::InputLocation::Span((s, e)) => (s, e),
+    };
+    let (what, operator_expected, punct) = expected_text(&e);
     let found = text.get(start..).and_then(|t| t.chars().next());
     // At the end of the text there is nothing to underline: underline the last
     // thing written instead, so the caret is drawn where the text stops.
@@ -353,21 +362,59 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
             Span::new(file, start, start),
         ),
         (Some(c), _) => {
-            let end = if end == start {
-                start + c.len_utf8()
-            } else {
-                end
-            };
-            (format!("{what}, found `{c}`"), Span::new(file, start, end))
+            if let Some(d) = glued_to_dice(file, text, start) {
+                return d;
+            }
+            let (shown, end) = found_at(text, start, end, c);
+            (
+                format!("{what}, found {shown}"),
+                Span::new(file, start, end),
+            )
         }
     };
-    let mut d = Diag::at(
+    let d = Diag::at(
         Code::ParseSyntax,
         format!("syntax error: {what}"),
         span,
         label,
     );
+    match odd_characters(d, file, text, start) {
+        Ok(d) => d,
+        Err(d) => hints(d, text, start, &what, operator_expected),
+    }
+}
+
+/// A look-alike or invisible character at the stop or near it, named and pointed at with
+/// what to type instead (`Ok`); else the diagnostic as it was (`Err`).
+fn odd_characters(mut d: Diag, file: FileId, text: &str, start: usize) -> Result<Diag, Diag> {
+    let found = text.get(start..).and_then(|t| t.chars().next());
+    if let Some(instead) = found.and_then(chars::instead) {
+        return Ok(d.help(instead));
+    }
+    let Some((at, c)) = odd_character(text, start) else {
+        return Err(d);
+    };
+    let span = Span::new(file, at, at + c.len_utf8());
+    let here = (span, format!("{} here", chars::describe(c)));
+    // Just before the stop, both are drawn; further on, the character is the cause and
+    // is what the diagnostic points at.
+    if at < start {
+        d.labels.insert(0, here);
+    } else {
+        d.labels = vec![here];
+    }
+    match chars::instead(c) {
+        Some(instead) => Ok(d.help(instead)),
+        None => Err(d),
+    }
+}
+
+/// Help for the common slips at the place a parse stopped: dice as a name, a space
+/// before a call's bracket, `=` for `:`, `7+` for `7 or more`, a reserved word as a
+/// name, two values with nothing between them.
+fn hints(mut d: Diag, text: &str, start: usize, what: &str, operator_expected: bool) -> Diag {
     let rest = text.get(start..).unwrap_or("");
+    let found = rest.chars().next();
     let dice_like = rest.starts_with(['d', 'D'])
         && rest[1..].starts_with(|c: char| c.is_ascii_digit())
         && !rest[1..]
@@ -427,6 +474,101 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
         }
     }
     d
+}
+
+/// What a parse stopped at, for "found …", and where that ends: a whole word (`let`,
+/// not `l`), or one character named so it can be told apart from the one it looks like
+/// (`–` is an en dash, not `-`; a zero-width space is named, not shown).
+fn found_at(text: &str, start: usize, end: usize, c: char) -> (String, usize) {
+    let rest = text.get(start..).unwrap_or("");
+    if c.is_alphanumeric() || c == '_' {
+        let word: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        return (format!("`{word}`"), (start + word.len()).max(end));
+    }
+    // A character drawn with the ones after it (`👍🏽`: a thumb and its skin tone) is
+    // named and underlined whole.
+    let cluster = rest.graphemes(true).next().unwrap_or_default();
+    let end = if end == start {
+        start + cluster.len().max(c.len_utf8())
+    } else {
+        end
+    };
+    (chars::describe_all(cluster), end)
+}
+
+/// A character near where a parse stopped that is likely its cause and hard to see: an
+/// odd space just before the stop (`1<NBSP>1/2`), or, later on the same line outside
+/// texts and comments, a look-alike or invisible character the grammar never reads (the
+/// parse may stop at the start of a row, `3–4 => 2`, or of a definition).
+fn odd_character(text: &str, start: usize) -> Option<(usize, char)> {
+    let before = text.get(..start)?.chars().next_back();
+    if let Some(c) = before.filter(|c| chars::is_invisible(*c) && !matches!(c, '\t' | '\n')) {
+        return Some((start - c.len_utf8(), c));
+    }
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in text.get(start..)?.char_indices() {
+        let at = start + i;
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '\n' | '#' => return None,
+            '"' => in_string = !text[..at].ends_with(|p: char| p.is_ascii_digit()),
+            // The grammar reads a no-break space as a space.
+            '\u{A0}' => {}
+            c if chars::instead(c).is_some() => return Some((at, c)),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Letters glued to a dice literal (`2d20khmin10`): the parse stops at the `d`, which is
+/// not the mistake; the letters after the dice are, and they are pointed at.
+fn glued_to_dice(file: FileId, text: &str, start: usize) -> Option<Diag> {
+    let before = text.get(..start)?;
+    let rest = text.get(start..)?;
+    let count_at = before.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let after_d = rest.strip_prefix(['d', 'D'])?;
+    let sides = after_d.len()
+        - after_d
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .len();
+    if count_at == start || sides == 0 {
+        return None;
+    }
+    let suffix_at = start + 1 + sides;
+    let suffix: String = text[suffix_at..]
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    if suffix.is_empty() {
+        return None;
+    }
+    let dice = &text[count_at..suffix_at];
+    Some(
+        Diag::at(
+            Code::ParseSyntax,
+            format!("syntax error: `{suffix}` written after the dice `{dice}` is not read"),
+            Span::new(file, suffix_at, suffix_at + suffix.len()),
+            format!("after the dice `{dice}`: not part of them"),
+        )
+        .help(format!(
+            "dice are written `{dice}`, with nothing glued after them; put a space or an \
+             operator between `{dice}` and what follows (to keep the highest of two dice, \
+             write `max(d20, d20)`)"
+        )),
+    )
 }
 
 /// Two or more words with spaces between (`Good Order`), around the place a parse stopped
