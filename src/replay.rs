@@ -11,6 +11,8 @@ use crate::gamelog::{digest, readings, FORMAT, RNG};
 use crate::limits::Limits;
 use serde_json::Value as Json;
 
+mod taken;
+
 /// One result the replay did not reproduce.
 #[derive(Debug, Clone)]
 pub struct Difference {
@@ -140,6 +142,7 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
         let bad = |what: &str| -> Diags {
             Diag::error(Code::ReplayFormat, format!("{path}:{n}: {what}")).into()
         };
+        taken::game_id(&line).map_err(|why| bad(&why))?;
         let new_game = games.next(&line, n).map_err(|why| {
             Diags::from(Diag::error(Code::ReplayMixed, format!("{path}:{n}: {why}")).help(
                 "two umpires wrote to this log at once: the games cannot be told apart to replay",
@@ -162,12 +165,16 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
             playing = Some(g.playing);
             continue;
         }
-        let Some(g) = playing.as_mut().map(|p| &mut p.game) else {
+        let Some(Playing {
+            game: g, numbers, ..
+        }) = playing.as_mut()
+        else {
             return Err(bad("the log does not start with a `game` line"));
         };
         let obj = line
             .as_object()
             .ok_or_else(|| bad("a line of a game log is a JSON object"))?;
+        let number = taken::result_number(obj).map_err(|why| bad(&why))?;
         let text_of = |k: &str| obj.get(k).and_then(Json::as_str).map(str::to_string);
         let dice = logged_dice(obj).map_err(|why| bad(&why))?;
         let mut table = Unlogged::default();
@@ -201,6 +208,9 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
                 g.legacy_results(true);
                 r = g.adjudicate(&e, false, &mut table);
             }
+            if let (Ok(_), Some(logged)) = (&r, number) {
+                numbers.insert(g.results(), logged);
+            }
             (e, Again::of(g, r.map(|d| Some(d.adjudication))))
         } else if let Some(e) = text_of("set") {
             g.clear_queue();
@@ -213,14 +223,15 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
             let again = Again::of(g, r.map(|d| Some(d.adjudication)));
             (format!(":apply (the effects of `{e}`)"), again)
         } else if obj.contains_key("undo") {
-            // Not a result: nothing to compare. (A `:load` taken back was asked for.)
-            let _ = g.undo_anyway();
+            // Not a result: nothing to compare, but it must take back what it names.
+            // (A `:load` taken back was asked for.)
+            taken::undo(g, obj, numbers).map_err(|why| bad(&why))?;
             continue;
         } else if obj.contains_key("redo") {
-            let _ = g.redo();
+            taken::redo(g, obj, numbers).map_err(|why| bad(&why))?;
             continue;
         } else if obj.contains_key("drop") {
-            let _ = g.drop_effects();
+            taken::drop(g, obj, numbers).map_err(|why| bad(&why))?;
             continue;
         } else if let Some(p) = text_of("load") {
             let state = obj.get("state").cloned().unwrap_or(Json::Null);
@@ -412,6 +423,8 @@ struct Playing {
     game: Game,
     ruleset: String,
     digest: Option<String>,
+    /// The log's number of each result adjudicated again.
+    numbers: taken::Numbers,
 }
 
 /// The game a `game` line starts or goes on with, the seed its dice come from (`None`
@@ -489,13 +502,17 @@ fn start(
         .and_then(Json::as_str)
         .map(str::to_string);
     let first = old.is_none();
-    let (mut g, same) = match old {
+    let (mut g, same, numbers) = match old {
         Some(p) => {
             let same = p.ruleset == name && p.digest == logged_digest;
-            (p.game, same)
+            (p.game, same, p.numbers)
         }
         // The dice come from the log: umpire's own only where it gives none.
-        None => (Game::new(DiceMode::seeded(seed.unwrap_or(0))), false),
+        None => (
+            Game::new(DiceMode::seeded(seed.unwrap_or(0))),
+            false,
+            taken::Numbers::new(),
+        ),
     };
     g.set_limits(*limits);
     // No ruleset: the game was logged before one was put in use.
@@ -560,11 +577,17 @@ fn start(
             format!("its state does not fit the ruleset: {why}")
         })?;
     }
+    if first {
+        // The state the game started with is its start, not a change: an `undo` never
+        // takes it back (as the REPL never does).
+        g.begin();
+    }
     Ok(Started {
         playing: Playing {
             game: g,
             ruleset: name,
             digest: logged_digest,
+            numbers,
         },
         seed,
         note,
@@ -672,177 +695,4 @@ fn logged_dice(obj: &serde_json::Map<String, Json>) -> Result<Option<LoggedDice>
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::game::{Candidate, DiceMode, Fit, Game, NoTable};
-
-    /// A scratch folder of the test's own, `umpire-TAG-PID`, empty (the test removes it).
-    fn scratch(tag: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("umpire-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
-        dir
-    }
-
-    /// A game logged as the REPL logs one: a `game` line again at each change of dice and
-    /// ruleset, with a result applied and a change undone across them.
-    #[test]
-    fn a_game_logged_across_changes_of_dice_and_ruleset_replays() {
-        let dir = scratch("gamelog");
-        let log = dir.join("game.log").to_string_lossy().into_owned();
-        let house = "tests/repl/files/house_v1.rules";
-        let mut g = Game::new(DiceMode::seeded(5));
-        // Logged before any ruleset is in use: a `game` line naming none.
-        g.log_to(&log).expect("a new log");
-        let c = Candidate::read(house, &crate::limits::Limits::default()).expect("the house rules");
-        g.put_in_use(c, Fit::Keep).expect("no state yet");
-        g.load("tests/repl/files/brigade.toml")
-            .expect("the brigade");
-        // Rolled from seed 5, applied after the dice change to seed 9: the `apply` line
-        // repeats the seeded roll, which its `expr` line accounted for.
-        g.adjudicate("volley(\"second_foot\")", false, &mut NoTable)
-            .expect("a volley");
-        g.set_dice(DiceMode::seeded(9));
-        g.apply().expect("the volley's effects");
-        // A change by hand, the same ruleset put in use again (a reload), then `undo`:
-        // it takes the change back, not the state the `game` line logs.
-        g.set(
-            ":set brigade.county_militia.lost_percent = 10",
-            &mut NoTable,
-        )
-        .expect("a change");
-        let again =
-            Candidate::read(house, &crate::limits::Limits::default()).expect("the house rules");
-        g.put_in_use(again, Fit::Keep).expect("the state fits");
-        g.undo().expect("the change");
-        g.adjudicate("volley(\"county_militia\")", false, &mut NoTable)
-            .expect("a volley");
-        assert!(g.take_log_failures().is_empty());
-        let r = super::replay(&log, &crate::limits::Limits::default()).expect("a game log");
-        let _ = std::fs::remove_dir_all(&dir);
-        assert!(r.differences.is_empty(), "{:?}", r.differences);
-        // The two volleys, the apply and the set.
-        assert_eq!(r.checked, 4);
-    }
-
-    /// A game logged as one played before results were changes: the first melee of
-    /// Little Wars's two adjudicated, the second in its place, its effects applied.
-    /// Returns the scratch folder, the log and the game.
-    fn two_melees_second_applied(tag: &str) -> (std::path::PathBuf, String, Game) {
-        let dir = scratch(tag);
-        let log = dir.join("game.log").to_string_lossy().into_owned();
-        let mut g = Game::new(DiceMode::seeded(5));
-        g.legacy_results(true);
-        let c = Candidate::read("little_wars", &crate::limits::Limits::default()).expect("bundled");
-        g.put_in_use(c, Fit::Keep).expect("no state yet");
-        g.load("examples/states/little_wars_table.toml")
-            .expect("the table");
-        g.log_to(&log).expect("a new log");
-        g.adjudicate(
-            "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)",
-            false,
-            &mut NoTable,
-        )
-        .expect("the first melee");
-        g.adjudicate(
-            "melee_on_table(\"b\", \"a\", 14, 12, 0, 0)",
-            false,
-            &mut NoTable,
-        )
-        .expect("the second, in the first's place");
-        g.apply().expect("the second melee's effects");
-        (dir, log, g)
-    }
-
-    /// A log written before results were numbered (no `result` fields) replays as it was
-    /// played then: a second melee took the place of the first, whose effects were never
-    /// applied, and an `undo` took back the `apply` before the look-up after it.
-    #[test]
-    fn a_log_written_before_results_were_numbered_replays_as_it_was_played() {
-        let (dir, log, mut g) = two_melees_second_applied("oldlog");
-        g.adjudicate("sides.a.dead", false, &mut NoTable)
-            .expect("a look");
-        g.undo().expect("the apply");
-        g.apply().expect("the second melee's effects again");
-        assert!(g.take_log_failures().is_empty());
-        // As the umpire of then wrote it: no result numbers.
-        let text = std::fs::read_to_string(&log).expect("the log");
-        let old: String = text
-            .lines()
-            .map(|l| {
-                let mut v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
-                if let Some(m) = v.as_object_mut() {
-                    m.remove("result");
-                }
-                format!("{v}\n")
-            })
-            .collect();
-        assert!(!old.contains("\"result\""));
-        std::fs::write(&log, old).expect("the old log");
-        let r = super::replay(&log, &crate::limits::Limits::default()).expect("a game log");
-        let _ = std::fs::remove_dir_all(&dir);
-        assert!(r.differences.is_empty(), "{:?}", r.differences);
-        // Three adjudications and two applies.
-        assert_eq!(r.checked, 5);
-    }
-
-    /// A log that numbers its results but lets a second result take the place of one
-    /// whose effects were not applied (as `run` does with `apply = false`) replays too.
-    #[test]
-    fn a_result_in_the_place_of_one_not_applied_replays_as_it_was_played() {
-        let (dir, log, _game) = two_melees_second_applied("inplace");
-        let text = std::fs::read_to_string(&log).expect("the log");
-        assert!(text.contains("\"result\":2"));
-        let r = super::replay(&log, &crate::limits::Limits::default()).expect("a game log");
-        let _ = std::fs::remove_dir_all(&dir);
-        assert!(r.differences.is_empty(), "{:?}", r.differences);
-        assert_eq!(r.checked, 3);
-    }
-
-    /// The players' dice, typed: each face given in turn.
-    struct Typed(Vec<i64>);
-
-    impl crate::game::TableDice for Typed {
-        fn face(&mut self, _die: &crate::game::TableDie<'_>) -> Result<i64, crate::game::NoFace> {
-            if self.0.is_empty() {
-                return Err(crate::game::NoFace::Cancelled);
-            }
-            Ok(self.0.remove(0))
-        }
-    }
-
-    /// A game with a face queued and one typed at the table: the log counts each
-    /// (`"queued": 1, "table": 1`), and replays; a log written before `table` was
-    /// recorded (without it) replays as well.
-    #[test]
-    fn dice_typed_at_the_table_are_counted_in_the_log_and_replay() {
-        let dir = scratch("tablelog");
-        let log = dir.join("game.log").to_string_lossy().into_owned();
-        let mut g = Game::new(DiceMode::Table);
-        let c =
-            Candidate::read("furious_reason", &crate::limits::Limits::default()).expect("bundled");
-        g.put_in_use(c, Fit::Keep).expect("no state yet");
-        g.log_to(&log).expect("a new log");
-        g.queue(&[3]);
-        let done = g
-            .adjudicate("2d6", false, &mut Typed(vec![4]))
-            .expect("two dice");
-        assert_eq!(
-            done.hands,
-            [crate::game::Hand::Queued, crate::game::Hand::Table]
-        );
-        let text = std::fs::read_to_string(&log).expect("the log");
-        let line: serde_json::Value =
-            serde_json::from_str(text.lines().last().expect("a line")).expect("JSON");
-        assert_eq!(line["dice"], serde_json::json!({ "queued": 1, "table": 1 }));
-        let r = super::replay(&log, &crate::limits::Limits::default()).expect("a game log");
-        assert!(r.differences.is_empty(), "{:?}", r.differences);
-        assert_eq!(r.checked, 1);
-        // The same log as written before: no `table`.
-        let old = text.replace(",\"table\":1", "");
-        assert!(!old.contains("\"table\":1"));
-        std::fs::write(&log, old).expect("write");
-        let r = super::replay(&log, &crate::limits::Limits::default()).expect("a game log");
-        let _ = std::fs::remove_dir_all(&dir);
-        assert!(r.differences.is_empty(), "{:?}", r.differences);
-    }
-}
+mod tests;

@@ -559,3 +559,45 @@ fn file_errors_are_in_plain_words() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(s.join("my game.log").is_file());
 }
+
+/// `:use` of a stricter ruleset says which changes it cuts off: when the one taken back
+/// (what `:redo` would do again) does not fit, it says that — not that the changes
+/// before cannot be undone (they still can); when an earlier state does not fit, that.
+#[test]
+fn use_of_a_stricter_ruleset_says_whether_undo_or_redo_is_cut_off() {
+    let s = Scratch::new("stricter");
+    std::fs::write(
+        s.join("loose.rules"),
+        "ruleset \"Loose\"\nstate { x: 0..10 = 0 }\n",
+    )
+    .expect("a ruleset");
+    std::fs::write(
+        s.join("strict.rules"),
+        "ruleset \"Strict\"\nstate { x: 0..5 = 0 }\n",
+    )
+    .expect("a ruleset");
+    std::fs::write(s.join("s.toml"), "x = 1\n").expect("a state");
+    let undo_cut = "changes made before this cannot be undone";
+    let redo_cut =
+        "what was undone cannot be redone: the state it would put back does not fit this ruleset";
+    // x = 8 taken back: the table (x = 1) fits, the change to do again does not.
+    let o = umpire_in(
+        &s,
+        &["repl", "loose.rules", "--state", "s.toml"],
+        ":set x = 8\n:undo\n:use strict.rules\n:state x\n:redo\n",
+    );
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(err.contains(redo_cut), "{err}");
+    assert!(!err.contains(undo_cut), "{err}");
+    assert!(out.ends_with("1\n"), "{out}");
+    assert!(err.contains("error: nothing to redo"), "{err}");
+    // x = 8 then x = 2: the table fits, the state before the last change does not.
+    let o = umpire_in(
+        &s,
+        &["repl", "loose.rules", "--state", "s.toml"],
+        ":set x = 8\n:set x = 2\n:use strict.rules\n",
+    );
+    let err = stderr(&o);
+    assert!(err.contains(undo_cut), "{err}");
+    assert!(!err.contains(redo_cut), "{err}");
+}

@@ -170,8 +170,9 @@ impl History {
     /// may have moved). From the newest change back: the first whose states do not fit
     /// is dropped, with every change before it — they can no longer be taken back; and
     /// from the next to be done again on, the first that does not fit is dropped with
-    /// every one after it. Returns whether any were dropped.
-    pub(crate) fn carry(&mut self, mut read: impl FnMut(&Value) -> Option<Value>) -> bool {
+    /// every one after it. Returns whether any were dropped: of the changes that can be
+    /// taken back, and of those that can be done again.
+    pub(crate) fn carry(&mut self, mut read: impl FnMut(&Value) -> Option<Value>) -> (bool, bool) {
         let mut read_snapshot = |s: &Snapshot| -> Option<Snapshot> {
             let state = match &s.state {
                 None => None,
@@ -179,8 +180,8 @@ impl History {
             };
             Some(Snapshot { state, ..s.clone() })
         };
-        let mut cut = false;
-        let mut read_all = |changes: Vec<Change>| -> Vec<Change> {
+        let mut read_all = |changes: Vec<Change>| -> (Vec<Change>, bool) {
+            let mut cut = false;
             let mut kept = Vec::with_capacity(changes.len());
             for c in changes.into_iter().rev() {
                 match (read_snapshot(&c.before), read_snapshot(&c.after)) {
@@ -196,10 +197,12 @@ impl History {
                 }
             }
             kept.reverse();
-            kept
+            (kept, cut)
         };
-        self.changes = read_all(std::mem::take(&mut self.changes));
-        self.undone = read_all(std::mem::take(&mut self.undone));
-        cut
+        let (changes, undo_cut) = read_all(std::mem::take(&mut self.changes));
+        let (undone, redo_cut) = read_all(std::mem::take(&mut self.undone));
+        self.changes = changes;
+        self.undone = undone;
+        (undo_cut, redo_cut)
     }
 }

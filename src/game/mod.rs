@@ -161,6 +161,9 @@ pub struct Carried {
     /// The states of older changes do not fit the new ruleset: those changes can no
     /// longer be taken back.
     pub history_cut: bool,
+    /// The states of changes taken back do not fit the new ruleset: they can no longer
+    /// be done again (`redo`).
+    pub redo_cut: bool,
     /// Readings chosen before that the new ruleset does not have, no longer chosen:
     /// (interpretation, reading).
     pub readings_dropped: Vec<(String, String)>,
@@ -487,7 +490,7 @@ impl Game {
             }
         }
         let old = &self.rules.program;
-        carried.history_cut = self
+        (carried.history_cut, carried.redo_cut) = self
             .history
             .carry(|v| reread(old, &new, v, "<an earlier state>").ok());
         for (i, info) in old.interpretations.iter().enumerate() {

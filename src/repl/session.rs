@@ -684,6 +684,9 @@ fn say_carried(c: &Carried, io: &mut dyn Io) {
     if c.history_cut {
         io.err("changes made before this cannot be undone: the earlier states do not fit this ruleset\n");
     }
+    if c.redo_cut {
+        io.err("what was undone cannot be redone: the state it would put back does not fit this ruleset\n");
+    }
     for (name, reading) in &c.readings_dropped {
         io.err(&format!(
             "the reading `{reading}` of `{name}` is not in this ruleset: it is no longer chosen\n"
