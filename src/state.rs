@@ -29,7 +29,10 @@ mod edit;
 mod guard;
 mod read;
 pub use edit::to_file_text_keeping;
-pub use guard::{holds_in_words, refuse_overwrite};
+pub use guard::{
+    holds_in_words, refuse_overwrite, state_there, write_atomic, write_atomic_with, write_state,
+    SaveStage,
+};
 pub use read::{from_json, load_reading_absent, load_text_reading_absent};
 
 /// Loads the state file at `path` against the program's `state` declaration (`sources`:
@@ -703,126 +706,6 @@ fn write_plain(program: &Program, v: &Value) -> Toml {
             }
             Toml::InlineTable(t)
         }
-    }
-}
-
-/// Writes a state's `text` to `path`, whole or not at all ([`write_atomic`]), and only
-/// where no file is that the game depends on ([`refuse_overwrite`]).
-///
-/// Errors: a scenario, ruleset, game log or other file that is not a state is there (it
-/// is left as it is); as [`write_atomic`].
-pub fn write_state(path: &str, text: &str) -> Result<(), Diag> {
-    refuse_overwrite(path)?;
-    write_atomic(path, text)
-}
-
-/// Writes `text` to `path` without ever leaving it half written: a temporary file in
-/// the same folder, flushed to disk, then renamed over `path`. A Ctrl-C during it
-/// ([`crate::cancel`]) stops it before the rename; the temporary file is removed however
-/// it ends.
-///
-/// Errors: the folder cannot be written, or the disk is full (the old file is intact);
-/// cancelled (`umpire::limit::cancelled`, the old file intact).
-pub fn write_atomic(path: &str, text: &str) -> Result<(), Diag> {
-    write_atomic_with(path, text, &mut |_| Ok(()))
-}
-
-/// A point in [`write_atomic`]'s work, where a test can stop it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SaveStage {
-    /// The temporary file is created, empty.
-    Created,
-    /// Half the text is written to it.
-    HalfWritten,
-    /// All of it is written and flushed to the disk; the rename is next.
-    Flushed,
-}
-
-/// [`write_atomic`], calling `stop` at each [`SaveStage`]: a test's hook, which fails
-/// (an error) or dies (a panic) there, to prove the old file survives a save stopped at
-/// any point. An error from the hook is the save's error; the temporary file is removed.
-///
-/// Errors: as [`write_atomic`].
-pub fn write_atomic_with(
-    path: &str,
-    text: &str,
-    stop: &mut dyn FnMut(SaveStage) -> std::io::Result<()>,
-) -> Result<(), Diag> {
-    use std::io::Write;
-    let fail = |e: std::io::Error| Diag::error(Code::IoWrite, format!("cannot write {path}: {e}"));
-    let given = std::path::Path::new(path);
-    // Through a symbolic link, the file it names is written (the link stays a link).
-    let target = match std::fs::symlink_metadata(given) {
-        Ok(m) if m.file_type().is_symlink() => match std::fs::canonicalize(given) {
-            Ok(real) => real,
-            Err(_) => {
-                let link = std::fs::read_link(given).map_err(fail)?;
-                given.parent().map_or(link.clone(), |d| d.join(&link))
-            }
-        },
-        _ => given.to_path_buf(),
-    };
-    // Only a regular file is replaced: never a folder, a device (`/dev/null`), a pipe.
-    let before = std::fs::metadata(&target).ok();
-    if let Some(m) = &before {
-        if !m.is_file() {
-            return Err(Diag::error(
-                Code::IoWrite,
-                format!("cannot write {path}: it is not a regular file"),
-            )
-            .help("name a file to write the state to"));
-        }
-        // A read-only file stays as it is (renaming over it would replace it).
-        if m.permissions().readonly() {
-            return Err(Diag::error(
-                Code::IoWrite,
-                format!("cannot write {path}: it is read-only"),
-            )
-            .help("make it writable, or name another file"));
-        }
-    }
-    let dir = target
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let name = target
-        .file_name()
-        .map_or("state".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.umpire-{}.tmp", std::process::id()));
-    // The temporary file goes however the save ends: an error, Ctrl-C, a panic.
-    struct Temp<'a>(&'a std::path::Path);
-    impl Drop for Temp<'_> {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_file(self.0);
-        }
-    }
-    let _temp = Temp(&tmp);
-    let mut cancelled = false;
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        stop(SaveStage::Created)?;
-        let half = text.len() / 2;
-        f.write_all(&text.as_bytes()[..half])?;
-        f.flush()?;
-        stop(SaveStage::HalfWritten)?;
-        f.write_all(&text.as_bytes()[half..])?;
-        // The file keeps the permissions it had.
-        if let Some(m) = &before {
-            f.set_permissions(m.permissions())?;
-        }
-        f.sync_all()?;
-        stop(SaveStage::Flushed)?;
-        // Ctrl-C during the save: the old file stays, the new text is not put there.
-        if crate::cancel::requested() {
-            cancelled = true;
-            return Err(std::io::ErrorKind::Interrupted.into());
-        }
-        std::fs::rename(&tmp, &target)
-    })();
-    match result {
-        Ok(()) => Ok(()),
-        Err(_) if cancelled => Err(crate::cancel::cancelled()),
-        Err(e) => Err(fail(e)),
     }
 }
 

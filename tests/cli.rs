@@ -2165,7 +2165,8 @@ fn a_read_only_state_file_is_not_replaced() {
     use std::os::unix::fs::PermissionsExt;
     let dir = Scratch::new("read-only");
     let out = dir.join("end.toml");
-    std::fs::write(&out, "turn = 1\n").expect("write");
+    // A state of the siege's ruleset (kriegspiel), read-only.
+    std::fs::write(&out, "move = 1\n").expect("write");
     std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o444)).expect("chmod");
     let scenario = format!(
         "{}/examples/kriegspiel_siege.toml",
@@ -2183,7 +2184,7 @@ fn a_read_only_state_file_is_not_replaced() {
         ",
         )
         .run();
-    assert_eq!(std::fs::read_to_string(&out).expect("read"), "turn = 1\n");
+    assert_eq!(std::fs::read_to_string(&out).expect("read"), "move = 1\n");
 }
 
 #[test]

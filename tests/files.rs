@@ -358,3 +358,88 @@ fn a_state_loaded_from_json_is_written_anew() {
     );
     assert!(saved.contains("leader_cp = "), "{saved}");
 }
+
+/// A state file with CRLF line endings and a byte-order mark (as a Windows editor saves
+/// it) is saved with both: its layout is what the umpire wrote.
+#[test]
+fn a_saved_state_keeps_crlf_line_endings_and_a_byte_order_mark() {
+    let dir = Scratch::new("save-crlf");
+    std::fs::write(
+        dir.path("r.rules"),
+        "ruleset \"R\"\nstate {\n  turn: 1.. = 1,\n  weather: Text = \"fair\",\n}\n",
+    )
+    .expect("ruleset");
+    for (name, bom) in [("crlf.toml", ""), ("bom.toml", "\u{feff}")] {
+        let text = format!("{bom}# the siege\r\nturn = 2 # dawn\r\nweather = \"rain\"\r\n");
+        std::fs::write(dir.path(name), &text).expect("state");
+        let o = umpire_in(
+            &dir,
+            &["repl", "r.rules", "--state", name],
+            &format!(":set turn = 3\n:save {name}\n"),
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let saved = std::fs::read_to_string(dir.path(name)).expect("saved");
+        assert_eq!(saved, text.replace("turn = 2", "turn = 3"), "{saved:?}");
+    }
+    // LF only, no mark: saved as it was.
+    std::fs::write(dir.path("lf.toml"), "turn = 2\n").expect("state");
+    let o = umpire_in(
+        &dir,
+        &["repl", "r.rules", "--state", "lf.toml"],
+        ":set turn = 3\n:save lf.toml\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(dir.path("lf.toml")).expect("saved"),
+        "turn = 3\n"
+    );
+}
+
+/// `run --write-state` and `:save` onto a named pipe: refused at once, the pipe never
+/// opened (opening it would wait for a writer for ever).
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_as_the_state_to_write_is_refused_at_once() {
+    let dir = Scratch::new("fifo");
+    std::fs::write(
+        dir.path("r.rules"),
+        "ruleset \"R\"\nstate {\n  turn: 1.. = 1,\n}\n",
+    )
+    .expect("ruleset");
+    std::fs::write(dir.path("t.toml"), "turn = 2\n").expect("state");
+    std::fs::write(
+        dir.path("s.toml"),
+        "ruleset = \"r.rules\"\nstate = \"t.toml\"\n[[adjudication]]\nname = \"x\"\nexpr = '1'\n",
+    )
+    .expect("scenario");
+    let made = Command::new("mkfifo").arg(dir.path("ff.toml")).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let runs: [(&[&str], &str); 2] = [
+        (&["run", "s.toml", "--write-state", "ff.toml"], ""),
+        (&["repl", "r.rules", "--state", "t.toml"], ":save ff.toml\n"),
+    ];
+    for (args, input) in runs {
+        let mut child = spawn_in(&dir, args);
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input.as_bytes()).expect("input");
+        drop(stdin);
+        // Waits ten seconds at most; a run that hangs is killed, and the test fails.
+        let start = std::time::Instant::now();
+        while child.try_wait().ok().flatten().is_none() {
+            if start.elapsed() > std::time::Duration::from_secs(10) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{args:?} hangs on the named pipe");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let o = child.wait_with_output().expect("output");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains("umpire::io::write"), "{err}");
+        assert!(
+            err.contains("it is not a regular file (a named pipe)"),
+            "{err}"
+        );
+    }
+}

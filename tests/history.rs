@@ -332,15 +332,23 @@ fn leaving_says_what_is_not_applied_or_not_saved() {
 
 const MELEE: &str = "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)";
 
-/// A new user's `:save little_wars_table.toml` from a Furious Reason game: another
-/// game's state file, which this game neither loaded nor wrote, is not written over in a
-/// script — the error names `:save!`, which writes over it. The file this game loaded,
+/// A new user's `:save last_week.toml` from a Furious Reason game: another game's state
+/// file (of the same ruleset), which this game neither loaded nor wrote, is not written
+/// over in a script — the error names `:save!`, which writes over it. A state of another
+/// ruleset (`little_wars_table.toml`) is not a state of this one: refused outright. The file this game loaded,
 /// and one it has written already, are written without a word; quotes around a name are
 /// not part of it.
 #[test]
 fn save_over_a_state_file_this_game_did_not_touch_is_refused_in_a_script() {
     let s = scratch("saveover");
-    let other = s.path("little_wars_table.toml");
+    // Last week's state of the same ruleset: another game's state file.
+    let brigade = std::fs::read_to_string(s.path("furious_reason_brigade.toml")).expect("the copy");
+    let other = s.path("last_week.toml");
+    std::fs::write(
+        &other,
+        brigade.replace("lost_percent = 30", "lost_percent = 70"),
+    )
+    .expect("last week's");
     let before = std::fs::read(&other).expect("the copy");
     let args = [
         "repl",
@@ -348,33 +356,38 @@ fn save_over_a_state_file_this_game_did_not_touch_is_refused_in_a_script() {
         "--state",
         "furious_reason_brigade.toml",
     ];
-    let o = umpire_in(&s, &args, ":save little_wars_table.toml\n");
+    let o = umpire_in(&s, &args, ":save last_week.toml\n");
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("error: little_wars_table.toml exists, and this game did not load or write it: `:save! little_wars_table.toml` writes over it"),
+        err.contains("error: last_week.toml exists, and this game did not load or write it: `:save! last_week.toml` writes over it"),
         "{err}"
     );
     assert_eq!(std::fs::read(&other).expect("untouched"), before);
     let o = umpire_in(
         &s,
         &args,
-        ":save furious_reason_brigade.toml\n:save \"my turn.toml\"\n:save 'my turn.toml'\n:save! little_wars_table.toml\n",
+        ":save furious_reason_brigade.toml\n:save \"my turn.toml\"\n:save 'my turn.toml'\n:save! last_week.toml\n",
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(s.join("my turn.toml").is_file());
     assert!(!s.join("\"my turn.toml\"").exists());
     let now = std::fs::read_to_string(&other).expect("written over");
-    assert!(now.contains("brigade"), "{now}");
-    // Files that are not state files stay refused outright, `:save!` or not.
+    assert_eq!(now, brigade, "{now}");
+    // Files that are not state files of the ruleset in use stay refused outright,
+    // `:save!` or not: a house rule, a state of another ruleset.
     std::fs::write(s.join("h.rules"), "extends \"furious_reason\"\n").expect("a house rule");
-    let o = umpire_in(&s, &args, ":save! h.rules\n");
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("umpire::io::not_state"),
-        "{}",
-        stderr(&o)
-    );
+    for file in ["h.rules", "little_wars_table.toml"] {
+        let before = std::fs::read(s.join(file)).expect("there");
+        let o = umpire_in(&s, &args, &format!(":save! {file}\n"));
+        assert_eq!(o.status.code(), Some(1));
+        assert!(
+            stderr(&o).contains("umpire::io::not_state"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(std::fs::read(s.join(file)).expect("untouched"), before);
+    }
 }
 
 /// `--log FILE` or `--state FILE` that fails stops the REPL before the first line:

@@ -72,11 +72,20 @@ fn from_env() -> Result<Option<Roller>, Diags> {
 
 /// The file's `dice`, if the file is there and says it.
 fn from_file(path: &str, limits: &Limits) -> Result<Option<Roller>, Diags> {
-    if let Err(e) = std::fs::metadata(path) {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            return Ok(None);
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        // Never opened unless a regular file: a named pipe would never answer.
+        Ok(m) if !m.is_file() => {
+            return Err(Diag::error(
+                Code::CliConfig,
+                format!("{path} is not a regular file, so umpire does not read it as its settings"),
+            )
+            .help("make it a file holding `dice = \"table\"` or `dice = \"seeded\"`, or remove it")
+            .into());
         }
+        _ => {}
     }
+    // Within the file-size limit (a larger file is refused unread).
     let text = crate::files::read_file(path, limits)?;
     let mut sources = SourceMap::default();
     let (file, text) = sources.add(SourceFile::new(path, text));
@@ -113,9 +122,18 @@ fn from_file(path: &str, limits: &Limits) -> Result<Option<Roller>, Diags> {
         if word.is_none() {
             let span = at(item.span()).or(key_span);
             let written = span.map_or_else(|| item.to_string(), |s| sources.snippet(s).to_string());
+            // The value shown only when it is one line (a `[dice]` table is not shown).
+            let written = written.trim();
+            let said = if item.is_value() && !written.contains(['\n', '\r']) {
+                format!("`dice = {written}` is not a way to roll")
+            } else if item.is_table_like() || item.is_array_of_tables() {
+                "`dice` is a table here, not a way to roll".to_string()
+            } else {
+                "`dice` is not a way to roll".to_string()
+            };
             let mut d = Diag::error(
                 Code::CliConfig,
-                format!("{path}: `dice = {}` is not a way to roll: write `dice = \"table\"` (the players roll) or `dice = \"seeded\"` (umpire rolls)", written.trim()),
+                format!("{path}: {said}: `dice` must be \"table\" (the players roll) or \"seeded\" (umpire rolls), as in `dice = \"table\"`"),
             );
             if let Some(s) = span {
                 d = d.label(s, "not `\"table\"` or `\"seeded\"`");
@@ -168,5 +186,67 @@ mod tests {
         assert!(unknown.0[0].message.contains("`dise`"));
         let missing = from_file("/no/such/folder/config.toml", &Limits::default());
         assert_eq!(missing.ok(), Some(None));
+    }
+
+    /// A table for `dice` is answered with what to write, on one line: the table is
+    /// not quoted across lines as if it were a value.
+    #[test]
+    fn dice_as_a_table_says_what_dice_must_be_on_one_line() {
+        let wrong = read("[dice]\nmode = \"table\"\n").expect_err("a table is not a way to roll");
+        let m = &wrong.0[0].message;
+        assert!(!m.contains('\n'), "{m:?}");
+        assert!(!m.contains("mode"), "{m}");
+        assert!(
+            m.contains("`dice` must be \"table\" (the players roll) or \"seeded\" (umpire rolls)"),
+            "{m}"
+        );
+        let inline = read("dice = { mode = \"table\" }\n").expect_err("nor an inline table");
+        assert!(inline.0[0]
+            .message
+            .contains("`dice = { mode = \"table\" }`"));
+        let lines = read("dice = [\n  \"table\",\n]\n").expect_err("nor a list");
+        assert!(!lines.0[0].message.contains('\n'), "{}", lines.0[0].message);
+    }
+
+    /// A named pipe where the file would be is not opened (it would wait for a writer
+    /// for ever, and the REPL would never start): an error saying so.
+    #[cfg(unix)]
+    #[test]
+    fn a_named_pipe_as_the_config_file_is_refused_unopened() {
+        let dir = std::env::temp_dir().join(format!("umpire-config-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let fifo = dir.join("config.toml");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let path = fifo.to_string_lossy().into_owned();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let r = from_file(&path, &Limits::default());
+            let _ = tx.send(r.map_err(|ds| (ds.0[0].code, ds.0[0].message.clone())));
+        });
+        let r = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("a named pipe is answered at once");
+        let (code, message) = r.expect_err("refused");
+        assert_eq!(code, Code::CliConfig);
+        assert!(message.contains("is not a regular file"), "{message}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A file past the size limit is refused unread.
+    #[test]
+    fn a_config_file_past_the_size_limit_is_refused() {
+        let dir = std::env::temp_dir().join(format!("umpire-config-big-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let file = dir.join("config.toml");
+        std::fs::write(&file, "# a note\n".repeat(100)).expect("write");
+        let limits = Limits {
+            file_bytes: 100,
+            ..Limits::default()
+        };
+        let r = from_file(&file.to_string_lossy(), &limits).expect_err("too big");
+        assert_eq!(r.0[0].code, Code::LimitFileSize);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

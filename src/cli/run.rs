@@ -92,7 +92,8 @@ fn write_state(r: &scenario::Report, out: &str) -> Result<(), Diags> {
         out,
         loaded,
     );
-    crate::state::write_state(out, &text).map_err(|d| Diags(vec![d]))
+    crate::state::write_state(out, &text, &r.ruleset.program, &r.ruleset.limits)
+        .map_err(|d| Diags(vec![d]))
 }
 
 /// `--write-state FILE` never replaces the state file the scenario reads: the next run

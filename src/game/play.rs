@@ -414,7 +414,7 @@ impl Game {
             &path,
             loaded,
         );
-        state::write_state(&path, &text)?;
+        state::write_state(&path, &text, &self.rules.program, &self.rules.limits)?;
         if named {
             self.save_to = Some(path.clone());
         }

@@ -180,7 +180,7 @@ impl Session {
 
     /// Loads a state file (`:load`, `--state`).
     pub fn load_state(&mut self, path: &str, io: &mut dyn Io) -> bool {
-        if let Some(d) = paths::not_loadable(path) {
+        if let Some(d) = paths::not_loadable(path, self.game.ruleset().limits.file_bytes) {
             return self.fail(d, io);
         }
         let ok = match self.game.load(path) {

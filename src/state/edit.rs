@@ -32,9 +32,35 @@ pub fn to_file_text_keeping(
     }
 }
 
-/// `text` (a TOML state file) edited to hold `state`; written anew when it does not
-/// read as TOML.
+/// `text` (a TOML state file) edited to hold `state`, with the line endings it has
+/// (CRLF when its first line ends so) and its byte-order mark, if it has one; written
+/// anew when it does not read as TOML.
 fn edited(program: &Program, sources: &SourceMap, state: &Value, text: &str) -> String {
+    let bom = text.starts_with('\u{feff}');
+    let crlf = text.find('\n').is_some_and(|i| text[..i].ends_with('\r'));
+    let plain = text.trim_start_matches('\u{feff}');
+    let plain = if crlf {
+        plain.replace("\r\n", "\n")
+    } else {
+        plain.to_string()
+    };
+    let mut out = if bom {
+        "\u{feff}".to_string()
+    } else {
+        String::new()
+    };
+    let body = edited_plain(program, sources, state, &plain);
+    if crlf {
+        out.push_str(&body.replace("\r\n", "\n").replace('\n', "\r\n"));
+    } else {
+        out.push_str(&body);
+    }
+    out
+}
+
+/// `text` (a TOML state file, no byte-order mark, `\n` line endings) edited to hold
+/// `state`; written anew when it does not read as TOML.
+fn edited_plain(program: &Program, sources: &SourceMap, state: &Value, text: &str) -> String {
     let (Ok(mut doc), Value::Record(fields)) = (text.parse::<DocumentMut>(), state) else {
         return super::to_toml(program, state);
     };

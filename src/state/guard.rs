@@ -1,8 +1,14 @@
 //! A state is written over a state file only: never over a scenario, a ruleset or house
 //! rule, or a game log — each recognised by what it holds, whatever its name — so that no
-//! save loses a file the game depends on.
+//! save loses a file the game depends on. A file there is looked at before it is read
+//! (a folder, a device or a named pipe is refused unopened) and read only within the
+//! file-size limit; it is a state file only when it reads as a state of the ruleset in
+//! use. The state is written whole or not at all, through a temporary file of its own.
 
 use crate::diagnostic::{Code, Diag};
+use crate::limits::Limits;
+use crate::program::Program;
+use std::path::{Path, PathBuf};
 
 /// What an existing file holds, as far as a save cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,33 +86,295 @@ pub fn holds_in_words(text: &str) -> Option<&'static str> {
     }
 }
 
-/// Refuses to write a state to `path` when a file is there that is not a state file.
-/// A file that cannot be read is left to the write itself to report.
-///
-/// Errors: the file there is a scenario, a ruleset or house rule, a game log, or
-/// something else that is not a state (it is left as it is).
-pub fn refuse_overwrite(path: &str) -> Result<(), Diag> {
-    let Ok(bytes) = std::fs::read(path) else {
-        return Ok(());
+/// What a path that is not a regular file is, in words (`a folder`, `a named pipe`).
+fn kind_of(m: &std::fs::Metadata) -> &'static str {
+    let t = m.file_type();
+    if t.is_dir() {
+        return "a folder";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a named pipe";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a file"
+}
+
+/// The error for a path to write that is not a regular file (told from its metadata).
+fn not_regular(path: &str, m: &std::fs::Metadata) -> Diag {
+    Diag::error(
+        Code::IoWrite,
+        format!(
+            "cannot write {path}: it is not a regular file ({})",
+            kind_of(m)
+        ),
+    )
+    .help("name a file to write the state to")
+}
+
+/// The names of the fields of `program`'s `state` declaration (none without one).
+fn state_fields(program: &Program) -> Vec<&str> {
+    program
+        .state
+        .and_then(|sid| program.records.get(sid as usize))
+        .map(|info| info.shape.fields.iter().map(|(n, _)| &**n).collect())
+        .unwrap_or_default()
+}
+
+/// Why `text` (a TOML or JSON table, or nothing) is not a state with these `fields`, in
+/// the words of a refusal; `None` when it is empty or every top-level key is a field.
+fn not_a_state_of(text: &str, fields: &[&str]) -> Option<String> {
+    let text = text.trim_start_matches('\u{feff}');
+    if text.trim().is_empty() {
+        return None;
+    }
+    let (kind, keys): (&str, Vec<String>) = match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(serde_json::Value::Object(m)) => ("a JSON file", m.keys().cloned().collect()),
+        _ => match text.parse::<toml_edit::DocumentMut>() {
+            Ok(doc) => (
+                "a TOML file",
+                doc.iter().map(|(k, _)| k.to_string()).collect(),
+            ),
+            Err(_) => return Some("it is not a state file".into()),
+        },
     };
+    let key = keys.iter().find(|k| !fields.contains(&k.as_str()))?;
+    Some(format!(
+        "it is {kind} that is not a state of this ruleset: its key `{key}` is not a field of the state"
+    ))
+}
+
+/// Whether a state file of `program`'s ruleset that is not empty is at `path`, to be
+/// written over (`false`: nothing is there, or an empty file, or one that cannot be
+/// read — left to the write to report). The file is looked at first and never opened
+/// unless it is a regular file (a named pipe would never answer), and no more than
+/// `most` bytes (the file-size limit) of it are read.
+///
+/// Errors: it is not a regular file (a folder, a device, a named pipe); it is larger
+/// than `most` (not a state umpire wrote); it holds a scenario, a ruleset or house
+/// rule, a game log, a TOML or JSON file with a key that is not a field of the state,
+/// or something else that is not a state (it is left as it is).
+pub fn state_there(path: &str, program: &Program, most: u64) -> Result<bool, Diag> {
+    use std::io::Read;
+    let refuse = |said: String| {
+        Err(Diag::error(
+            Code::IoNotState,
+            format!("will not write the state over {path}: {said}"),
+        )
+        .help(
+            "name a new file for the state (or a state file to replace): the file is left as it is",
+        ))
+    };
+    let too_big = || {
+        refuse(format!(
+            "it is larger than {}, the limit on a file's size, so it is not a state umpire wrote",
+            crate::limits::bytes_text(most)
+        ))
+    };
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(false);
+    };
+    if !meta.is_file() {
+        return Err(not_regular(path, &meta));
+    }
+    if meta.len() > most {
+        return too_big();
+    }
+    let Ok(file) = std::fs::File::open(path) else {
+        return Ok(false);
+    };
+    // Swapped for something else since it was looked at: not read.
+    match file.metadata() {
+        Ok(m) if m.is_file() => {}
+        Ok(m) => return Err(not_regular(path, &m)),
+        Err(_) => return Ok(false),
+    }
+    let mut bytes = Vec::new();
+    if file
+        .take(most.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .is_err()
+    {
+        return Ok(false);
+    }
+    if bytes.len() as u64 > most {
+        return too_big();
+    }
     let text = String::from_utf8_lossy(&bytes);
     let what = match holds(&text) {
-        Holds::StateOrNothing => return Ok(()),
+        Holds::StateOrNothing => match not_a_state_of(&text, &state_fields(program)) {
+            None => return Ok(!text.trim_start_matches('\u{feff}').trim().is_empty()),
+            Some(said) => return refuse(said),
+        },
         Holds::Scenario => "a scenario",
         Holds::GameLog => "a game log",
         Holds::Ruleset => "a ruleset",
-        Holds::Other => "not a state file",
+        Holds::Other => return refuse("it is not a state file".into()),
     };
-    let said = if what.starts_with("not") {
-        format!("it is {what}")
-    } else {
-        format!("it holds {what}")
+    refuse(format!("it holds {what}"))
+}
+
+/// Refuses to write a state of `program`'s ruleset to `path` when a file is there that
+/// is not a state file of that ruleset ([`state_there`]; `most`: the file-size limit).
+///
+/// Errors: as [`state_there`].
+pub fn refuse_overwrite(path: &str, program: &Program, most: u64) -> Result<(), Diag> {
+    state_there(path, program, most).map(|_| ())
+}
+
+/// Writes a state of `program`'s ruleset, its `text`, to `path`, whole or not at all
+/// ([`write_atomic`]), and only where no file is that the game depends on
+/// ([`refuse_overwrite`], within `limits`' file-size limit).
+///
+/// Errors: a scenario, ruleset, game log or other file that is not a state of the
+/// ruleset is there (it is left as it is); as [`write_atomic`].
+pub fn write_state(path: &str, text: &str, program: &Program, limits: &Limits) -> Result<(), Diag> {
+    refuse_overwrite(path, program, limits.file_bytes)?;
+    write_atomic(path, text)
+}
+
+/// Writes `text` to `path` without ever leaving it half written: a temporary file in
+/// the same folder, flushed to disk, then renamed over `path`. A Ctrl-C during it
+/// ([`crate::cancel`]) stops it before the rename; the temporary file is removed however
+/// it ends.
+///
+/// Errors: the folder cannot be written, or the disk is full (the old file is intact);
+/// cancelled (`umpire::limit::cancelled`, the old file intact).
+pub fn write_atomic(path: &str, text: &str) -> Result<(), Diag> {
+    write_atomic_with(path, text, &mut |_| Ok(()))
+}
+
+/// A point in [`write_atomic`]'s work, where a test can stop it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaveStage {
+    /// The temporary file is created, empty.
+    Created,
+    /// Half the text is written to it.
+    HalfWritten,
+    /// All of it is written and flushed to the disk; the rename is next.
+    Flushed,
+}
+
+/// A new temporary file for `name` in `dir`, `.NAME.umpire-PID-RANDOM.tmp`: created
+/// only where nothing is (never through a symbolic link planted there, never a file
+/// already there), a few `random` names tried.
+///
+/// Errors: none of the names was free; the folder cannot be written.
+fn create_temp(
+    dir: &Path,
+    name: &str,
+    random: &mut dyn FnMut() -> u64,
+) -> std::io::Result<(PathBuf, std::fs::File)> {
+    let mut taken = std::io::Error::from(std::io::ErrorKind::AlreadyExists);
+    for _ in 0..8 {
+        let tmp = dir.join(format!(
+            ".{name}.umpire-{}-{:016x}.tmp",
+            std::process::id(),
+            random()
+        ));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => taken = e,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(taken)
+}
+
+/// [`write_atomic`], calling `stop` at each [`SaveStage`]: a test's hook, which fails
+/// (an error) or dies (a panic) there, to prove the old file survives a save stopped at
+/// any point. An error from the hook is the save's error; the temporary file is removed.
+///
+/// Errors: as [`write_atomic`].
+pub fn write_atomic_with(
+    path: &str,
+    text: &str,
+    stop: &mut dyn FnMut(SaveStage) -> std::io::Result<()>,
+) -> Result<(), Diag> {
+    use std::io::Write;
+    let fail = |e: std::io::Error| Diag::error(Code::IoWrite, format!("cannot write {path}: {e}"));
+    let given = std::path::Path::new(path);
+    // Through a symbolic link, the file it names is written (the link stays a link).
+    let target = match std::fs::symlink_metadata(given) {
+        Ok(m) if m.file_type().is_symlink() => match std::fs::canonicalize(given) {
+            Ok(real) => real,
+            Err(_) => {
+                let link = std::fs::read_link(given).map_err(fail)?;
+                given.parent().map_or(link.clone(), |d| d.join(&link))
+            }
+        },
+        _ => given.to_path_buf(),
     };
-    Err(Diag::error(
-        Code::IoNotState,
-        format!("will not write the state over {path}: {said}"),
-    )
-    .help("name a new file for the state (or a state file to replace): the file is left as it is"))
+    // Only a regular file is replaced: never a folder, a device (`/dev/null`), a pipe.
+    let before = std::fs::metadata(&target).ok();
+    if let Some(m) = &before {
+        if !m.is_file() {
+            return Err(not_regular(path, m));
+        }
+        // A read-only file stays as it is (renaming over it would replace it).
+        if m.permissions().readonly() {
+            return Err(Diag::error(
+                Code::IoWrite,
+                format!("cannot write {path}: it is read-only"),
+            )
+            .help("make it writable, or name another file"));
+        }
+    }
+    let dir = target
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let name = target
+        .file_name()
+        .map_or("state".into(), |n| n.to_string_lossy().into_owned());
+    let (tmp, f) = create_temp(dir, &name, &mut rand::random::<u64>).map_err(fail)?;
+    // The temporary file goes however the save ends: an error, Ctrl-C, a panic.
+    struct Temp<'a>(&'a Path);
+    impl Drop for Temp<'_> {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(self.0);
+        }
+    }
+    let _temp = Temp(&tmp);
+    let mut cancelled = false;
+    let result = (|| {
+        let mut f = f;
+        stop(SaveStage::Created)?;
+        let half = text.len() / 2;
+        f.write_all(&text.as_bytes()[..half])?;
+        f.flush()?;
+        stop(SaveStage::HalfWritten)?;
+        f.write_all(&text.as_bytes()[half..])?;
+        // The file keeps the permissions it had.
+        if let Some(m) = &before {
+            f.set_permissions(m.permissions())?;
+        }
+        f.sync_all()?;
+        stop(SaveStage::Flushed)?;
+        // Ctrl-C during the save: the old file stays, the new text is not put there.
+        if crate::cancel::requested() {
+            cancelled = true;
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        std::fs::rename(&tmp, &target)
+    })();
+    match result {
+        Ok(()) => Ok(()),
+        Err(_) if cancelled => Err(crate::cancel::cancelled()),
+        Err(e) => Err(fail(e)),
+    }
 }
 
 #[cfg(test)]
@@ -177,6 +445,140 @@ mod tests {
         // Not asked: saved.
         crate::cancel::during(|| write_atomic(path, "turn = 4\n")).expect("saved");
         assert_eq!(std::fs::read_to_string(&file).expect("read"), "turn = 4\n");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A scratch folder of this test's own, emptied first.
+    fn scratch(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("umpire-guard-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        dir
+    }
+
+    #[test]
+    fn a_toml_or_json_file_is_a_state_only_when_its_keys_are_the_states_fields() {
+        let fields = ["turn", "brigade"];
+        assert_eq!(not_a_state_of("", &fields), None);
+        assert_eq!(not_a_state_of("\u{feff}# nothing yet\n", &fields), None);
+        assert_eq!(
+            not_a_state_of("turn = 3\n[brigade.a]\nmen = 4\n", &fields),
+            None
+        );
+        assert_eq!(not_a_state_of("{\"turn\": 3}", &fields), None);
+        assert_eq!(
+            not_a_state_of("[package]\nname = \"foo\"\n", &fields).as_deref(),
+            Some("it is a TOML file that is not a state of this ruleset: its key `package` is not a field of the state")
+        );
+        assert_eq!(
+            not_a_state_of("{\"turn\": 3, \"version\": \"1.0\"}", &fields).as_deref(),
+            Some("it is a JSON file that is not a state of this ruleset: its key `version` is not a field of the state")
+        );
+        let partial = not_a_state_of("title = \"x\"\nstate = \"t.toml\"\n", &fields);
+        assert!(partial.is_some_and(|s| s.contains("`title`")));
+        // A ruleset without a state has no field: only an empty file is its state.
+        assert!(not_a_state_of("turn = 3\n", &[]).is_some());
+    }
+
+    /// A named pipe is refused from its metadata, never opened (opening one for reading
+    /// waits for a writer for ever); a device is refused unread (`/dev/full` never ends).
+    #[cfg(unix)]
+    #[test]
+    fn what_is_not_a_regular_file_is_refused_without_reading_it() {
+        let dir = scratch("fifo");
+        let fifo = dir.join("ff.toml");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let path = fifo.to_string_lossy().into_owned();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let p = path.clone();
+        std::thread::spawn(move || {
+            let r = refuse_overwrite(&p, &Program::default(), 4 << 20);
+            let _ = tx.send(r.map_err(|d| (d.code, d.message)));
+        });
+        let r = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the check of a named pipe answers at once");
+        let (code, message) = r.expect_err("refused");
+        assert_eq!(code, Code::IoWrite);
+        assert!(
+            message.contains("it is not a regular file (a named pipe)"),
+            "{message}"
+        );
+        let dev = refuse_overwrite("/dev/full", &Program::default(), 4 << 20)
+            .expect_err("a device is refused");
+        assert!(dev.message.contains("(a device)"), "{}", dev.message);
+        let folder = refuse_overwrite(&dir.to_string_lossy(), &Program::default(), 4 << 20)
+            .expect_err("a folder is refused");
+        assert!(folder.message.contains("(a folder)"), "{}", folder.message);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_file_larger_than_the_limit_is_not_a_state_umpire_wrote() {
+        let dir = scratch("big");
+        let file = dir.join("big.toml");
+        std::fs::write(&file, format!("{}\n", "# a note\n".repeat(20))).expect("write");
+        let path = file.to_string_lossy().into_owned();
+        let d = refuse_overwrite(&path, &Program::default(), 100).expect_err("too big");
+        assert_eq!(d.code, Code::IoNotState);
+        assert!(
+            d.message.contains("larger than") && d.message.contains("not a state umpire wrote"),
+            "{}",
+            d.message
+        );
+        // Within the limit, nothing but comments: a state with nothing in it.
+        assert_eq!(
+            state_there(&path, &Program::default(), 1000).ok(),
+            Some(true)
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A symbolic link planted where the temporary file would go (the name an old umpire
+    /// used, `.NAME.umpire-PID.tmp`) is never followed: the file it names is untouched,
+    /// and the state goes to the file named.
+    #[cfg(unix)]
+    #[test]
+    fn the_temporary_file_never_follows_a_planted_link() {
+        let dir = scratch("plant");
+        let victim = dir.join("victim.txt");
+        std::fs::write(&victim, "precious\n").expect("victim");
+        let target = dir.join("table.toml");
+        std::fs::write(&target, "turn = 3\n").expect("old state");
+        let planted = dir.join(format!(".table.toml.umpire-{}.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).expect("plant");
+        write_atomic(&target.to_string_lossy(), "turn = 4\n").expect("saved");
+        assert_eq!(
+            std::fs::read_to_string(&victim).expect("victim"),
+            "precious\n"
+        );
+        let m = std::fs::symlink_metadata(&target).expect("target");
+        assert!(
+            m.file_type().is_file(),
+            "the state file is a file, not a link"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&target).expect("read"),
+            "turn = 4\n"
+        );
+        // A name taken (the planted link) is passed over for the next random one.
+        let mut n = 0u64;
+        let taken = dir.join(format!(".x.umpire-{}-{:016x}.tmp", std::process::id(), 0));
+        std::os::unix::fs::symlink(&victim, &taken).expect("plant");
+        let (tmp, _f) = create_temp(&dir, "x", &mut || {
+            n += 1;
+            n - 1
+        })
+        .expect("a free name");
+        assert_ne!(tmp, taken);
+        assert!(std::fs::symlink_metadata(&taken).is_ok_and(|m| m.file_type().is_symlink()));
+        assert_eq!(
+            std::fs::read_to_string(&victim).expect("victim"),
+            "precious\n"
+        );
+        // No name free: an error, nothing written.
+        assert!(create_temp(&dir, "x", &mut || 0).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -233,7 +233,11 @@ impl Session {
         }
         let unknown = !anyway
             && !arg.is_empty()
-            && super::paths::holds_a_state(arg)
+            && super::paths::holds_a_state(
+                arg,
+                self.game.program(),
+                self.game.ruleset().limits.file_bytes,
+            )
             && !self.known.iter().any(|k| super::paths::same_file(k, arg));
         if unknown && !self.ask_again {
             io.err(&format!(

@@ -28,8 +28,9 @@ pub(super) fn missing_folder(path: &str) -> Option<String> {
 
 /// Why `path` cannot be loaded as a state, in plain words, when that can be told
 /// before reading it as one: no such file or folder, or it holds a ruleset, a game log
-/// or a scenario (recognised by what it holds). `None`: read it as a state.
-pub(super) fn not_loadable(path: &str) -> Option<Diag> {
+/// or a scenario (recognised by what it holds; `most`: the file-size limit, no more is
+/// read). `None`: read it as a state.
+pub(super) fn not_loadable(path: &str, most: u64) -> Option<Diag> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let said = match missing_folder(path) {
@@ -38,10 +39,14 @@ pub(super) fn not_loadable(path: &str) -> Option<Diag> {
             };
             return Some(Diag::error(Code::IoRead, said).help("check the name and the folder"));
         }
-        Ok(m) if m.is_file() => {}
+        // Larger than the limit: the load says so.
+        Ok(m) if m.is_file() && m.len() <= most => {}
         _ => return None,
     }
-    let bytes = std::fs::read(path).ok()?;
+    let mut bytes = Vec::new();
+    use std::io::Read;
+    let file = std::fs::File::open(path).ok()?;
+    file.take(most).read_to_end(&mut bytes).ok()?;
     let text = String::from_utf8_lossy(&bytes);
     let (what, mend) = match crate::state::holds_in_words(&text)? {
         "a ruleset" => ("a ruleset", format!("`:use {path}` puts it in use")),
@@ -61,13 +66,11 @@ pub(super) fn not_loadable(path: &str) -> Option<Diag> {
     )
 }
 
-/// Whether `path` is a state file already there (not empty): writing over it loses
-/// what it holds. A file that holds anything else is refused by the save itself.
-pub(super) fn holds_a_state(path: &str) -> bool {
-    let Ok(bytes) = std::fs::read(path) else {
-        return false;
-    };
-    crate::state::holds_in_words(&String::from_utf8_lossy(&bytes)) == Some("a state")
+/// Whether `path` is a state file of `program`'s ruleset already there (not empty):
+/// writing over it loses what it holds. A file that holds anything else (or is not a
+/// regular file, or is larger than `most`) is refused by the save itself.
+pub(super) fn holds_a_state(path: &str, program: &crate::program::Program, most: u64) -> bool {
+    matches!(crate::state::state_there(path, program, most), Ok(true))
 }
 
 /// The same file, however named (`./x.toml`, `x.toml`).
