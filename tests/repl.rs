@@ -234,3 +234,54 @@ fn the_first_screen_says_how_to_begin() {
     let said = said.into_inner();
     assert!(!said.contains("seed"), "no seed banner: {said}");
 }
+
+/// What a session says to `lines`, typed one after another: stdout and stderr, apart;
+/// and whether any of them failed.
+fn said_to(lines: &[&str]) -> (String, String, bool) {
+    let out = RefCell::new(String::new());
+    let err = RefCell::new(String::new());
+    let mut sink = |s: Stream, t: &str| match s {
+        Stream::Out => out.borrow_mut().push_str(t),
+        Stream::Err => err.borrow_mut().push_str(t),
+        Stream::Input => {}
+    };
+    let mut nothing: &[u8] = b"";
+    let mut script = Script::new(&mut nothing, &mut sink);
+    let limits = umpire::limits::Limits::default();
+    let mut s = start(None, None, Some(1), false, &limits, &mut script);
+    for l in lines {
+        s.input(l, &mut script);
+    }
+    let failed = s.failed;
+    (out.into_inner(), err.into_inner(), failed)
+}
+
+/// `:show` without a name lists the bundled rulesets and says how to print one, rather
+/// than looking for a ruleset named "".
+#[test]
+fn show_without_a_name_lists_the_bundled_rulesets() {
+    let (out, err, failed) = said_to(&[":show"]);
+    assert!(!failed, "{err}");
+    assert!(!err.contains("no bundled ruleset"), "{err}");
+    for name in umpire::bundled::names() {
+        assert!(out.contains(name), "{name} not listed: {out}");
+    }
+    assert!(out.contains("`:show NAME`"), "{out}");
+}
+
+/// `:roll` with separators and no faces is a mistake (no faces were given), not a request
+/// to see the queue.
+#[test]
+fn roll_with_only_separators_says_no_faces_were_given() {
+    for line in [":roll ,", ":roll , ,", ":roll ,,"] {
+        let (out, err, failed) = said_to(&[line]);
+        assert!(failed, "{line}: {out}{err}");
+        assert!(!out.contains("no rolls queued"), "{line}: {out}");
+        assert!(err.contains("no faces given"), "{line}: {err}");
+        assert!(err.contains("`:roll 7 3`"), "{line}: {err}");
+    }
+    // `:roll` alone still shows the queue.
+    let (out, _, failed) = said_to(&[":roll"]);
+    assert!(!failed);
+    assert_eq!(out, "no rolls queued\n");
+}
