@@ -365,7 +365,9 @@ impl Io for Terminal<'_> {
         crate::term::write_err(text);
     }
     fn ask(&mut self, prompt: &str) -> Option<String> {
-        self.editor.readline(prompt).ok()
+        let line = crate::cancel::at_prompt(prompt, || self.editor.readline(prompt)).ok();
+        // Ctrl-C at a `dumb` terminal's prompt: the command stops, as at any other.
+        line.filter(|_| !crate::cancel::requested())
     }
     fn render(&self, d: &dyn miette::Diagnostic) -> String {
         crate::diagnostic::render(d, self.colour)
@@ -424,7 +426,7 @@ pub fn interactive(
             h.names = Names::of(&session);
         }
         let prompt = session.prompt();
-        let mut read = |p: &str| editor.readline(p);
+        let mut read = |p: &str| crate::cancel::at_prompt(p, || editor.readline(p));
         let line = match read_input(&mut read, &prompt) {
             Ok(Input::Text(line)) => line,
             Ok(Input::Dropped) => {
