@@ -9,17 +9,26 @@
 //! that never installs it) Ctrl-C ends the process as usual. At a line editor's prompt
 //! the terminal is in raw mode: Ctrl-C is a key there, which the editor reads itself.
 //!
+//! On a terminal rustyline cannot drive (`TERM=dumb`) the line is read in the terminal's
+//! usual mode, where Ctrl-C is a signal: a face reads such a line inside [`at_prompt`],
+//! and a Ctrl-C there drops the line typed so far (the terminal does) and shows the prompt
+//! again, rather than ending the process; inside a command it asks the command to stop.
+//!
 //! A command is armed on its own thread: only work on that thread sees the request (so
 //! that threads of a test binary do not cancel each other's work).
 
 use crate::diagnostic::{Code, Diag};
 use std::cell::Cell;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// A Ctrl-C came while a command ran.
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 /// How many threads are running a command now.
 static ARMED: AtomicUsize = AtomicUsize::new(0);
+/// The prompt a line is being read at ([`at_prompt`]), if one is.
+static PROMPT: Mutex<Option<String>> = Mutex::new(None);
 /// Whether the handler is installed.
 static INSTALLED: std::sync::Once = std::sync::Once::new();
 
@@ -37,13 +46,52 @@ thread_local! {
 pub fn install() {
     INSTALLED.call_once(|| {
         let _ = ctrlc::set_handler(|| {
-            if ARMED.load(Ordering::SeqCst) > 0 {
+            let prompt = prompt_now();
+            let armed = ARMED.load(Ordering::SeqCst) > 0;
+            if armed {
                 REQUESTED.store(true, Ordering::SeqCst);
-            } else {
-                std::process::exit(130);
             }
+            // The terminal has dropped the line typed so far; the read goes on.
+            let said = match (armed, prompt) {
+                (true, Some(_)) => "\nCtrl-C: press Enter to stop this command\n".to_string(),
+                (false, Some(p)) => format!("\n{p}"),
+                (true, None) => return,
+                (false, None) => std::process::exit(130),
+            };
+            let mut out = std::io::stdout();
+            let _ = out.write_all(said.as_bytes());
+            let _ = out.flush();
         });
     });
+}
+
+/// The prompt a line is being read at, if one is.
+fn prompt_now() -> Option<String> {
+    PROMPT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .clone()
+}
+
+/// Reads a line with `read`, asked for with `prompt`: a Ctrl-C meanwhile (a signal only
+/// where the terminal is in its usual mode, as a line editor leaves it on a `dumb`
+/// terminal) shows the prompt again, the line typed so far dropped, instead of ending
+/// the process; inside a command ([`during`]) it asks the command to stop, and
+/// [`requested`] is true once the line is read.
+pub fn at_prompt<T>(prompt: &str, read: impl FnOnce() -> T) -> T {
+    /// Forgets the prompt when the line is read, however it ends.
+    struct Reading(Option<String>);
+    impl Drop for Reading {
+        fn drop(&mut self) {
+            *PROMPT.lock().unwrap_or_else(|p| p.into_inner()) = self.0.take();
+        }
+    }
+    let before = PROMPT
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .replace(prompt.to_string());
+    let _reading = Reading(before);
+    read()
 }
 
 /// Runs one command `f`, which a Ctrl-C asks to stop ([`requested`] is true in it, on

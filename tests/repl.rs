@@ -285,3 +285,167 @@ fn a_command_after_an_unclosed_bracket_ends_the_input_and_is_run() {
     assert!(err.contains("close it with `)`"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What a session says to `lines`, typed one after another: stdout and stderr, apart;
+/// and whether any of them failed.
+fn said_to(lines: &[&str]) -> (String, String, bool) {
+    let out = RefCell::new(String::new());
+    let err = RefCell::new(String::new());
+    let mut sink = |s: Stream, t: &str| match s {
+        Stream::Out => out.borrow_mut().push_str(t),
+        Stream::Err => err.borrow_mut().push_str(t),
+        Stream::Input => {}
+    };
+    let mut nothing: &[u8] = b"";
+    let mut script = Script::new(&mut nothing, &mut sink);
+    let limits = umpire::limits::Limits::default();
+    let mut s = start(None, None, Some(1), false, &limits, &mut script);
+    for l in lines {
+        s.input(l, &mut script);
+    }
+    let failed = s.failed;
+    (out.into_inner(), err.into_inner(), failed)
+}
+
+/// `:show` without a name lists the bundled rulesets and says how to print one, rather
+/// than looking for a ruleset named "".
+#[test]
+fn show_without_a_name_lists_the_bundled_rulesets() {
+    let (out, err, failed) = said_to(&[":show"]);
+    assert!(!failed, "{err}");
+    assert!(!err.contains("no bundled ruleset"), "{err}");
+    for name in umpire::bundled::names() {
+        assert!(out.contains(name), "{name} not listed: {out}");
+    }
+    assert!(out.contains("`:show NAME`"), "{out}");
+}
+
+/// `:roll` with separators and no faces is a mistake (no faces were given), not a request
+/// to see the queue.
+#[test]
+fn roll_with_only_separators_says_no_faces_were_given() {
+    for line in [":roll ,", ":roll , ,", ":roll ,,"] {
+        let (out, err, failed) = said_to(&[line]);
+        assert!(failed, "{line}: {out}{err}");
+        assert!(!out.contains("no rolls queued"), "{line}: {out}");
+        assert!(err.contains("no faces given"), "{line}: {err}");
+        assert!(err.contains("`:roll 7 3`"), "{line}: {err}");
+    }
+    // `:roll` alone still shows the queue.
+    let (out, _, failed) = said_to(&[":roll"]);
+    assert!(!failed);
+    assert_eq!(out, "no rolls queued\n");
+}
+
+/// Drives `umpire repl little_wars` at a pseudo-terminal with `TERM=dumb` (where the line
+/// editor leaves the terminal in its usual mode, so Ctrl-C is a signal): writes each of
+/// `steps` (`(text, wait for)`) once what it waits for has been printed. Returns what was
+/// printed and the exit code; `None` where python3 is missing (outside CI).
+fn at_a_dumb_terminal(steps: &[(&str, &str)]) -> Option<(String, i32)> {
+    const DRIVER: &str = r#"
+import os, pty, select, sys, time
+steps = [s.split("\x1f") for s in sys.argv[2].split("\x1e")]
+env = dict(os.environ, TERM="dumb", NO_COLOR="1", HOME=sys.argv[3], XDG_CONFIG_HOME=sys.argv[3])
+pid, fd = pty.fork()
+if pid == 0:
+    os.execve(sys.argv[1], [sys.argv[1], "repl", "little_wars", "--seed", "1"], env)
+seen = b""
+def more():
+    global seen
+    r, _, _ = select.select([fd], [], [], 0.1)
+    if r:
+        try:
+            b = os.read(fd, 4096)
+        except OSError:
+            return False
+        if not b:
+            return False
+        seen += b
+    return True
+mark = 0
+for text, wanted in steps:
+    end = time.time() + 20
+    while wanted.encode() not in seen[mark:] and time.time() < end and more():
+        pass
+    mark = len(seen)
+    os.write(fd, text.encode())
+code = None
+end = time.time() + 20
+while time.time() < end:
+    more()
+    p, st = os.waitpid(pid, os.WNOHANG)
+    if p:
+        code = os.waitstatus_to_exitcode(st)
+        break
+sys.stdout.write(seen.decode(errors="replace"))
+sys.stdout.write("\nEXIT %s\n" % code)
+"#;
+    let home = std::env::temp_dir().join(format!("umpire-dumb-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&home);
+    let steps: Vec<String> = steps.iter().map(|(t, w)| format!("{t}\x1f{w}")).collect();
+    let run = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(DRIVER)
+        .arg(env!("CARGO_BIN_EXE_umpire"))
+        .arg(steps.join("\x1e"))
+        .arg(&home)
+        .output();
+    let _ = std::fs::remove_dir_all(&home);
+    let out = match run {
+        Ok(o) => o,
+        Err(e) if std::env::var("CI").as_deref() != Ok("true") => {
+            eprintln!("skipped: python3 cannot be run ({e})");
+            return None;
+        }
+        Err(e) => panic!("python3 is needed for this test under CI: {e}"),
+    };
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let code = text
+        .rsplit_once("EXIT ")
+        .and_then(|(_, c)| c.trim().parse().ok())
+        .unwrap_or(-1);
+    Some((text, code))
+}
+
+/// At a `dumb` terminal, Ctrl-C at the prompt drops the line typed and asks again, as it
+/// does at any other terminal; it does not end the session.
+#[test]
+fn ctrl_c_at_a_dumb_terminals_prompt_cancels_the_line() {
+    let Some((out, code)) = at_a_dumb_terminal(&[
+        ("1 +", "umpire> "),
+        ("\x03", "1 +"),
+        ("1 + 1\r", "umpire> "),
+        (":quit\r", "\n2"),
+    ]) else {
+        return;
+    };
+    assert_eq!(code, 0, "{out}");
+    // The prompt again after the Ctrl-C; `1 +` dropped, so `1 + 1` is 2.
+    common::in_order(&out, &["umpire> ", "1 +", "umpire> ", "2"]);
+}
+
+/// At a `dumb` terminal, Ctrl-C at a table-dice prompt stops the question (once Enter
+/// is pressed: the line is read in the terminal's usual mode); the session goes on.
+#[test]
+fn ctrl_c_at_a_dumb_terminals_dice_prompt_stops_the_question() {
+    let Some((out, code)) = at_a_dumb_terminal(&[
+        (":dice table\r", "umpire> "),
+        ("1d6\r", "[table dice]> "),
+        ("\x03", "1 to 6: "),
+        ("\r", "press Enter"),
+        ("1 + 1\r", "[table dice]> "),
+        (":quit\r", "\n2"),
+    ]) else {
+        return;
+    };
+    assert_eq!(code, 0, "{out}");
+    common::in_order(
+        &out,
+        &[
+            "1 to 6: ",
+            "press Enter to stop this command",
+            "cancelled",
+            "2",
+        ],
+    );
+}

@@ -63,7 +63,73 @@ fn folded(t: &str) -> String {
         .collect()
 }
 
+/// A text as a message quotes it back: a long one by its start (a hostile one may be the
+/// whole input).
+fn shown_start(t: &str) -> String {
+    if t.chars().count() > MAX_SHOWN {
+        format!("{}…", t.chars().take(MAX_SHOWN).collect::<String>())
+    } else {
+        t.to_string()
+    }
+}
+
+impl EnumValueInfo {
+    /// The ways a text in quotes may name this value, as [`folded`]: its display text
+    /// and its name.
+    fn folded_words(&self) -> impl Iterator<Item = String> + '_ {
+        self.display
+            .as_deref()
+            .map(folded)
+            .into_iter()
+            .chain(std::iter::once(folded(&self.name)))
+    }
+}
+
 impl Checker<'_> {
+    /// Warns, at the declaration of enum `e`, of two of its values that one text in
+    /// quotes would name both (`retire "Fall Back"` and `fall_back "Retire"`: `"Retire"`;
+    /// `"Good Order"` and `"Good  Order"`): the words are compared as [`folded`], a
+    /// display text with a display text or with a name.
+    pub(super) fn same_words(&mut self, e: u16) {
+        let Some(en) = self.prog.enums.get(usize::from(e)) else {
+            return;
+        };
+        let name = en.name.clone();
+        let mut found = Vec::new();
+        for (i, a) in en.values.iter().enumerate() {
+            for b in en.values.iter().skip(i + 1) {
+                let shared = a.folded_words().find(|w| b.folded_words().any(|x| x == *w));
+                if shared.is_some() {
+                    found.push((a.clone(), b.clone()));
+                }
+            }
+        }
+        for (a, b) in found {
+            let words = |v: &EnumValueInfo| match &v.display {
+                Some(d) => format!("`{}` \"{d}\"", v.name),
+                None => format!("`{}`", v.name),
+            };
+            let d = Diag::at(
+                Code::CheckSameWords,
+                format!(
+                    "{} and {} of {} read alike, capitals and spaces aside: those words in quotes would name either",
+                    words(&a),
+                    words(&b),
+                    name
+                ),
+                b.span,
+                "reads like another value",
+            )
+            .label(a.span, "this one")
+            .help(format!(
+                "make the rulebook's words for each value differ, or write `{0}.{1}` and `{0}.{2}` where one is meant",
+                name, a.name, b.name
+            ))
+            .warning();
+            self.err(d);
+        }
+    }
+
     /// The values of enum `e` for a message, each as `prefix` + its name:
     /// `line_square, column, …` (all when few, the first several and "…" when many).
     pub(super) fn values_listed(&self, e: u16, prefix: &str) -> String {
@@ -425,10 +491,34 @@ impl Checker<'_> {
             return (dummy(span), Ty::Any);
         };
         let key = folded(t);
-        let found = en.values.iter().position(|v| {
-            v.display.as_deref().is_some_and(|d| folded(d) == key) || folded(&v.name) == key
-        });
-        if let Some(i) = found {
+        let found: Vec<usize> = (0..en.values.len())
+            .filter(|&i| en.values[i].folded_words().any(|w| w == key))
+            .collect();
+        if found.len() > 1 {
+            let each: Vec<String> = found
+                .iter()
+                .filter_map(|&i| en.values.get(i))
+                .map(|v| match &v.display {
+                    Some(d) => format!("`{}.{}` for \"{d}\"", en.name, v.name),
+                    None => format!("`{}.{}`", en.name, v.name),
+                })
+                .collect();
+            let d = Diag::at(
+                Code::CheckAmbiguous,
+                format!(
+                    "\"{}\" could be more than one {}: {}",
+                    shown_start(t),
+                    en.name,
+                    each.join(", ")
+                ),
+                span,
+                "more than one value",
+            )
+            .help("write the one meant as above, without quotes");
+            self.err(d);
+            return (dummy(span), Ty::Any);
+        }
+        if let Some(&i) = found.first() {
             let value = Value::Enum(e, u16::try_from(i).unwrap_or(u16::MAX));
             return (
                 Expr {
@@ -451,12 +541,7 @@ impl Checker<'_> {
         } else {
             shown.join(", ")
         };
-        // A long text is shown by its start (a hostile one may be the whole input).
-        let shown_text: String = if t.chars().count() > MAX_SHOWN {
-            format!("{}…", t.chars().take(MAX_SHOWN).collect::<String>())
-        } else {
-            t.to_string()
-        };
+        let shown_text = shown_start(t);
         let mut d = Diag::at(
             Code::CheckUnknownValue,
             format!(

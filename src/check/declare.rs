@@ -72,6 +72,7 @@ impl Checker<'_> {
             cite: cite_of(&e.cite),
             values,
         });
+        self.same_words(id);
         Some(id)
     }
 

@@ -122,6 +122,9 @@ pub enum Code {
     CheckRollWithoutRow,
     /// A row `cavalry => 12"` in a table of two keys: a row with the wrong number of keys.
     CheckRowKeys,
+    /// `enum Move { retire "Fall Back", fall_back "Retire" }`: `"Retire"` in quotes would
+    /// name either value (a warning).
+    CheckSameWords,
     /// `set x = 3` where `x` is not in the game state: `set` changes only the state.
     CheckSetTarget,
     /// `rule long_move(rate: Length) -> Bool { rate > 2 }`: a value of the wrong type.
@@ -303,7 +306,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 130] = [
+    pub const ALL: [Code; 131] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseDefault,
@@ -355,6 +358,7 @@ impl Code {
         Code::CheckRollOutOfRange,
         Code::CheckRollWithoutRow,
         Code::CheckRowKeys,
+        Code::CheckSameWords,
         Code::CheckSetTarget,
         Code::CheckType,
         Code::CheckTypeAsValue,
@@ -490,6 +494,7 @@ impl Code {
             Code::CheckRollOutOfRange => "umpire::check::roll_out_of_range",
             Code::CheckRollWithoutRow => "umpire::check::roll_without_row",
             Code::CheckRowKeys => "umpire::check::row_keys",
+            Code::CheckSameWords => "umpire::check::same_words",
             Code::CheckSetTarget => "umpire::check::set_target",
             Code::CheckType => "umpire::check::type",
             Code::CheckTypeAsValue => "umpire::check::type_as_value",
@@ -626,6 +631,7 @@ impl Code {
             | Code::CheckRollOutOfRange
             | Code::CheckRollWithoutRow
             | Code::CheckRowKeys
+            | Code::CheckSameWords
             | Code::CheckSetTarget
             | Code::CheckType
             | Code::CheckTypeAsValue

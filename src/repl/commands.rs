@@ -105,7 +105,7 @@ commands! {
     /// Ends the session even with effects not yet applied or changes not saved.
     QuitAnyway "quit!" "" "end the session, losing effects not yet applied and changes not saved" hidden "q!" hidden "exit!";
     /// Prints a bundled ruleset.
-    Show "show" "NAME" "print a bundled ruleset (to copy and edit)";
+    Show "show" "[NAME]" "print a bundled ruleset (to copy and edit); alone, list them";
 }
 
 impl Command {

@@ -380,7 +380,9 @@ impl Io for Terminal<'_> {
         crate::term::write_err(text);
     }
     fn ask(&mut self, prompt: &str) -> Option<String> {
-        self.editor.readline(prompt).ok()
+        let line = crate::cancel::at_prompt(prompt, || self.editor.readline(prompt)).ok();
+        // Ctrl-C at a `dumb` terminal's prompt: the command stops, as at any other.
+        line.filter(|_| !crate::cancel::requested())
     }
     fn render(&self, d: &dyn miette::Diagnostic) -> String {
         crate::diagnostic::render(d, self.colour)
@@ -445,7 +447,7 @@ pub fn interactive(
         let line = match pending.take() {
             Some(command) => Ok(Input::Text(command)),
             None => {
-                let mut read = |p: &str| editor.readline(p);
+                let mut read = |p: &str| crate::cancel::at_prompt(p, || editor.readline(p));
                 let mut say = |t: &str| crate::term::write_err(t);
                 read_input(&mut read, &mut say, &prompt, &mut told)
             }

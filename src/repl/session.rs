@@ -286,6 +286,13 @@ impl Session {
                 }
                 true
             }
+            Command::Show if arg.is_empty() => {
+                io.out(&format!(
+                    "bundled rulesets: {}\n`:show NAME` prints one, to copy and edit\n",
+                    bundled::names().join(", ")
+                ));
+                true
+            }
             Command::Show => match bundled::source(arg) {
                 Some(text) => {
                     io.out(text);
@@ -621,6 +628,10 @@ impl Session {
                     return false;
                 }
             }
+        }
+        if rolls.is_empty() && !arg.is_empty() {
+            io.err("error: no faces given: write the faces the dice show, `:roll 7 3` or `:roll 7,3`\n");
+            return false;
         }
         if rolls.is_empty() {
             match self.game.queued() {

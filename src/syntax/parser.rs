@@ -270,6 +270,52 @@ fn expected_word(rule: &Rule) -> String {
     }
 }
 
+/// The first escape a text may not hold (`\t`) in the quoted text that starts at
+/// `start`, before its closing quote: where it is, and how it was written.
+fn bad_escape(text: &str, start: usize) -> Option<(usize, usize, String)> {
+    let rest = text.get(start..)?.strip_prefix('"')?;
+    let mut chars = rest.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' | '\n' => return None,
+            '\\' => match chars.next() {
+                Some((_, '"' | '\\' | 'n')) => {}
+                Some((j, '\n')) | Some((j, '\r')) => {
+                    let at = start + 1 + i;
+                    return Some((at, start + 1 + j, "\\".to_string()));
+                }
+                Some((j, other)) => {
+                    let at = start + 1 + i;
+                    let end = start + 1 + j + other.len_utf8();
+                    return Some((at, end, format!("\\{other}")));
+                }
+                None => return Some((start + 1 + i, start + 2 + i, "\\".to_string())),
+            },
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The error for a text holding an escape it may not (`"a\tb"`): the escape named and
+/// pointed at, and the escapes there are.
+fn escape_error(file: FileId, (at, end, written): (usize, usize, String)) -> Diag {
+    let what = if written == "\\" {
+        "a `\\` with nothing after it in the text".to_string()
+    } else {
+        format!("`{written}` is not an escape a text may hold")
+    };
+    Diag::at(
+        Code::ParseSyntax,
+        format!("syntax error: {what}"),
+        Span::new(file, at, end),
+        "not an escape",
+    )
+    .help(
+        "inside quotes, write `\\\"` for a quotation mark, `\\\\` for a backslash and `\\n` for a line break; a tab or any other letter is typed as itself",
+    )
+}
+
 /// What pest expected, in English (`expected a value, or `)``), whether an operator
 /// was among it, and the punctuation it expected (each in backticks).
 fn expected_text(e: &pest::error::Error<Rule>) -> (String, bool, Vec<String>) {
@@ -331,6 +377,9 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
         pest::error::InputLocation::Pos(p) => (p, p),
         pest::error::InputLocation::Span((s, e)) => (s, e),
     };
+    if let Some(bad) = bad_escape(text, start) {
+        return escape_error(file, bad);
+    }
     let (what, operator_expected, punct) = expected_text(&e);
     let found = text.get(start..).and_then(|t| t.chars().next());
     // At the end of the text there is nothing to underline: underline the last
