@@ -7,7 +7,7 @@ use crate::adjudication::{Adjudication, Roll};
 use crate::diagnostic::{Code, Diag, Diags};
 use crate::dice::Seeded;
 use crate::game::{Candidate, DiceMode, Failure, Fit, Game, NoFace, Refusal, TableDice, TableDie};
-use crate::gamelog::{digest, readings, FORMAT, RNG};
+use crate::gamelog::{digest, readings, Games, FORMAT, RNG};
 use crate::limits::Limits;
 use serde_json::Value as Json;
 
@@ -298,49 +298,6 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
         .into());
     }
     Ok(out)
-}
-
-/// The games of a log, told by the `game_id` each line carries: one after another
-/// (later sessions appending to the same log) each replays in turn; lines of two games
-/// mixed together cannot be replayed. Lines without an id go on with the game before.
-#[derive(Default)]
-struct Games {
-    /// The game being played, and the line where it started.
-    now: Option<(String, usize)>,
-    /// The games that have ended.
-    ended: Vec<String>,
-}
-
-impl Games {
-    /// Takes in line `n`: whether it starts another game (a `game` line with a new id).
-    ///
-    /// Errors: a line of a game that has ended, or of another game where no `game` line
-    /// starts it.
-    fn next(&mut self, line: &Json, n: usize) -> Result<bool, String> {
-        let Some(id) = line.get("game_id").and_then(Json::as_str) else {
-            return Ok(false);
-        };
-        let Some((now, from)) = &self.now else {
-            self.now = Some((id.to_string(), n));
-            return Ok(false);
-        };
-        if now == id {
-            return Ok(false);
-        }
-        if self.ended.iter().any(|e| e == id) {
-            return Err(format!(
-                "this line is of game {id}, which ended when game {now} started at line {from}: the log mixes two games"
-            ));
-        }
-        if line.get("game").is_none() {
-            return Err(format!(
-                "the second game starts here: this line is of game {id}, but game {now} (from line {from}) was being played and no `game` line starts game {id}: the log mixes two games"
-            ));
-        }
-        self.ended.push(now.clone());
-        self.now = Some((id.to_string(), n));
-        Ok(true)
-    }
 }
 
 /// A logged value as the difference names it.

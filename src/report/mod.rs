@@ -173,6 +173,7 @@ pub fn report(path: &str, limits: &Limits) -> Result<Report, Diags> {
         },
     };
     let mut started = false;
+    let mut games = crate::gamelog::Games::default();
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         if raw.trim().is_empty() {
@@ -189,6 +190,17 @@ pub fn report(path: &str, limits: &Limits) -> Result<Report, Diags> {
             return Err(bad(
                 "not a game log: each line of one is a JSON object".into()
             ));
+        };
+        let line = Json::Object(obj);
+        games.next(&line, n).map_err(|why| {
+            Diags::from(
+                Diag::error(Code::ReplayMixed, format!("{path}:{n}: {why}")).help(
+                    "two umpires wrote to this log at once: the games cannot be told apart to report",
+                ),
+            )
+        })?;
+        let Json::Object(obj) = line else {
+            continue;
         };
         if let Some(game) = obj.get("game") {
             let id = obj

@@ -308,3 +308,56 @@ fn markdown_holds_hostile_text_in_its_entry() {
     );
     assert!(!md.contains("<i>"), "{md}");
 }
+
+/// Lines of two games mixed in one log (two umpires writing at once) cannot be told
+/// apart: the report refuses them as `replay` does, naming the line, instead of telling
+/// one game's results as the other's.
+#[test]
+fn a_log_mixing_two_games_is_refused_at_the_line_where_they_mix() {
+    let game = |id: &str| {
+        format!(
+            r#"{{"game_id": "{id}", "game": {{"log": 1, "ruleset": "furious_reason", "dice": {{"table": true}}, "state": {{"turn": 3}}}}}}"#
+        )
+    };
+    let (one, two) = (game("00000000000000a1"), game("00000000000000b2"));
+    for (name, at, lines) in [
+        // A line of the first game after the second began.
+        (
+            "mixed-ended",
+            3,
+            vec![
+                one.as_str(),
+                two.as_str(),
+                r#"{"game_id": "00000000000000a1", "expr": "1 + 1", "value": 2, "rolls": [], "result": 1}"#,
+            ],
+        ),
+        // A line of another game that no `game` line started.
+        (
+            "mixed-unstarted",
+            2,
+            vec![
+                one.as_str(),
+                r#"{"game_id": "00000000000000c3", "expr": "1 + 1", "value": 2, "rolls": [], "result": 1}"#,
+            ],
+        ),
+    ] {
+        let e = account(name, &lines).expect_err("two games mixed");
+        let d = &e.0[0];
+        assert_eq!(
+            d.code,
+            crate::diagnostic::Code::ReplayMixed,
+            "{}",
+            d.message
+        );
+        assert!(
+            d.message.contains(&format!("game.log:{at}: ")),
+            "{}",
+            d.message
+        );
+        assert!(
+            d.message.contains("the log mixes two games"),
+            "{}",
+            d.message
+        );
+    }
+}
