@@ -28,9 +28,14 @@ pub fn label(p: &Program, c: &Case) -> String {
 /// sections are told apart by their sections.
 fn labels(p: &Program, cases: &[Case]) -> Vec<String> {
     let mut out: Vec<String> = cases.iter().map(|c| label(p, c)).collect();
-    let plain = out.clone();
+    // How often each label comes, counted once (a sampled distribution can have many
+    // thousands of outcomes: comparing each with every other took minutes).
+    let mut times: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for l in &out {
+        *times.entry(l.clone()).or_default() += 1;
+    }
     for (i, l) in out.iter_mut().enumerate() {
-        if plain.iter().filter(|h| **h == plain[i]).count() > 1 {
+        if times.get(l.as_str()).copied().unwrap_or(0) > 1 {
             if let Case::Outcome(
                 Outcome::Refused { cite: Some(c), .. } | Outcome::NotGiven { cite: Some(c), .. },
             ) = &cases[i]

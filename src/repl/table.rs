@@ -7,6 +7,9 @@ use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::game::{Adjudicated, DiceMode, Hand, NoFace, TableDice, TableDie};
 
+/// Said after a die typed wrong at a keyboard: how to leave the question instead.
+const STOP: &str = " (Ctrl-C stops the question)";
+
 /// How many faces of each roll of `done` umpire rolled, where they are to be marked
 /// as umpire's: when other dice of the result were queued or typed, or the players
 /// roll (the mode is table dice) and umpire rolled anyway. Empty: none marked.
@@ -167,7 +170,7 @@ impl TableDice for AtTable<'_> {
                 Ok(fs) if self.ask_again => {
                     let bad = fs.iter().find(|f| !fits(f)).copied().unwrap_or(0);
                     self.io.err(&format!(
-                        "`{bad}` is not a face of a {}: type 1 to {}{}\n",
+                        "`{bad}` is not a face of a {}: type 1 to {}{}{STOP}\n",
                         crate::game::one_die(req.sides),
                         req.sides,
                         if req.sides == 10 {
@@ -181,7 +184,7 @@ impl TableDice for AtTable<'_> {
                 // Not a face: the game refuses it.
                 Ok(fs) => fs,
                 Err((_, why)) if self.ask_again => {
-                    self.io.err(&format!("{why}\n"));
+                    self.io.err(&format!("{why}{STOP}\n"));
                     continue;
                 }
                 Err((code, why)) => {
@@ -274,7 +277,7 @@ mod tests {
         );
         assert_eq!(
             keys.said,
-            ["`3 4 5` gives 3 dice, and 2d6 asks for 2: type at most 2 numbers\n"]
+            ["`3 4 5` gives 3 dice, and 2d6 asks for 2: type at most 2 numbers (Ctrl-C stops the question)\n"]
         );
         // One at a time, commas too, and a face the die does not have asked again.
         let mut keys = Keys {
@@ -282,7 +285,10 @@ mod tests {
             ..Keys::default()
         };
         assert_eq!(faces(&two, &mut keys, true), [Ok(2), Ok(6)]);
-        assert_eq!(keys.said, ["`7` is not a face of a D6: type 1 to 6\n"]);
+        assert_eq!(
+            keys.said,
+            ["`7` is not a face of a D6: type 1 to 6 (Ctrl-C stops the question)\n"]
+        );
     }
 
     #[test]
