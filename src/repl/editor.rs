@@ -19,16 +19,23 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 use std::path::PathBuf;
 
-/// Writes the history whole to a temporary file beside `path`, flushed to the disk, then
-/// renamed over it: the history file is never left half written (rustyline's own
-/// append rewrites the file in place once it is full).
+/// Writes the history whole to a new temporary file of a random name beside `path`
+/// ([`crate::files::create_temp`]: never through a symbolic link planted there),
+/// flushed to the disk, then renamed over it: the history file is never left half
+/// written (rustyline's own append rewrites the file in place once it is full).
 fn save_history(editor: &mut Ed, path: &std::path::Path) {
     let name = path
         .file_name()
         .map_or("history".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.umpire-{}.tmp", std::process::id()));
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let Ok((tmp, file)) = crate::files::create_temp(dir, &name, &mut rand::random::<u64>) else {
+        return;
+    };
     let written = editor.save_history(&tmp).is_ok()
-        && std::fs::File::open(&tmp).and_then(|f| f.sync_all()).is_ok()
+        && file.sync_all().is_ok()
         && std::fs::rename(&tmp, path).is_ok();
     if !written {
         let _ = std::fs::remove_file(&tmp);
