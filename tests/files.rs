@@ -524,3 +524,44 @@ fn a_named_pipe_to_read_is_refused_at_once() {
         );
     }
 }
+
+/// `:save` of a name with a quote mark that pairs with none around the whole name is
+/// refused, saying how to write the name, and no file named with a quote mark is
+/// written; a name of 250 bytes (the file system takes 255) is saved: the temporary
+/// file beside it copies only part of it.
+#[test]
+fn a_save_name_with_a_stray_quote_is_refused_and_a_long_name_is_saved() {
+    let dir = Scratch::new("savename");
+    std::fs::write(
+        dir.path("r.rules"),
+        "ruleset \"R\"\nstate {\n  turn: 1.. = 1,\n}\n",
+    )
+    .expect("ruleset");
+    std::fs::write(dir.path("t.toml"), "turn = 2\n").expect("state");
+    for name in ["\"", "\"a b", "\"x\".toml", "'x"] {
+        let o = umpire_in(
+            &dir,
+            &["repl", "r.rules", "--state", "t.toml"],
+            &format!(":save {name}\n"),
+        );
+        let err = stderr(&o);
+        assert!(
+            err.contains("has a quote mark that does not pair") && err.contains("in quotes"),
+            "{name}: {err}"
+        );
+    }
+    let quoted: Vec<_> = std::fs::read_dir(&*dir)
+        .expect("dir")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().contains(['"', '\'']))
+        .collect();
+    assert!(quoted.is_empty(), "{quoted:?}");
+    let long = format!("{}.toml", "a".repeat(245));
+    let o = umpire_in(
+        &dir,
+        &["repl", "r.rules", "--state", "t.toml"],
+        &format!(":save {long}\n"),
+    );
+    assert!(stderr(&o).contains("state written to"), "{}", stderr(&o));
+    assert!(std::fs::metadata(dir.path(&long)).is_ok_and(|m| m.is_file()));
+}

@@ -511,6 +511,30 @@ pub fn interactive(
 mod tests {
     use super::*;
 
+    /// A symbolic link planted at the name an old umpire saved the history through
+    /// (`.history.umpire-PID.tmp`) is never followed: the file it names is untouched,
+    /// and the history goes to its own file.
+    #[cfg(unix)]
+    #[test]
+    fn the_history_is_never_saved_through_a_planted_link() {
+        let dir = std::env::temp_dir().join(format!("umpire-history-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let victim = dir.join("victim.txt");
+        std::fs::write(&victim, "precious\n").expect("victim");
+        let planted = dir.join(format!(".history.umpire-{}.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).expect("plant");
+        let mut ed: Ed = Editor::new().expect("an editor");
+        let _ = ed.add_history_entry("2d6 + 1");
+        let history = dir.join("history");
+        save_history(&mut ed, &history);
+        let kept = std::fs::read_to_string(&victim).expect("victim");
+        let saved = std::fs::read_to_string(&history).unwrap_or_default();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(kept, "precious\n");
+        assert!(saved.contains("2d6 + 1"), "{saved}");
+    }
+
     /// Reads from `lines` as a keyboard would give them, noting each prompt shown (and
     /// each note said, as `said: …`).
     fn typed(lines: Vec<Result<&str, ReadlineError>>, prompt: &str) -> (Input, Vec<String>) {
