@@ -443,3 +443,125 @@ fn a_named_pipe_as_the_state_to_write_is_refused_at_once() {
         );
     }
 }
+
+/// Waits for `child` ten seconds at most: one that hangs is killed, and the test fails.
+fn output_within(mut child: std::process::Child, what: &str) -> std::process::Output {
+    let start = std::time::Instant::now();
+    while child.try_wait().ok().flatten().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} hangs on the named pipe");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().expect("output")
+}
+
+/// Every way a file is read refuses a named pipe from its metadata, never opening it
+/// (opening it would wait for a writer for ever, and Ctrl-C would not help): the
+/// ruleset, state, scenario or log of each command, `:load` and `:use`, and a log whose
+/// ruleset is a pipe or `/dev/stdin` (which must not wait on the terminal either).
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_to_read_is_refused_at_once() {
+    let dir = Scratch::new("fiforead");
+    std::fs::write(
+        dir.path("R.rules"),
+        "ruleset \"R\"\nstate {\n  turn: 1.. = 1,\n}\n",
+    )
+    .expect("ruleset");
+    let made = Command::new("mkfifo").arg(dir.path("fifo")).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    for (name, ruleset) in [("pipe.log", "fifo"), ("stdin.log", "/dev/stdin")] {
+        std::fs::write(
+            dir.path(name),
+            format!("{{\"game\": {{\"umpire\": \"0.1.0\", \"log\": 1, \"ruleset\": \"{ruleset}\", \"dice\": {{\"rng\": \"ChaCha8\", \"seed\": 7}}}}}}\n{{\"expr\": \"1\", \"result\": 1, \"value\": 1}}\n"),
+        )
+        .expect("log");
+    }
+    let runs: [(&[&str], &str, &str); 15] = [
+        (&["repl", "R.rules"], ":load fifo\n", "fifo"),
+        (&["repl", "R.rules"], ":use fifo\n", "fifo"),
+        (&["repl", "R.rules", "--state", "fifo"], "", "fifo"),
+        (&["eval", "R.rules", "1", "--state", "fifo"], "", "fifo"),
+        (&["run", "fifo"], "", "fifo"),
+        (&["check", "fifo"], "", "fifo"),
+        (&["eval", "fifo", "1"], "", "fifo"),
+        (&["diff", "fifo", "R.rules"], "", "fifo"),
+        (&["replay", "fifo"], "", "fifo"),
+        (&["report", "fifo"], "", "fifo"),
+        (&["replay", "pipe.log"], "", "fifo"),
+        // A report tells a log without its ruleset: it says the ruleset is not found.
+        (&["report", "pipe.log"], "", ""),
+        (&["replay", "stdin.log"], "", "/dev/stdin"),
+        (&["report", "stdin.log"], "", ""),
+        (&["repl", "R.rules"], ":use /dev/stdin\n", "/dev/stdin"),
+    ];
+    for (args, input, named) in runs {
+        let mut child = spawn_in(&dir, args);
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input.as_bytes()).expect("input");
+        // Standard input is kept open for the `/dev/stdin` runs: reading it would wait.
+        let keep = args.iter().any(|a| a.starts_with("stdin"));
+        let held = if keep {
+            Some(stdin)
+        } else {
+            drop(stdin);
+            None
+        };
+        let o = output_within(child, &format!("{args:?}"));
+        drop(held);
+        if named.is_empty() {
+            assert!(stdout(&o).contains("not found now"), "{args:?}");
+            continue;
+        }
+        let err = stderr(&o);
+        assert!(err.contains("umpire::io::read"), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("{named} is not a regular file")),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// `:save` of a name with a quote mark that pairs with none around the whole name is
+/// refused, saying how to write the name, and no file named with a quote mark is
+/// written; a name of 250 bytes (the file system takes 255) is saved: the temporary
+/// file beside it copies only part of it.
+#[test]
+fn a_save_name_with_a_stray_quote_is_refused_and_a_long_name_is_saved() {
+    let dir = Scratch::new("savename");
+    std::fs::write(
+        dir.path("r.rules"),
+        "ruleset \"R\"\nstate {\n  turn: 1.. = 1,\n}\n",
+    )
+    .expect("ruleset");
+    std::fs::write(dir.path("t.toml"), "turn = 2\n").expect("state");
+    for name in ["\"", "\"a b", "\"x\".toml", "'x"] {
+        let o = umpire_in(
+            &dir,
+            &["repl", "r.rules", "--state", "t.toml"],
+            &format!(":save {name}\n"),
+        );
+        let err = stderr(&o);
+        assert!(
+            err.contains("has a quote mark that does not pair") && err.contains("in quotes"),
+            "{name}: {err}"
+        );
+    }
+    let quoted: Vec<_> = std::fs::read_dir(&*dir)
+        .expect("dir")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().contains(['"', '\'']))
+        .collect();
+    assert!(quoted.is_empty(), "{quoted:?}");
+    let long = format!("{}.toml", "a".repeat(245));
+    let o = umpire_in(
+        &dir,
+        &["repl", "r.rules", "--state", "t.toml"],
+        &format!(":save {long}\n"),
+    );
+    assert!(stderr(&o).contains("state written to"), "{}", stderr(&o));
+    assert!(std::fs::metadata(dir.path(&long)).is_ok_and(|m| m.is_file()));
+}

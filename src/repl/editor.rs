@@ -19,16 +19,23 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 use std::path::PathBuf;
 
-/// Writes the history whole to a temporary file beside `path`, flushed to the disk, then
-/// renamed over it: the history file is never left half written (rustyline's own
-/// append rewrites the file in place once it is full).
+/// Writes the history whole to a new temporary file of a random name beside `path`
+/// ([`crate::files::create_temp`]: never through a symbolic link planted there),
+/// flushed to the disk, then renamed over it: the history file is never left half
+/// written (rustyline's own append rewrites the file in place once it is full).
 fn save_history(editor: &mut Ed, path: &std::path::Path) {
     let name = path
         .file_name()
         .map_or("history".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.umpire-{}.tmp", std::process::id()));
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let Ok((tmp, file)) = crate::files::create_temp(dir, &name, &mut rand::random::<u64>) else {
+        return;
+    };
     let written = editor.save_history(&tmp).is_ok()
-        && std::fs::File::open(&tmp).and_then(|f| f.sync_all()).is_ok()
+        && file.sync_all().is_ok()
         && std::fs::rename(&tmp, path).is_ok();
     if !written {
         let _ = std::fs::remove_file(&tmp);
@@ -503,6 +510,30 @@ pub fn interactive(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A symbolic link planted at the name an old umpire saved the history through
+    /// (`.history.umpire-PID.tmp`) is never followed: the file it names is untouched,
+    /// and the history goes to its own file.
+    #[cfg(unix)]
+    #[test]
+    fn the_history_is_never_saved_through_a_planted_link() {
+        let dir = std::env::temp_dir().join(format!("umpire-history-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let victim = dir.join("victim.txt");
+        std::fs::write(&victim, "precious\n").expect("victim");
+        let planted = dir.join(format!(".history.umpire-{}.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).expect("plant");
+        let mut ed: Ed = Editor::new().expect("an editor");
+        let _ = ed.add_history_entry("2d6 + 1");
+        let history = dir.join("history");
+        save_history(&mut ed, &history);
+        let kept = std::fs::read_to_string(&victim).expect("victim");
+        let saved = std::fs::read_to_string(&history).unwrap_or_default();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(kept, "precious\n");
+        assert!(saved.contains("2d6 + 1"), "{saved}");
+    }
 
     /// Reads from `lines` as a keyboard would give them, noting each prompt shown (and
     /// each note said, as `said: …`).

@@ -8,7 +8,7 @@
 use crate::diagnostic::{Code, Diag};
 use crate::limits::Limits;
 use crate::program::Program;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What an existing file holds, as far as a save cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,35 +86,13 @@ pub fn holds_in_words(text: &str) -> Option<&'static str> {
     }
 }
 
-/// What a path that is not a regular file is, in words (`a folder`, `a named pipe`).
-fn kind_of(m: &std::fs::Metadata) -> &'static str {
-    let t = m.file_type();
-    if t.is_dir() {
-        return "a folder";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a named pipe";
-        }
-        if t.is_char_device() || t.is_block_device() {
-            return "a device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    "not a file"
-}
-
 /// The error for a path to write that is not a regular file (told from its metadata).
 fn not_regular(path: &str, m: &std::fs::Metadata) -> Diag {
     Diag::error(
         Code::IoWrite,
         format!(
             "cannot write {path}: it is not a regular file ({})",
-            kind_of(m)
+            crate::files::kind_of(m)
         ),
     )
     .help("name a file to write the state to")
@@ -237,8 +215,30 @@ pub fn refuse_overwrite(path: &str, program: &Program, most: u64) -> Result<(), 
 /// Errors: a scenario, ruleset, game log or other file that is not a state of the
 /// ruleset is there (it is left as it is); as [`write_atomic`].
 pub fn write_state(path: &str, text: &str, program: &Program, limits: &Limits) -> Result<(), Diag> {
+    // What is there is noted before it is checked: a file swapped in after the check is
+    // seen before the rename, and left as it is.
+    let checked = seen(Path::new(path));
     refuse_overwrite(path, program, limits.file_bytes)?;
-    write_atomic(path, text)
+    write_checked(path, text, Some(checked), &mut |_| Ok(()))
+}
+
+/// What a save saw at its path, to tell a file swapped in since: the file's device,
+/// inode, size and modified time, or `None` when nothing was there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Seen(Option<(u64, u64, u64, Option<std::time::SystemTime>)>);
+
+/// What is at `path` now (through a symbolic link, the file it names), as [`Seen`].
+fn seen(path: &Path) -> Seen {
+    Seen(std::fs::metadata(path).ok().map(|m| {
+        #[cfg(unix)]
+        let (dev, ino) = {
+            use std::os::unix::fs::MetadataExt;
+            (m.dev(), m.ino())
+        };
+        #[cfg(not(unix))]
+        let (dev, ino) = (0, 0);
+        (dev, ino, m.len(), m.modified().ok())
+    }))
 }
 
 /// Writes `text` to `path` without ever leaving it half written: a temporary file in
@@ -263,36 +263,6 @@ pub enum SaveStage {
     Flushed,
 }
 
-/// A new temporary file for `name` in `dir`, `.NAME.umpire-PID-RANDOM.tmp`: created
-/// only where nothing is (never through a symbolic link planted there, never a file
-/// already there), a few `random` names tried.
-///
-/// Errors: none of the names was free; the folder cannot be written.
-fn create_temp(
-    dir: &Path,
-    name: &str,
-    random: &mut dyn FnMut() -> u64,
-) -> std::io::Result<(PathBuf, std::fs::File)> {
-    let mut taken = std::io::Error::from(std::io::ErrorKind::AlreadyExists);
-    for _ in 0..8 {
-        let tmp = dir.join(format!(
-            ".{name}.umpire-{}-{:016x}.tmp",
-            std::process::id(),
-            random()
-        ));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(f) => return Ok((tmp, f)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => taken = e,
-            Err(e) => return Err(e),
-        }
-    }
-    Err(taken)
-}
-
 /// [`write_atomic`], calling `stop` at each [`SaveStage`]: a test's hook, which fails
 /// (an error) or dies (a panic) there, to prove the old file survives a save stopped at
 /// any point. An error from the hook is the save's error; the temporary file is removed.
@@ -301,6 +271,18 @@ fn create_temp(
 pub fn write_atomic_with(
     path: &str,
     text: &str,
+    stop: &mut dyn FnMut(SaveStage) -> std::io::Result<()>,
+) -> Result<(), Diag> {
+    write_checked(path, text, None, stop)
+}
+
+/// [`write_atomic_with`], refusing (the temporary file removed, nothing written) when
+/// the file at `path` is not, just before the rename, the one `checked` saw (by default
+/// what was there when the save began): another program swapped a file in meanwhile.
+fn write_checked(
+    path: &str,
+    text: &str,
+    checked: Option<Seen>,
     stop: &mut dyn FnMut(SaveStage) -> std::io::Result<()>,
 ) -> Result<(), Diag> {
     use std::io::Write;
@@ -318,6 +300,7 @@ pub fn write_atomic_with(
         _ => given.to_path_buf(),
     };
     // Only a regular file is replaced: never a folder, a device (`/dev/null`), a pipe.
+    let checked = checked.unwrap_or_else(|| seen(&target));
     let before = std::fs::metadata(&target).ok();
     if let Some(m) = &before {
         if !m.is_file() {
@@ -339,7 +322,7 @@ pub fn write_atomic_with(
     let name = target
         .file_name()
         .map_or("state".into(), |n| n.to_string_lossy().into_owned());
-    let (tmp, f) = create_temp(dir, &name, &mut rand::random::<u64>).map_err(fail)?;
+    let (tmp, f) = crate::files::create_temp(dir, &name, &mut rand::random::<u64>).map_err(fail)?;
     // The temporary file goes however the save ends: an error, Ctrl-C, a panic.
     struct Temp<'a>(&'a Path);
     impl Drop for Temp<'_> {
@@ -349,6 +332,7 @@ pub fn write_atomic_with(
     }
     let _temp = Temp(&tmp);
     let mut cancelled = false;
+    let mut changed = false;
     let result = (|| {
         let mut f = f;
         stop(SaveStage::Created)?;
@@ -368,11 +352,21 @@ pub fn write_atomic_with(
             cancelled = true;
             return Err(std::io::ErrorKind::Interrupted.into());
         }
+        // Another file put there since it was checked: it is not written over.
+        if seen(&target) != checked {
+            changed = true;
+            return Err(std::io::ErrorKind::Other.into());
+        }
         std::fs::rename(&tmp, &target)
     })();
     match result {
         Ok(()) => Ok(()),
         Err(_) if cancelled => Err(crate::cancel::cancelled()),
+        Err(_) if changed => Err(Diag::error(
+            Code::IoNotState,
+            format!("{path} changed while it was being saved: nothing was written"),
+        )
+        .help("another program wrote there: look at the file, then save again")),
         Err(e) => Err(fail(e)),
     }
 }
@@ -380,6 +374,8 @@ pub fn write_atomic_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::files::create_temp;
+    use std::path::PathBuf;
 
     #[test]
     fn each_kind_of_file_is_told_by_what_it_holds() {
@@ -579,6 +575,49 @@ mod tests {
         );
         // No name free: an error, nothing written.
         assert!(create_temp(&dir, "x", &mut || 0).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Another program swaps a ruleset in for the state file after the save looked at it
+    /// (here just before the rename, after the temporary file's `sync_all`): the save is
+    /// refused, the ruleset left as it is, no temporary file left.
+    #[test]
+    fn a_file_swapped_in_before_the_rename_is_not_written_over() {
+        let dir = scratch("swap");
+        let target = dir.join("target.toml");
+        std::fs::write(&target, "turn = 3\n").expect("old state");
+        let ruleset = "ruleset \"R\"\nrule f() -> Int { 1 }\n";
+        let path = target.to_string_lossy().into_owned();
+        let err = write_atomic_with(&path, "turn = 4\n", &mut |stage| {
+            if stage == SaveStage::Flushed {
+                let other = dir.join("other.rules");
+                std::fs::write(&other, ruleset)?;
+                std::fs::rename(&other, &target)?;
+            }
+            Ok(())
+        })
+        .expect_err("the swapped-in file is not written over");
+        assert_eq!(err.code, Code::IoNotState);
+        assert!(
+            err.message
+                .contains("changed while it was being saved: nothing was written"),
+            "{}",
+            err.message
+        );
+        assert_eq!(std::fs::read_to_string(&target).expect("read"), ruleset);
+        let left: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
+        assert_eq!(left.len(), 1, "no temporary file is left");
+        // Nothing there when the save began, a file there before the rename: refused too.
+        let fresh = dir.join("fresh.toml");
+        let err = write_atomic_with(&fresh.to_string_lossy(), "turn = 4\n", &mut |stage| {
+            if stage == SaveStage::Flushed {
+                std::fs::write(&fresh, ruleset)?;
+            }
+            Ok(())
+        })
+        .expect_err("a file put there is not written over");
+        assert_eq!(err.code, Code::IoNotState);
+        assert_eq!(std::fs::read_to_string(&fresh).expect("read"), ruleset);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -222,6 +222,10 @@ impl Session {
     /// file this game did not load or write, unless `anyway`. In a script each is an
     /// error saying how to force it.
     pub(super) fn save(&mut self, arg: &str, anyway: bool, io: &mut dyn Io) -> bool {
+        if let Some(said) = super::paths::quote_left(arg) {
+            io.err(&said);
+            return false;
+        }
         if let Some(dir) = (!arg.is_empty())
             .then(|| super::paths::missing_folder(arg))
             .flatten()

@@ -18,6 +18,19 @@ pub(super) fn unquote(arg: &str) -> &str {
     a
 }
 
+/// The error for a file name to write with a quote mark left in it once [`unquote`]d
+/// (`"`, `"a b`, `"x".toml`, `'x`): an unbalanced or inner quote, which would be written
+/// into the file's name. `None`: the name is written as it is (an apostrophe inside it,
+/// `o'brien.toml`, is part of it).
+pub(super) fn quote_left(name: &str) -> Option<String> {
+    let left = name.contains('"') || name.starts_with('\'') || name.ends_with('\'');
+    left.then(|| {
+        format!(
+            "error: the file name {name} has a quote mark that does not pair with one around the whole name: write the name bare (`:save my_turn.toml`) or the whole of it in quotes (`:save \"my turn.toml\"`); the state is not written\n"
+        )
+    })
+}
+
 /// The folder `path` is in, when it is named and is not there (`nodir` of
 /// `nodir/x.toml`).
 pub(super) fn missing_folder(path: &str) -> Option<String> {
