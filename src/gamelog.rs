@@ -20,9 +20,10 @@
 //! `` `:set …` ``, ``the effects of `…` ``, ``dropping the effects of `…` ``, and for a
 //! result ``the result of `manoeuvre(brigade.second_foot)` `` with `"result": N` beside
 //! it). Lines are only ever appended: an undo never rewrites the line it takes back.
-//! `N` is a whole number from 1. A replay holds each `undo`, `redo` and `drop` line to
-//! what it names: the newest change (its words and number), the change taken back
-//! last, the result whose effects wait — anything else is an error naming the line.
+//! `N` is a whole number from 1. A replay holds each `undo`, `redo`, `drop` and `apply`
+//! line to what it names: the newest change (its words and number), the change taken
+//! back last, the result whose effects wait or are applied — anything else is an error
+//! naming the line.
 //! Logs written before results were numbered have no `result` fields; `replay` plays
 //! them as they were played then.
 //!

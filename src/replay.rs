@@ -219,6 +219,7 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
             let r = r.map(|d| Some(d.adjudication).filter(|a| !a.effects.is_empty()));
             (e, Again::of(g, r))
         } else if let Some(e) = text_of("apply") {
+            taken::apply(g, obj, numbers).map_err(|why| bad(&why))?;
             let r = g.apply();
             let again = Again::of(g, r.map(|d| Some(d.adjudication)));
             (format!(":apply (the effects of `{e}`)"), again)
