@@ -579,7 +579,9 @@ impl Game {
             self.log = before;
             return Err(d);
         }
+        // The log's start is the game's start now, not the state file loaded first.
         self.history.clear();
+        self.start = None;
         Ok(())
     }
 
