@@ -20,9 +20,12 @@
 //! `` `:set …` ``, ``the effects of `…` ``, ``dropping the effects of `…` ``, and for a
 //! result ``the result of `manoeuvre(brigade.second_foot)` `` with `"result": N` beside
 //! it). Lines are only ever appended: an undo never rewrites the line it takes back.
-//! `N` is a whole number from 1. A replay holds each `undo`, `redo` and `drop` line to
-//! what it names: the newest change (its words and number), the change taken back
-//! last, the result whose effects wait — anything else is an error naming the line.
+//! `N` is a whole number from 1. A replay holds each `undo`, `redo`, `drop` and `apply`
+//! line to what it names: the newest change (its words and number), the change taken
+//! back last, the result whose effects wait or are applied — anything else is an error
+//! naming the line. Each line does exactly one thing (one of [`ACTIONS`]), each result's
+//! number is the next of its game, and in a game whose lines carry a `game_id` every
+//! line does: `replay` and `report` both hold every line to that ([`Shape`]).
 //! Logs written before results were numbered have no `result` fields; `replay` plays
 //! them as they were played then.
 //!
@@ -419,5 +422,73 @@ impl Games {
         self.ended.push(now.clone());
         self.now = Some((id.to_string(), n));
         Ok(true)
+    }
+}
+
+/// The keys that say what a line does: each line has exactly one of them.
+pub const ACTIONS: [&str; 8] = [
+    "game", "expr", "set", "apply", "drop", "load", "undo", "redo",
+];
+
+/// What every reader of a log (`replay`, `report`) holds each line to, whatever it
+/// does: one thing done a line; a `game_id` on every line of a game whose lines carry
+/// one; each result numbered the next of its game. Read in order, line by line.
+#[derive(Default)]
+pub struct Shape {
+    /// The id of the game being read, when its lines carry one.
+    id: Option<String>,
+    /// The number of its last result, when its results are numbered.
+    last: Option<u64>,
+}
+
+impl Shape {
+    /// Takes in the next line.
+    ///
+    /// Errors: it has two of the [`ACTIONS`] (`undo` and `redo`); it has no `game_id`
+    /// where its game's lines carry one; it is a result whose number is not the next
+    /// of its game (the first result a log holds may have any number: the log may have
+    /// begun part-way through the game).
+    pub fn check(&mut self, line: &Json) -> Result<(), String> {
+        let Some(obj) = line.as_object() else {
+            return Ok(());
+        };
+        let keys: Vec<&str> = ACTIONS
+            .into_iter()
+            .filter(|k| obj.contains_key(*k))
+            .collect();
+        if let [first, second, ..] = keys[..] {
+            return Err(format!(
+                "it has both `{first}` and `{second}`: a line of a game log does one thing (exactly one of {})",
+                ACTIONS.join(", ")
+            ));
+        }
+        let id = obj.get("game_id").and_then(Json::as_str);
+        if let (Some(game), None) = (&self.id, id) {
+            return Err(format!(
+                "it has no `game_id`, but the lines of its game carry one (\"game_id\": \"{game}\"): a line of a game log says whose it is"
+            ));
+        }
+        if obj.contains_key("game") {
+            if id.is_none() || id != self.id.as_deref() {
+                self.last = None;
+            }
+            self.id = id.map(str::to_string);
+            return Ok(());
+        }
+        let Some(n) = obj
+            .get("result")
+            .and_then(Json::as_u64)
+            .filter(|_| obj.contains_key("expr"))
+        else {
+            return Ok(());
+        };
+        if let Some(last) = self.last.filter(|l| l.checked_add(1) != Some(n)) {
+            return Err(format!(
+                "its result is number {n}, but the result before it in its game is number {last}: each result is numbered the next of its game ({})",
+                last.saturating_add(1)
+            ));
+        }
+        self.last = Some(n);
+        Ok(())
     }
 }

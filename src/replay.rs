@@ -128,6 +128,7 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
     let mut changed: Option<String> = None;
     let mut game_seed: Option<u64> = None;
     let mut games = Games::default();
+    let mut shape = crate::gamelog::Shape::default();
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         if raw.trim().is_empty() {
@@ -148,6 +149,7 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
                 "two umpires wrote to this log at once: the games cannot be told apart to replay",
             ))
         })?;
+        shape.check(&line).map_err(|why| bad(&why))?;
         if let Some(game) = line.get("game") {
             // Another game appended after this one starts afresh.
             let old = if new_game { None } else { playing.take() };
@@ -219,6 +221,7 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
             let r = r.map(|d| Some(d.adjudication).filter(|a| !a.effects.is_empty()));
             (e, Again::of(g, r))
         } else if let Some(e) = text_of("apply") {
+            taken::apply(g, obj, numbers).map_err(|why| bad(&why))?;
             let r = g.apply();
             let again = Again::of(g, r.map(|d| Some(d.adjudication)));
             (format!(":apply (the effects of `{e}`)"), again)

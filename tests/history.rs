@@ -463,7 +463,7 @@ fn save_and_log_say_what_they_leave_out() {
     let o = umpire_in(
         &s,
         &["repl", "little_wars", "--state", "little_wars_table.toml"],
-        &format!("1d6\n{MELEE}\n:save out.toml\n:log game.log\n:drop\n"),
+        &format!("1d6\n{MELEE}\n:save out.toml\n:drop\n:log game.log\n"),
     );
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
@@ -474,6 +474,17 @@ fn save_and_log_say_what_they_leave_out() {
         "{err}"
     );
     assert!(err.contains("note: the 2 results adjudicated before this are not in the log (`umpire repl --log FILE` keeps a game from the start)"), "{err}");
+    // One result: said in the singular.
+    let o = umpire_in(
+        &s,
+        &["repl", "little_wars", "--state", "little_wars_table.toml"],
+        "1d6\n:log one.log\n",
+    );
+    assert!(
+        stderr(&o).contains("note: the result adjudicated before this is not in the log (`umpire repl --log FILE` keeps a game from the start)"),
+        "{}",
+        stderr(&o)
+    );
     // From the start, no note.
     let o = umpire_in(
         &s,
@@ -481,6 +492,80 @@ fn save_and_log_say_what_they_leave_out() {
         "1d6\n:log new.log\n",
     );
     assert!(!stderr(&o).contains("not in the log"), "{}", stderr(&o));
+    assert!(
+        !stderr(&o).contains("no longer be undone"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A log started mid-game starts the game there, as the command line's start does: the
+/// changes before it can no longer be undone (the note says so), so the log replays and
+/// its report tells the game from its state.
+#[test]
+fn a_log_started_mid_game_starts_the_game_there() {
+    let s = scratch("midlog");
+    let o = umpire_in(
+        &s,
+        &[
+            "repl",
+            "little_wars",
+            "--state",
+            "little_wars_table.toml",
+            "--seed",
+            "1",
+        ],
+        &format!("{MELEE}\n:apply\n:log mid.log\n:undo\n:redo\n1d6\n:undo\n"),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "the first undo fails: {err}");
+    assert!(
+        err.contains(
+            "note: changes made before this can no longer be undone: the log starts the game here"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("error: nothing to undo"), "{err}");
+    assert!(err.contains("error: nothing to redo"), "{err}");
+    let o = umpire_in(&s, &["replay", "mid.log"], "");
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let o = umpire_in(&s, &["report", "mid.log"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The same log named again goes on: what it holds can still be undone.
+    let o = umpire_in(
+        &s,
+        &["repl", "little_wars", "--log", "again.log"],
+        "1d6\n:log again.log\n:undo\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        !stderr(&o).contains("no longer be undone"),
+        "{}",
+        stderr(&o)
+    );
+    let o = umpire_in(&s, &["replay", "again.log"], "");
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+}
+
+/// `:log FILE` while a result's effects wait would leave them no way to be applied in
+/// the log: in a script it is refused (`umpire::repl::effects_not_applied`), and no log
+/// is begun.
+#[test]
+fn log_with_effects_waiting_is_refused_in_a_script() {
+    let s = scratch("logguard");
+    let o = umpire_in(
+        &s,
+        &["repl", "little_wars", "--state", "little_wars_table.toml"],
+        &format!("{MELEE}\n:log wait.log\n:apply\n"),
+    );
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("umpire::repl::effects_not_applied"), "{err}");
+    assert!(!s.join("wait.log").exists(), "{err}");
+    assert!(
+        out.contains(&format!("applied the effects of `{MELEE}`")),
+        "{out}"
+    );
 }
 
 /// A command typed without its colon (any case) is answered with the line to type;

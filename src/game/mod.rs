@@ -549,6 +549,9 @@ impl Game {
 
     /// Appends the game log to `path` from now on, starting with a `game` line. The
     /// file is held locked while the game logs to it: no other umpire may write to it.
+    /// A new log starts the game there, as the command line's start does: the changes
+    /// made before it can no longer be undone or redone (the log could not replay
+    /// them). The same log named again goes on as it was.
     ///
     /// Errors: `path` is not a file a log may be appended to (the state file or the
     /// ruleset file in use, a file that is not a game log), another umpire is writing
@@ -576,6 +579,9 @@ impl Game {
             self.log = before;
             return Err(d);
         }
+        // The log's start is the game's start now, not the state file loaded first.
+        self.history.clear();
+        self.start = None;
         Ok(())
     }
 

@@ -792,3 +792,25 @@ fn the_log_names_the_result_each_undo_and_redo_takes_back() {
     assert_eq!(lines[4], undo);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A log begun part-way starts the game there: what was done before it can no longer be
+/// undone nor redone (the log could not replay it); the same log named again goes on.
+#[test]
+fn a_new_log_cuts_the_history_before_it_and_the_same_log_again_does_not() {
+    let dir = scratch("log-cut");
+    let mut g = started("furious_reason", BRIGADE);
+    roll(&mut g, &[2], "manoeuvre(brigade.county_militia)");
+    roll(&mut g, &[6], "manoeuvre(brigade.second_foot)");
+    g.undo().expect("the second result");
+    g.log_to(&format!("{dir}/game.log")).expect("a new file");
+    assert!(g.history().is_empty() && g.redoable().is_none());
+    assert!(matches!(
+        g.undo(),
+        Err(Failure::Refused(Refusal::NothingToUndo))
+    ));
+    assert!(g.redo().is_err());
+    roll(&mut g, &[6], "manoeuvre(brigade.second_foot)");
+    g.log_to(&format!("{dir}/game.log")).expect("the same log");
+    g.undo().expect("the result after the log began");
+    let _ = std::fs::remove_dir_all(&dir);
+}

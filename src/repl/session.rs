@@ -149,7 +149,8 @@ impl Session {
     }
 
     /// Appends the game log to `path` from now on (`:log`, `--log`), holding it locked.
-    /// Started part-way, it says that the results before are not in it.
+    /// Started part-way, it says that the results before are not in it, and that the
+    /// changes before it can no longer be undone (the log starts the game there).
     pub fn log_to(&mut self, path: &str, io: &mut dyn Io) -> bool {
         if let Some(dir) = paths::missing_folder(path) {
             io.err(&format!(
@@ -158,19 +159,24 @@ impl Session {
             return false;
         }
         let new = self.game.log_path().is_none();
+        let changes = !self.game.history().is_empty() || self.game.redoable().is_some();
         match self.game.log_to(path) {
             Ok(()) => {
                 io.err(&format!("each adjudication is appended to {path}\n"));
                 let before = self.game.results();
                 if new && before > 0 {
                     let results = if before == 1 {
-                        "the result".to_string()
+                        "the result adjudicated before this is".to_string()
                     } else {
-                        format!("the {before} results")
+                        format!("the {before} results adjudicated before this are")
                     };
                     io.err(&format!(
-                        "note: {results} adjudicated before this are not in the log (`umpire repl --log FILE` keeps a game from the start)\n"
+                        "note: {results} not in the log (`umpire repl --log FILE` keeps a game from the start)\n"
                     ));
+                }
+                // A new log (not the one held, named again) cut the history.
+                if changes && self.game.history().is_empty() && self.game.redoable().is_none() {
+                    io.err("note: changes made before this can no longer be undone: the log starts the game here\n");
                 }
                 true
             }
@@ -814,12 +820,13 @@ fn interpretations_list(rules: &crate::Ruleset) -> String {
 const BARE: [&str; 4] = ["help", "quit", "exit", "q"];
 
 /// Whether `:c arg` would leave the effects waiting no way to be applied: it changes
-/// the state, the ruleset or a reading. Looking (`:state`, `:prob`, `:interpret` alone)
-/// does not.
+/// the state, the ruleset or a reading, or starts a log (which starts the game there:
+/// the result before it cannot be applied in the log). Looking (`:state`, `:prob`,
+/// `:interpret` alone) does not.
 fn guarded(c: Command, arg: &str) -> bool {
     match c {
         Command::Use | Command::UseAnyway | Command::Reload | Command::Set => true,
-        Command::Interpret | Command::Load => !arg.is_empty(),
+        Command::Interpret | Command::Load | Command::Log => !arg.is_empty(),
         _ => false,
     }
 }

@@ -1,7 +1,7 @@
-//! A log's `undo`, `redo` and `drop` lines checked against the game as replayed: each
-//! must take back, do again or drop exactly what it names — the newest change, the
-//! change taken back last, the result whose effects wait — or the log is not one a game
-//! wrote. And the numbers and ids a line carries checked for what they are.
+//! A log's `undo`, `redo`, `drop` and `apply` lines checked against the game as
+//! replayed: each must take back, do again, drop or apply exactly what it names — the
+//! newest change, the change taken back last, the result whose effects wait — or the
+//! log is not one a game wrote. And the numbers and ids a line carries checked for what they are.
 
 use crate::game::{Change, Failure, Game};
 use serde_json::{Map, Value as Json};
@@ -135,6 +135,29 @@ pub(super) fn drop(g: &mut Game, obj: &Map<String, Json>, numbers: &Numbers) -> 
         ));
     }
     g.drop_effects().map(|_| ()).map_err(said)
+}
+
+/// An `apply` line: it names the result whose effects it applies — the one the game
+/// would apply (its words and its number). Checked before it is applied; when no
+/// result waits, applying it fails and the replay says so as a difference.
+///
+/// Errors: the line names another result (its text or its number).
+pub(super) fn apply(g: &Game, obj: &Map<String, Json>, numbers: &Numbers) -> Result<(), String> {
+    let (text, n) = named(obj, "apply")?;
+    let Some(pending) = g.pending() else {
+        return Ok(());
+    };
+    let what = format!("the effects of `{text}`");
+    let have = format!("the effects of `{}`", pending.text());
+    let m = numbers.get(&pending.id()).copied();
+    if have != what || m != n {
+        return Err(format!(
+            "`apply` of {}, but the effects an apply applies in the game as replayed are {}: an apply names the result whose effects it applies",
+            words(&what, n),
+            words(&have, m)
+        ));
+    }
+    Ok(())
 }
 
 /// What the game said when it could not do what the line asks (the checks before make

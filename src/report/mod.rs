@@ -174,6 +174,7 @@ pub fn report(path: &str, limits: &Limits) -> Result<Report, Diags> {
     };
     let mut started = false;
     let mut games = crate::gamelog::Games::default();
+    let mut shape = crate::gamelog::Shape::default();
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         if raw.trim().is_empty() {
@@ -199,6 +200,7 @@ pub fn report(path: &str, limits: &Limits) -> Result<Report, Diags> {
                 ),
             )
         })?;
+        shape.check(&line).map_err(bad)?;
         let Json::Object(obj) = line else {
             continue;
         };

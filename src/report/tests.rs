@@ -361,3 +361,68 @@ fn a_log_mixing_two_games_is_refused_at_the_line_where_they_mix() {
         );
     }
 }
+
+/// Lines no game writes are refused as `replay` refuses them (the same check,
+/// [`crate::gamelog::Shape`]), naming the line: a result numbered twice or skipping
+/// numbers, a line doing two things, a line without the `game_id` its game's lines carry.
+#[test]
+fn a_line_no_game_writes_is_refused_at_its_line() {
+    let q = |n: u64| {
+        format!(
+            r#"{{"game_id": "00000000000000a1", "expr": "1 + 1", "value": 2, "rolls": [], "result": {n}}}"#
+        )
+    };
+    let game = r#"{"game_id": "00000000000000a1", "game": {"log": 1, "ruleset": "furious_reason", "dice": {"table": true}, "state": {"turn": 3}}}"#;
+    let (one, two, seven) = (q(1), q(2), q(7));
+    for (name, at, why, lines) in [
+        (
+            "shape-twice",
+            4,
+            "its result is number 2, but the result before it in its game is number 2",
+            vec![game, &one, &two, &two],
+        ),
+        (
+            "shape-skipped",
+            4,
+            "its result is number 7, but the result before it in its game is number 2",
+            vec![game, &one, &two, &seven],
+        ),
+        (
+            "shape-two-actions",
+            3,
+            "it has both `undo` and `redo`",
+            vec![
+                game,
+                &one,
+                r#"{"game_id": "00000000000000a1", "undo": "the result of `1 + 1`", "redo": "the result of `1 + 1`", "result": 1}"#,
+            ],
+        ),
+        (
+            "shape-no-id",
+            3,
+            "it has no `game_id`, but the lines of its game carry one",
+            vec![
+                game,
+                &one,
+                r#"{"expr": "1 + 1", "value": 2, "rolls": [], "result": 2}"#,
+            ],
+        ),
+    ] {
+        let e = account(name, &lines).expect_err("a line no game writes");
+        let d = &e.0[0];
+        assert_eq!(
+            d.code,
+            crate::diagnostic::Code::ReplayFormat,
+            "{}",
+            d.message
+        );
+        assert!(
+            d.message.contains(&format!("game.log:{at}: {why}")),
+            "{}",
+            d.message
+        );
+    }
+    // Numbered in turn, from any number (a log begun part-way), it is read.
+    let (three, four) = (q(3), q(4));
+    account("shape-in-turn", &[game, &three, &four]).expect("results numbered in turn");
+}
