@@ -198,9 +198,37 @@ impl Checker<'_> {
             }
         };
         let Some(root) = root else {
+            // The state's own fields, to start the path with; the example is this
+            // ruleset's (a group's member and field, or a plain field), not another game's.
+            let fields: Vec<(std::rc::Rc<str>, Ty)> = self
+                .prog
+                .state
+                .and_then(|i| self.prog.records.get(i as usize))
+                .map(|r| r.shape.fields.clone())
+                .unwrap_or_default();
+            let example = fields
+                .iter()
+                .find(|(_, t)| matches!(t, Ty::Group(_)))
+                .map(|(n, _)| format!("`set {n}.NAME.FIELD = …` (NAME a member of `{n}`)"))
+                .or_else(|| fields.first().map(|(n, _)| format!("`set {n} = …`")));
+            let help = match example {
+                None => "this ruleset declares no game state, so nothing can be set".to_string(),
+                Some(example) => {
+                    let names: Vec<String> = fields.iter().map(|(n, _)| format!("`{n}`")).collect();
+                    format!(
+                        "a path starts at one of the state's fields, {}: {example}",
+                        names.join(", ")
+                    )
+                }
+            };
             self.err(
-                Diag::at(Code::CheckSetTarget, "`set` changes the game state: its target is a path into the state", target.span, "not a path into the state")
-                    .help("write the state's own names: `set units.old_guard.men -= 7`, `set units[name].disordered = true`, `set move += 1`"),
+                Diag::at(
+                    Code::CheckSetTarget,
+                    "`set` changes the game state: its target is a path into the state",
+                    target.span,
+                    "not a path into the state",
+                )
+                .help(help),
             );
             return None;
         };
