@@ -2294,3 +2294,72 @@ fn eval_reads_the_modified_roll_out_and_names_the_unit() {
         "{\"value\":\"well_handled\",\"rolls\":[{\"dice\":\"D10\",\"sides\":10,\"faces\":[3],\"total\":3}]}\n"
     );
 }
+
+/// Dice pools (issue 17, form 6): each die of the pool is rolled on its own, named in
+/// the rolls, and counted or taken by its face.
+#[test]
+fn dice_pools_count_and_take_each_die() {
+    let eval = |expr: &str, rolls: &str| {
+        json(&umpire(&[
+            "eval",
+            "little_wars",
+            expr,
+            "--roll",
+            rolls,
+            "--format",
+            "json",
+        ]))
+    };
+    // 4, 5 and 6 are at least 4.
+    let v = eval("count(6d6, at_least: 4)", "1,2,3,4,5,6");
+    assert_eq!(v["value"], 3);
+    assert_eq!(v["rolls"].as_array().map(Vec::len), Some(6));
+    assert_eq!(v["rolls"][0]["dice"], "die 1 of 6d6");
+    assert_eq!(v["rolls"][5]["faces"], serde_json::json!([6]));
+    // 1 and 2 are at most 2.
+    assert_eq!(eval("count(6d6, at_most: 2)", "1,2,3,4,5,6")["value"], 2);
+    // The highest two of 2, 6, 5: 6 + 5.
+    assert_eq!(eval("highest(2, 3d6)", "2,6,5")["value"], 11);
+    // The lowest one of 7, 3.
+    assert_eq!(eval("lowest(1, 2d20)", "7,3")["value"], 3);
+    // A pool whose size is worked out in play.
+    assert_eq!(
+        eval("count(dice(1 + 2, 6), at_least: 5)", "5,4,6")["value"],
+        2
+    );
+}
+
+/// `prob` of a pool enumerates each die, not only the sum: three dice each at least 4
+/// with chance 1/2 give 0, 1, 2, 3 successes as 1/8, 3/8, 3/8, 1/8, exactly.
+#[test]
+fn the_odds_of_a_pool_are_exact() {
+    let o = umpire(&["prob", "little_wars", "count(3d6, at_least: 4)"]);
+    let out = stdout(&o);
+    assert!(out.contains("(exact, over 216 cases)"), "{out}");
+    for (n, p) in [("0", "1/8"), ("1", "3/8"), ("2", "3/8"), ("3", "1/8")] {
+        assert!(
+            out.lines().any(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                w.first() == Some(&n) && w.get(1) == Some(&p)
+            }),
+            "{n} at {p}: {out}"
+        );
+    }
+}
+
+/// A pool is written with its dice: a number, an unnamed face or too many dice taken
+/// are errors that say how to write it.
+#[test]
+fn a_pool_written_wrong_says_how_to_write_it() {
+    let err = |args: &[&str]| {
+        let o = umpire(args);
+        assert!(!o.status.success(), "{args:?}");
+        stderr(&o)
+    };
+    let e = err(&["eval", "little_wars", "count(7, at_least: 3)"]);
+    assert!(e.contains("takes the dice themselves"), "{e}");
+    let e = err(&["eval", "little_wars", "count(2d6, 3)"]);
+    assert!(e.contains("`at_least:` or `at_most:`"), "{e}");
+    let e = err(&["eval", "little_wars", "highest(4, 3d6)", "--roll", "1,2,3"]);
+    assert!(e.contains("cannot take the highest 4 of 3 dice"), "{e}");
+}

@@ -268,6 +268,9 @@ impl Checker<'_> {
         span: Span,
         scope: &mut Scope,
     ) -> (Expr, Ty) {
+        if b.is_pool() {
+            return self.pool(b, args, span, scope);
+        }
         if let Some(n) = args.iter().find_map(|a| a.name.as_ref()) {
             self.err(Diag::at(
                 Code::CheckArgument,
@@ -285,7 +288,7 @@ impl Checker<'_> {
             .collect();
         let arity = match b {
             Builtin::Min | Builtin::Max => None,
-            Builtin::Dice => Some(2),
+            Builtin::Dice | Builtin::Count | Builtin::Highest | Builtin::Lowest => Some(2),
             _ => Some(1),
         };
         let n = checked.len();
@@ -368,11 +371,98 @@ impl Checker<'_> {
                 self.expect_ty(&checked[0].1, &Ty::Num, checked[0].2);
                 Ty::Time
             }
-            Builtin::Dice => {
+            Builtin::Dice | Builtin::Count | Builtin::Highest | Builtin::Lowest => {
                 self.expect_ty(&checked[0].1, &Ty::Int, checked[0].2);
                 self.expect_ty(&checked[1].1, &Ty::Int, checked[1].2);
                 Ty::Int
             }
         }
+    }
+
+    /// `count(6d6, at_least: 4)`, `count(3 dice, at_most: 2)`, `highest(2, 3d6)`,
+    /// `lowest(1, dice(n, 20))`: a pool of dice, each die counted on its own. Checked as
+    /// `[dice, face, at_least]` for `count` and `[how many, dice]` for the others.
+    fn pool(&mut self, b: Builtin, args: &[ast::Arg], span: Span, scope: &mut Scope) -> (Expr, Ty) {
+        let usage = match b {
+            Builtin::Count => "count(6d6, at_least: 4) or count(6d6, at_most: 2)",
+            Builtin::Highest => "highest(2, 3d6)",
+            _ => "lowest(1, 2d20)",
+        };
+        let bad = |msg: String, at: Span| {
+            Diag::at(Code::CheckArgument, msg, at, "not as the pool is written")
+                .help(format!("write it as {usage}"))
+        };
+        let dice_at = usize::from(b != Builtin::Count);
+        let mut out = Vec::with_capacity(3);
+        let mut ok = args.len() == 2;
+        if !ok {
+            self.err(bad(
+                format!("`{}` takes 2 arguments, given {}", b.name(), args.len()),
+                span,
+            ));
+        }
+        for (i, a) in args.iter().enumerate() {
+            let (e, t) = self.expr(&a.value, scope, None);
+            let at = a.value.span;
+            let want_name = match (b, i) {
+                (Builtin::Count, 1) => match a.name.as_ref().map(|n| &*n.node) {
+                    Some("at_least") => Some(true),
+                    Some("at_most") => Some(false),
+                    _ => {
+                        self.err(bad(
+                            "`count` needs the face named: `at_least:` or `at_most:`".to_string(),
+                            at,
+                        ));
+                        ok = false;
+                        None
+                    }
+                },
+                _ => {
+                    if let Some(n) = &a.name {
+                        self.err(bad(
+                            format!("`{}` takes this argument without a name", b.name()),
+                            n.span,
+                        ));
+                        ok = false;
+                    }
+                    None
+                }
+            };
+            if i == dice_at {
+                let is_dice = matches!(
+                    e.kind,
+                    ExprKind::Dice { .. } | ExprKind::Call(Callee::Builtin(Builtin::Dice), _)
+                );
+                if !is_dice {
+                    self.err(bad(
+                        format!(
+                            "`{}` takes the dice themselves (`6d6`, `3 dice`, `dice(n, 6)`), not a number",
+                            b.name()
+                        ),
+                        at,
+                    ));
+                    ok = false;
+                }
+            } else {
+                self.expect_ty(&t, &Ty::Int, at);
+            }
+            out.push(e);
+            if let Some(least) = want_name {
+                out.push(Expr {
+                    kind: ExprKind::Value(Value::Bool(least)),
+                    span: at,
+                });
+            }
+        }
+        if !ok {
+            return (dummy(span), Ty::Any);
+        }
+        (
+            Expr {
+                kind: ExprKind::Call(Callee::Builtin(b), out),
+                span,
+            },
+            Ty::Int,
+        )
     }
 }

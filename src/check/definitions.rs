@@ -522,7 +522,9 @@ fn dice_in(p: &Program, e: &Expr) -> Option<(Span, &'static str)> {
             return;
         }
         match &x.kind {
-            ExprKind::Dice { .. } | ExprKind::Call(Callee::Builtin(Builtin::Dice), _) => {
+            ExprKind::Dice { .. }
+            | ExprKind::Call(Callee::Builtin(Builtin::Dice | Builtin::Count), _)
+            | ExprKind::Call(Callee::Builtin(Builtin::Highest | Builtin::Lowest), _) => {
                 found = Some((x.span, "rolls dice"))
             }
             ExprKind::Default {

@@ -15,6 +15,9 @@ impl Evaluator<'_> {
         span: Span,
         frame: &mut [Value],
     ) -> Ev {
+        if b.is_pool() {
+            return self.pool(b, args, span, frame);
+        }
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
             vals.push(self.eval(a, frame)?);
@@ -76,13 +79,95 @@ impl Evaluator<'_> {
                 unit: crate::syntax::ast::LengthUnit::Feet,
             }),
             Builtin::Moves => Value::Time(num(&first)?),
-            Builtin::Dice => self.dice_builtin(&vals, span)?,
+            Builtin::Dice => {
+                let (count, sides) = self.dice_size(&vals, span)?;
+                self.roll(count, sides, span)?
+            }
+            Builtin::Count | Builtin::Highest | Builtin::Lowest => {
+                return Err(internal(span, b.name()))
+            }
         })
+    }
+
+    /// `count(6d6, at_least: 4)`, `highest(2, 3d6)`, `lowest(1, dice(n, 20))`: each die
+    /// of the pool rolled (and asked for, and enumerated by `prob`) on its own, as
+    /// `die 1 of 3d6`, `die 2 of 3d6`, ...
+    fn pool(&mut self, b: Builtin, args: &[Expr], span: Span, frame: &mut [Value]) -> Ev {
+        let (dice, number) = match (b, args) {
+            (Builtin::Count, [d, n, ..]) | (_, [n, d]) => (d, n),
+            _ => return Err(internal(span, b.name())),
+        };
+        let number = self
+            .eval(number, frame)?
+            .as_int()
+            .ok_or_else(|| internal(span, b.name()))?;
+        let (count, sides) = match &dice.kind {
+            ExprKind::Dice { count, sides } => (*count, *sides),
+            ExprKind::Call(Callee::Builtin(Builtin::Dice), a) => {
+                let mut vals = Vec::with_capacity(2);
+                for x in a {
+                    vals.push(self.eval(x, frame)?);
+                }
+                self.dice_size(&vals, dice.span)?
+            }
+            _ => return Err(internal(span, b.name())),
+        };
+        let written = self.sources.snippet(dice.span).to_string();
+        let mut faces = Vec::with_capacity(count as usize);
+        for i in 0..count {
+            let name = format!("die {} of {written}", i + 1);
+            let named = (count > 1).then_some(name.as_str());
+            let face = self.roll_as(1, sides, dice.span, named)?;
+            faces.push(face.as_int().ok_or_else(|| internal(span, b.name()))?);
+        }
+        if b == Builtin::Count {
+            let at_least = matches!(
+                args.get(2).map(|e| &e.kind),
+                Some(ExprKind::Value(Value::Bool(true)))
+            );
+            let n = faces
+                .iter()
+                .filter(|f| {
+                    if at_least {
+                        **f >= number
+                    } else {
+                        **f <= number
+                    }
+                })
+                .count();
+            return Ok(Value::int(i64::try_from(n).unwrap_or(i64::MAX)));
+        }
+        let k = usize::try_from(number)
+            .ok()
+            .filter(|k| *k <= faces.len())
+            .ok_or_else(|| {
+                Flow::from(
+                    Diag::at(
+                        Code::EvalRange,
+                        format!(
+                            "cannot take the {} {number} of {count} dice",
+                            if b == Builtin::Highest {
+                                "highest"
+                            } else {
+                                "lowest"
+                            }
+                        ),
+                        span,
+                        "not that many dice",
+                    )
+                    .help(format!("the number of dice taken must be 0 to {count}")),
+                )
+            })?;
+        faces.sort_unstable();
+        if b == Builtin::Highest {
+            faces.reverse();
+        }
+        Ok(Value::int(faces[..k].iter().sum()))
     }
 
     /// `dice(count, sides)`: a roll whose count and sides are worked out at the table,
     /// within the limits on one roll.
-    fn dice_builtin(&mut self, vals: &[Value], span: Span) -> Ev {
+    fn dice_size(&mut self, vals: &[Value], span: Span) -> Result<(u32, u32), Flow> {
         let count = vals
             .first()
             .and_then(Value::as_int)
@@ -115,10 +200,9 @@ impl Evaluator<'_> {
                 .help("the limit on a die's sides is set by --max-sides"),
             ));
         }
-        self.roll(
+        Ok((
             u32::try_from(count).unwrap_or(0),
             u32::try_from(sides).unwrap_or(1),
-            span,
-        )
+        ))
     }
 }

@@ -10,6 +10,17 @@ use crate::value::Value;
 
 impl Evaluator<'_> {
     pub(super) fn roll(&mut self, count: u32, sides: u32, span: Span) -> Ev {
+        self.roll_as(count, sides, span, None)
+    }
+
+    /// [`Self::roll`], the dice called `named` (`die 2 of 3d6`) rather than as written.
+    pub(super) fn roll_as(
+        &mut self,
+        count: u32,
+        sides: u32,
+        span: Span,
+        named: Option<&str>,
+    ) -> Ev {
         self.dice_rolled += u64::from(count);
         if self.dice_rolled > self.limits.dice {
             return Err(Flow::from(
@@ -35,7 +46,7 @@ impl Evaluator<'_> {
         }
         // The term as written, borrowed from the sources (no copy until it is recorded).
         let (prog, sources) = (self.prog, self.sources);
-        let text = sources.snippet(span);
+        let text = named.unwrap_or_else(|| sources.snippet(span));
         let within = self
             .within
             .last()

@@ -72,11 +72,18 @@ pub enum Builtin {
     Moves,
     /// `dice(count, sides)`: dice with computed count or sides.
     Dice,
+    /// `count(6d6, at_least: 4)`: how many dice of a pool show at least (or, with
+    /// `at_most:`, at most) a face; checked as `[dice, face, true if at_least]`.
+    Count,
+    /// `highest(2, 3d6)`: the sum of the highest dice of a pool.
+    Highest,
+    /// `lowest(1, 2d20)`: the sum of the lowest dice of a pool.
+    Lowest,
 }
 
 impl Builtin {
     /// Every builtin with its name.
-    pub const ALL: [(&'static str, Builtin); 11] = [
+    pub const ALL: [(&'static str, Builtin); 14] = [
         ("floor", Builtin::Floor),
         ("ceil", Builtin::Ceil),
         ("round", Builtin::Round),
@@ -88,7 +95,15 @@ impl Builtin {
         ("feet", Builtin::Feet),
         ("moves", Builtin::Moves),
         ("dice", Builtin::Dice),
+        ("count", Builtin::Count),
+        ("highest", Builtin::Highest),
+        ("lowest", Builtin::Lowest),
     ];
+
+    /// Whether it takes a pool of dice, each die counted on its own.
+    pub fn is_pool(self) -> bool {
+        matches!(self, Builtin::Count | Builtin::Highest | Builtin::Lowest)
+    }
 
     /// Its name.
     pub fn name(self) -> &'static str {

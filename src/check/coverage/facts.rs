@@ -399,7 +399,10 @@ fn builtin(b: Builtin, args: &[Fact]) -> Reach {
             }
             _ => Reach::ALL,
         },
-        Builtin::Inches | Builtin::Feet | Builtin::Moves => Reach::ALL,
+        Builtin::Count => Reach::Span(At(Q::from_integer(0)), Above),
+        Builtin::Inches | Builtin::Feet | Builtin::Moves | Builtin::Highest | Builtin::Lowest => {
+            Reach::ALL
+        }
     }
 }
 
