@@ -2363,3 +2363,35 @@ fn a_pool_written_wrong_says_how_to_write_it() {
     let e = err(&["eval", "little_wars", "highest(4, 3d6)", "--roll", "1,2,3"]);
     assert!(e.contains("cannot take the highest 4 of 3 dice"), "{e}");
 }
+
+/// The checker knows what a pool can give: `count` of four dice is 0 to 4, so rows for
+/// 0 and 1-4 cover it (and 1-3 leave 4 out); the highest two of 3d6 are 2 to 12, so
+/// rows 2-7 and 8-12 cover it (and 3-7 leave 2 out).
+#[test]
+fn the_checker_knows_what_a_pool_can_give() {
+    let dir = Scratch::new("pools");
+    let write = |hits: &str, best: &str| {
+        let text = format!(
+            "table hits(n: Int) -> Int {{\n  0 => 0\n  {hits} => 1\n}}\n\
+             table best(n: Int) -> Int {{\n  {best} => 0\n  8-12 => 1\n}}\n\
+             rule volley() -> Int {{ hits(count(dice(4, 6), at_least: 5)) }}\n\
+             rule keep() -> Int {{ best(highest(2, 3d6)) }}\n"
+        );
+        std::fs::write(dir.join("pool.rules"), text).expect("write");
+        umpire_in(&dir, &["check", "pool.rules"], "")
+    };
+    let o = write("1-4", "2-7");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = write("1-3", "2-7");
+    assert!(
+        stderr(&o).contains("no row of `hits` covers 4"),
+        "{}",
+        stderr(&o)
+    );
+    let o = write("1-4", "3-7");
+    assert!(
+        stderr(&o).contains("no row of `best` covers 2"),
+        "{}",
+        stderr(&o)
+    );
+}

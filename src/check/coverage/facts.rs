@@ -9,7 +9,7 @@ use crate::syntax::ast::BinOp;
 use crate::value::Value;
 use num_traits::CheckedMul;
 use std::rc::Rc;
-use End::{Above, At};
+use End::{Above, At, Below};
 
 /// What is known of a value: its range and, for records, groups and pairs, its type (so a
 /// field read from it finds its declared range).
@@ -245,10 +245,13 @@ impl Reacher<'_> {
         }
     }
 
-    fn call(&mut self, callee: Callee, args: &[Expr], env: &mut Vec<Fact>) -> Fact {
-        let args: Vec<Fact> = args.iter().map(|a| self.fact(a, env)).collect();
+    fn call(&mut self, callee: Callee, exprs: &[Expr], env: &mut Vec<Fact>) -> Fact {
+        let args: Vec<Fact> = exprs.iter().map(|a| self.fact(a, env)).collect();
         let prog = self.prog;
         if let Callee::Builtin(b) = callee {
+            if b.is_pool() {
+                return Fact::of(self.pool(b, exprs, env));
+            }
             return Fact::of(builtin(b, &args));
         }
         if self.busy.contains(&callee) {
@@ -287,6 +290,50 @@ impl Reacher<'_> {
         self.busy.pop();
         self.memo.insert(key, out.clone());
         out
+    }
+
+    /// What a pool gives: `count` from none to all of its dice; `highest(k, ...)` and
+    /// `lowest(k, ...)` from `min(k, dice)` (each die shows at least 1) to `min(k, dice)`
+    /// times the sides.
+    fn pool(&mut self, b: Builtin, exprs: &[Expr], env: &mut Vec<Fact>) -> Reach {
+        let zero = Q::from_integer(0);
+        let dice = exprs.get(usize::from(b != Builtin::Count));
+        // The count's and the sides' reach, from the dice as written.
+        let (count, sides) = match dice.map(|e| &e.kind) {
+            Some(ExprKind::Dice { count, sides }) => {
+                let c = At(Q::from_integer(i128::from(*count)));
+                let s = At(Q::from_integer(i128::from(*sides)));
+                ((c, c), s)
+            }
+            Some(ExprKind::Call(_, a)) if a.len() == 2 => {
+                let c = self.fact(&a[0], env).reach;
+                let s = self.fact(&a[1], env).reach;
+                match (c, s) {
+                    (Reach::Span(lo, hi), Reach::Span(_, s)) => ((lo, hi), s),
+                    _ => ((Below, Above), Above),
+                }
+            }
+            _ => ((Below, Above), Above),
+        };
+        if b == Builtin::Count {
+            return Reach::Span(At(zero), count.1);
+        }
+        let k = exprs
+            .first()
+            .map_or(Reach::ALL, |e| self.fact(e, env).reach);
+        let Reach::Span(k_lo, k_hi) = k else {
+            return Reach::None;
+        };
+        let least = |a: End, c: End| if a < c { a } else { c };
+        let lo = match least(k_lo, count.0) {
+            At(q) if q > zero => At(q),
+            _ => At(zero),
+        };
+        let hi = match (least(k_hi, count.1), sides) {
+            (At(n), At(s)) => n.checked_mul(&s).map_or(Above, At),
+            _ => Above,
+        };
+        Reach::Span(lo, hi)
     }
 
     /// A table called with `args`: what its rows give, each row only for the numbers
