@@ -2395,3 +2395,53 @@ fn the_checker_knows_what_a_pool_can_give() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_question_names_a_step_with_let_and_reads_both_fields_of_one_melee() {
+    // Wells: "nine against eleven have two taken prisoners, and each side seven men
+    // dead" — the nine attack, so the attackers are taken prisoner.
+    let o = umpire(&[
+        "eval",
+        "little_wars",
+        "let m = melee(9, 11, 0, 0); (m.attacker_killed, m.attacker_prisoners)",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "(7, 2)");
+    // Lines separated by a newline, as in a block.
+    let o = umpire(&[
+        "eval",
+        "little_wars",
+        "let m = melee(9, 11, 0, 0)\nm.defender_killed",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "7");
+}
+
+#[test]
+fn a_step_named_with_let_is_rolled_once() {
+    // One roll of 2d6 taken from itself is nothing, whatever it showed.
+    for seed in ["1", "2", "3"] {
+        let o = umpire(&["eval", "little_wars", "--seed", seed, "let r = 2d6; r - r"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(stdout(&o).lines().next(), Some("0"));
+    }
+}
+
+#[test]
+fn prob_of_a_let_gives_the_joint_odds_of_one_roll() {
+    // One d6 read twice: six outcomes, each 1/6 (not 36 of 1/36).
+    let o = umpire(&["prob", "little_wars", "let r = d6; (r, r)"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let rows: Vec<&str> = out.lines().filter(|l| l.contains('%')).collect();
+    assert_eq!(rows.len(), 6, "{out}");
+    for (i, row) in rows.iter().enumerate() {
+        let n = i + 1;
+        let words: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(
+            &words[..3],
+            [&format!("({n},"), &format!("{n})"), "1/6"],
+            "{out}"
+        );
+    }
+}

@@ -449,3 +449,32 @@ fn ctrl_c_at_a_dumb_terminals_dice_prompt_stops_the_question() {
         ],
     );
 }
+
+/// A `let` alone on a line is an unfinished question: the next line's expression is its
+/// value, and reads the one roll the `let` named.
+#[test]
+fn a_let_on_its_own_line_goes_on_to_the_next_lines_question() {
+    let dir = std::env::temp_dir().join(format!("umpire-repl-let-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    // One 2d6 taken from itself: nothing, whatever it showed; one 2d6 read twice: the
+    // same number both times. The steps of a question may take a line each, or share
+    // one with `;`.
+    let (out, err) = piped(
+        &dir,
+        "let r = 2d6\nr - r\nlet x = 2d6\n(x, x)\nlet a = 3\nlet b = 4; a + b\n",
+    );
+    assert!(!err.contains("error"), "{err}");
+    // Each value is followed by its rolls on a line of their own.
+    let values: Vec<&str> = out
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("rolls:"))
+        .collect();
+    assert_eq!(values.len(), 3, "{out}");
+    assert_eq!(values[0], "0", "{out}");
+    let pair = values[1].trim_matches(['(', ')']);
+    let (first, second) = pair.split_once(", ").unwrap_or(("", "?"));
+    assert_eq!(first, second, "{out}");
+    assert_eq!(values[2], "7", "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -334,7 +334,8 @@ pub enum Input {
 }
 
 /// Reads one input with `read` (a line given its prompt): a line asked for with
-/// `prompt`, then, while a bracket is still open, the next lines, each asked for with
+/// `prompt`, then, while a bracket is still open or only `let` steps are given, the
+/// next lines, each asked for with
 /// the continuation prompt — up to a line that is a command (`:…`), which ends the
 /// unfinished input ([`Input::Ended`]). The first time a session asks for more
 /// (`told` false), `say` is given a note of how to get out.
@@ -349,12 +350,19 @@ pub fn read_input(
 ) -> Result<Input, ReadlineError> {
     let mut text = read(prompt)?;
     let more = continuation_prompt(prompt);
-    while let Some((_, open)) = crate::syntax::unclosed(&text) {
+    while super::unfinished(&text) {
         if !std::mem::replace(told, true) {
-            let close = crate::syntax::closer(open);
-            say(&format!(
-                "note: a bracket is open: close it with `{close}`, or Ctrl-C drops the line\n"
-            ));
+            match crate::syntax::unclosed(&text) {
+                Some((_, open)) => {
+                    let close = crate::syntax::closer(open);
+                    say(&format!(
+                        "note: a bracket is open: close it with `{close}`, or Ctrl-C drops the line\n"
+                    ));
+                }
+                None => say(
+                    "note: a `let` names a step: type the question that uses it, or Ctrl-C drops the line\n",
+                ),
+            }
         }
         match read(&more) {
             Ok(line) if super::is_command(&line) => return Ok(Input::Ended(text, line)),
@@ -551,6 +559,23 @@ mod tests {
         let mut told = false;
         let got = read_input(&mut read, &mut said, prompt, &mut told).unwrap_or(Input::Dropped);
         (got, shown.into_inner())
+    }
+
+    #[test]
+    fn a_let_alone_asks_for_the_question_with_a_continuation_prompt() {
+        let (got, shown) = typed(vec![Ok("let r = 2d6"), Ok("r + 1")], "umpire> ");
+        assert_eq!(got, Input::Text("let r = 2d6\nr + 1".to_string()));
+        assert_eq!(
+            shown,
+            [
+                "umpire> ",
+                "said: note: a `let` names a step: type the question that uses it, or Ctrl-C drops the line\n",
+                "   ...> "
+            ]
+        );
+        // A `let` with its question on the same line asks for nothing more.
+        let (_, shown) = typed(vec![Ok("let r = 2d6; r + 1")], "umpire> ");
+        assert_eq!(shown, ["umpire> "]);
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! [`commands::Command`] or a question;
 //! [`editor`] is the rustyline face (history, completion, hints, multi-line input);
 //! this module starts a session and feeds it lines — from the keyboard, or from a
-//! script on stdin (one input a line, a line ending inside an open bracket going on to
-//! the next, each die asked for at the table read from the next line).
+//! script on stdin (one input a line, a line ending inside an open bracket or with only
+//! `let` steps going on to the next, each die asked for at the table read from the next
+//! line).
 
 pub mod commands;
 pub mod each;
@@ -22,6 +23,13 @@ use std::process::ExitCode;
 /// texts and `#` comments — so the input goes on on the next line.
 pub fn open_brackets(text: &str) -> bool {
     crate::syntax::brackets(text, |_, _| true) > 0
+}
+
+/// Whether `text` is an unfinished input that goes on on the next line: a bracket left
+/// open ([`open_brackets`]), or only `let` steps (`let x = 2d6`) with the question that
+/// uses them still to come.
+pub fn unfinished(text: &str) -> bool {
+    open_brackets(text) || crate::syntax::only_lets(text)
 }
 
 /// Whether `line` is a REPL command (`:save`, `:quit`): where an input with a bracket
@@ -112,7 +120,8 @@ impl<'a> Script<'a> {
         }
     }
 
-    /// The next whole input: a line, and the lines after it while a bracket is open — up
+    /// The next whole input: a line, and the lines after it while a bracket is open or only
+    /// `let` steps have been given (the question that uses them comes next) — up
     /// to a line that is a command (starts with `:`), which ends the unfinished input
     /// (an error then says which bracket is not closed) and is the next input itself.
     pub fn next_input(&mut self) -> Option<String> {
@@ -120,7 +129,7 @@ impl<'a> Script<'a> {
             Some(line) => line,
             None => self.line()?,
         };
-        while open_brackets(&text) {
+        while unfinished(&text) {
             match self.line() {
                 Some(more) if is_command(&more) => {
                     self.pending = Some(more);

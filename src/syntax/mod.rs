@@ -7,5 +7,6 @@ pub mod parser;
 pub mod print;
 
 pub use parser::{
-    brackets, closer, parse_expr, parse_file, parse_set, unclosed, MAX_DEPTH, MAX_NESTING,
+    brackets, closer, only_lets, parse_expr, parse_file, parse_set, unclosed, MAX_DEPTH,
+    MAX_NESTING,
 };

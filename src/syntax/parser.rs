@@ -265,6 +265,7 @@ fn expected_word(rule: &Rule) -> String {
         | Rule::kw_not
         | Rule::reading_kw
         | Rule::reading_expr
+        | Rule::expr_input
         | Rule::expr => "a value".into(),
         other => rule_name(other),
     }
@@ -696,18 +697,45 @@ pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {
     Ok(File { items })
 }
 
-/// Parses one expression (a command-line question, a REPL line).
+/// Parses one question (a command-line question, a REPL line): an expression, after
+/// any steps named with `let` (each ended by a newline or `;`), which make it a block.
 pub fn parse_expr(file: FileId, text: &str) -> Result<Expr, Diag> {
     let mut pairs = parse_rule(Rule::expr_input, file, text)?;
     let top = pairs
         .next()
         .ok_or_else(|| Diag::error(Code::ParseSyntax, "empty parse"))?;
     let b = Builder::new(file);
-    let e = top
-        .into_inner()
-        .next()
-        .ok_or_else(|| Diag::error(Code::ParseSyntax, "empty parse"))?;
-    b.build_expr(e)
+    let mut stmts = Vec::new();
+    for p in top.into_inner() {
+        match p.as_rule() {
+            Rule::let_stmt => stmts.extend(b.build_let(p)?),
+            Rule::expr => {
+                let value = b.build_expr(p)?;
+                if stmts.is_empty() {
+                    return Ok(value);
+                }
+                let len = text.len();
+                let span = Span::new(file, 0, len);
+                let block = Block {
+                    stmts,
+                    value: Box::new(value),
+                    span,
+                };
+                return Ok(Expr {
+                    kind: ExprKind::Block(block),
+                    span,
+                });
+            }
+            _ => {}
+        }
+    }
+    Err(Diag::error(Code::ParseSyntax, "empty parse"))
+}
+
+/// Whether `text` is only steps named with `let` (each whole), the question that uses
+/// them not given yet: at the REPL, an unfinished input that goes on on the next line.
+pub fn only_lets(text: &str) -> bool {
+    UmpireParser::parse(Rule::lets_input, text).is_ok()
 }
 
 /// Parses `set PATH = EXPR` (or `+=`, `-=`) typed on its own: the state path, how it
@@ -757,11 +785,22 @@ mod tests {
             "a * b",
             "x x x",
             "match r { 7 or more => a 5,6 => b 0 or less => c }",
+            "let r = d6; (r, r)",
+            "let a: Int = 1\nlet b = a + 1\na + b",
         ];
         for a in accepted {
             assert!(ok(Rule::expr_input, a), "should parse: {a}");
         }
-        let rejected = ["1 +", "2 x", "f(", "{ a: }", "6\" \"", "if a { 1 } else"];
+        let rejected = [
+            "1 +",
+            "2 x",
+            "f(",
+            "{ a: }",
+            "6\" \"",
+            "if a { 1 } else",
+            "let r = d6",
+            "let r = d6;",
+        ];
         for r in rejected {
             assert!(
                 UmpireParser::parse(Rule::expr_input, r).is_err(),

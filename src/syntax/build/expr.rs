@@ -5,6 +5,23 @@ use super::*;
 use crate::diagnostic::Code;
 
 impl Builder {
+    /// `let NAME (: TYPE)? = EXPR`, as a statement (none if the parse left a part out).
+    pub(crate) fn build_let(&self, it: Pair<Rule>) -> R<Option<Stmt>> {
+        let mut li = it.into_inner();
+        let Some(n) = li.next() else { return Ok(None) };
+        let name = self.name(n);
+        let mut ty = None;
+        let mut value = None;
+        for q in li {
+            match q.as_rule() {
+                Rule::type_expr => ty = Some(self.build_type(q)?),
+                Rule::expr => value = Some(self.build_expr(q)?),
+                r => unreachable!("{r:?} in build_let"),
+            }
+        }
+        Ok(value.map(|v| Stmt::Let(name, ty, v)))
+    }
+
     pub(super) fn build_block(&self, p: Pair<Rule>) -> R<Block> {
         let span = self.span(&p);
         let b = self.deeper(self.span(&p), 1)?;
@@ -24,20 +41,9 @@ impl Builder {
         for it in items {
             match it.as_rule() {
                 Rule::let_stmt => {
-                    let mut li = it.into_inner();
-                    let Some(n) = li.next() else { continue };
-                    let name = self.name(n);
-                    let mut ty = None;
-                    let mut value = None;
-                    for q in li {
-                        match q.as_rule() {
-                            Rule::type_expr => ty = Some(b.build_type(q)?),
-                            Rule::expr => value = Some(b.build_expr(q)?),
-                            r => unreachable!("{r:?} in build_let"),
-                        }
+                    if let Some(st) = b.build_let(it)? {
+                        stmts.push(st);
                     }
-                    let Some(value) = value else { continue };
-                    stmts.push(Stmt::Let(name, ty, value));
                 }
                 Rule::set_stmt => stmts.push(b.build_set(it)?),
                 Rule::note_stmt => {
