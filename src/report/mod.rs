@@ -187,12 +187,10 @@ pub fn report(path: &str, limits: &Limits) -> Result<Report, Diags> {
         };
         let line: Json =
             serde_json::from_str(raw).map_err(|e| bad(format!("not a game log: {e}")))?;
-        let Json::Object(obj) = line else {
-            return Err(bad(
-                "not a game log: each line of one is a JSON object".into()
-            ));
-        };
-        let line = Json::Object(obj);
+        let not_object = || bad("not a game log: each line of one is a JSON object".into());
+        if !line.is_object() {
+            return Err(not_object());
+        }
         games.next(&line, n).map_err(|why| {
             Diags::from(
                 Diag::error(Code::ReplayMixed, format!("{path}:{n}: {why}")).help(
@@ -202,7 +200,7 @@ pub fn report(path: &str, limits: &Limits) -> Result<Report, Diags> {
         })?;
         shape.check(&line).map_err(bad)?;
         let Json::Object(obj) = line else {
-            continue;
+            return Err(not_object());
         };
         if let Some(game) = obj.get("game") {
             let id = obj
