@@ -136,6 +136,28 @@ pub fn create_temp(
     Err(taken)
 }
 
+/// For tests: a named pipe made at `dir/name` (by `mkfifo`); its path.
+#[cfg(all(test, unix))]
+pub(crate) fn mkfifo(dir: &std::path::Path, name: &str) -> String {
+    let fifo = dir.join(name);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    fifo.to_string_lossy().into_owned()
+}
+
+/// For tests: `f` run on a thread, its answer if it comes within ten seconds (`None`:
+/// it hangs — a regression fails instead of hanging the suite).
+#[cfg(test)]
+pub(crate) fn within_ten_seconds<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(10)).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,21 +171,14 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("umpire-files-fifo-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("dir");
-        let fifo = dir.join("fifo");
-        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
-        let path = fifo.to_string_lossy().into_owned();
-        let (tx, rx) = std::sync::mpsc::channel();
+        let path = mkfifo(&dir, "fifo");
         let p = path.clone();
-        std::thread::spawn(move || {
-            let _ = tx.send(
-                read_file(&p, &Limits::default())
-                    .map_err(|d| format!("{} {}", d.0[0].code, d.0[0].message)),
-            );
+        let got = within_ten_seconds(move || {
+            read_file(&p, &Limits::default())
+                .map_err(|d| format!("{} {}", d.0[0].code, d.0[0].message))
         });
-        let got = rx.recv_timeout(std::time::Duration::from_secs(10));
         let _ = std::fs::remove_dir_all(&dir);
-        let Ok(got) = got else {
+        let Some(got) = got else {
             panic!("reading a named pipe hangs");
         };
         let err = got.expect_err("a named pipe is not read");

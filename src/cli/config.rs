@@ -216,18 +216,12 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("umpire-config-fifo-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("scratch folder");
-        let fifo = dir.join("config.toml");
-        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
-        let path = fifo.to_string_lossy().into_owned();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let r = from_file(&path, &Limits::default());
-            let _ = tx.send(r.map_err(|ds| (ds.0[0].code, ds.0[0].message.clone())));
-        });
-        let r = rx
-            .recv_timeout(std::time::Duration::from_secs(10))
-            .expect("a named pipe is answered at once");
+        let path = crate::files::mkfifo(&dir, "config.toml");
+        let r = crate::files::within_ten_seconds(move || {
+            from_file(&path, &Limits::default())
+                .map_err(|ds| (ds.0[0].code, ds.0[0].message.clone()))
+        })
+        .expect("a named pipe is answered at once");
         let (code, message) = r.expect_err("refused");
         assert_eq!(code, Code::CliConfig);
         assert!(message.contains("is not a regular file"), "{message}");

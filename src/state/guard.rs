@@ -482,19 +482,12 @@ mod tests {
     #[test]
     fn what_is_not_a_regular_file_is_refused_without_reading_it() {
         let dir = scratch("fifo");
-        let fifo = dir.join("ff.toml");
-        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
-        let path = fifo.to_string_lossy().into_owned();
-        let (tx, rx) = std::sync::mpsc::channel();
+        let path = crate::files::mkfifo(&dir, "ff.toml");
         let p = path.clone();
-        std::thread::spawn(move || {
-            let r = refuse_overwrite(&p, &Program::default(), 4 << 20);
-            let _ = tx.send(r.map_err(|d| (d.code, d.message)));
-        });
-        let r = rx
-            .recv_timeout(std::time::Duration::from_secs(10))
-            .expect("the check of a named pipe answers at once");
+        let r = crate::files::within_ten_seconds(move || {
+            refuse_overwrite(&p, &Program::default(), 4 << 20).map_err(|d| (d.code, d.message))
+        })
+        .expect("the check of a named pipe answers at once");
         let (code, message) = r.expect_err("refused");
         assert_eq!(code, Code::IoWrite);
         assert!(
