@@ -2396,6 +2396,112 @@ fn the_checker_knows_what_a_pool_can_give() {
     );
 }
 
+/// Re-rolls (issue 17, form 6): the dice of the pool first, then each re-roll needed, in
+/// that order, each its own roll named by the die it re-rolls.
+#[test]
+fn a_reroll_rolls_each_die_then_the_faces_to_reroll_once() {
+    let eval = |expr: &str, rolls: &str| {
+        json(&umpire(&[
+            "eval",
+            "little_wars",
+            expr,
+            "--roll",
+            rolls,
+            "--format",
+            "json",
+        ]))
+    };
+    // 1, 4, 6, then the 1 re-rolled to 5: 5 + 4 + 6.
+    let v = eval("reroll(3d6, at_most: 1)", "1,4,6,5");
+    assert_eq!(v["value"], 15);
+    let names: Vec<&str> = v["rolls"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|r| r["dice"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        names,
+        [
+            "die 1 of 3d6",
+            "die 2 of 3d6",
+            "die 3 of 3d6",
+            "re-roll of die 1 of 3d6 (showed 1)"
+        ]
+    );
+    // Re-rolled once: a second 1 is kept.
+    assert_eq!(eval("reroll(d6, at_most: 1)", "1,1")["value"], 1);
+    // `at_least:` re-rolls the high faces: 6 re-rolled to 2, 5 re-rolled to 3.
+    assert_eq!(eval("reroll(2d6, at_least: 5)", "6,5,2,3")["value"], 5);
+    // A pool of re-rolled dice: 1 re-rolled to 4; 4, 4 and 6 are at least 4.
+    assert_eq!(
+        eval("count(reroll(3d6, at_most: 1), at_least: 4)", "1,4,6,4")["value"],
+        3
+    );
+}
+
+/// Exploding dice: a die showing its top face rolls again and adds, at most three extra
+/// rolls a die, each named; the text shows each roll as the rolls line always has.
+#[test]
+fn an_exploding_die_adds_extra_rolls_at_most_three() {
+    let eval = |expr: &str, rolls: &str| {
+        let o = umpire(&["eval", "little_wars", expr, "--roll", rolls]);
+        assert_eq!(o.status.code(), Some(0), "{expr}: {}", stderr(&o));
+        stdout(&o)
+    };
+    // 6 explodes: 6 + 3.
+    assert_eq!(
+        eval("explode(d6)", "6,3"),
+        "9\nrolls: d6 → 6, extra roll 1 of d6 (exploded on 6) → 3\n"
+    );
+    // Three extra rolls, every one a 6: the chain stops there, 24 kept.
+    assert!(eval("explode(d6)", "6,6,6,6").starts_with("24\n"));
+    // Each die explodes on its own, after the pool is rolled: die 2's 6 adds 1.
+    let out = eval("explode(2d6)", "2,6,1");
+    assert!(out.starts_with("9\n"), "{out}");
+    assert!(
+        out.contains("die 2 of 2d6 → 6, extra roll 1 of die 2 of 2d6 (exploded on 6) → 1"),
+        "{out}"
+    );
+    // 5s and 6s explode; the best die of two: 5 + 2.
+    assert!(eval("highest(1, explode(2d6, at_least: 5))", "1,5,2").starts_with("7\n"));
+}
+
+/// The checker knows an exploding d6 gives 1 to 24 (three extra rolls at most) and a
+/// re-rolled one 1 to 6, so a table looked up with them is checked for coverage rightly.
+#[test]
+fn the_checker_knows_what_rerolled_and_exploding_dice_give() {
+    let dir = Scratch::new("explode");
+    let write = |top: &str| {
+        let text = format!(
+            "table shot(n: Int) -> Int {{\n  1-5 => 0\n  {top} => 1\n}}\n\
+             rule gun() -> Int {{ shot(explode(d6)) }}\n\
+             rule steady() -> Int {{ shot(reroll(d6, at_most: 1)) }}\n"
+        );
+        std::fs::write(dir.join("gun.rules"), text).expect("write");
+        umpire_in(&dir, &["check", "gun.rules"], "")
+    };
+    let o = write("6-24");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = write("6-23");
+    let e = stderr(&o);
+    assert!(e.contains("no row of `shot` covers 24"), "{e}");
+    assert_eq!(e.matches("no row of").count(), 1, "reroll(d6) is 1-6: {e}");
+}
+
+/// `reroll` and `explode` are names a ruleset may still give its own rules: there the
+/// ruleset's rule is called; elsewhere they are the built-ins.
+#[test]
+fn a_rule_named_reroll_or_explode_keeps_its_name() {
+    let dir = Scratch::new("own_reroll");
+    std::fs::write(
+        dir.join("own.rules"),
+        "rule reroll() -> Int { 3 }\nrule explode(n: Int) -> Int { n + 1 }\n",
+    )
+    .expect("write");
+    let o = umpire_in(&dir, &["eval", "own.rules", "reroll() + explode(4)"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "8\n");
+}
+
 #[test]
 fn a_question_names_a_step_with_let_and_reads_both_fields_of_one_melee() {
     // Wells: "nine against eleven have two taken prisoners, and each side seven men

@@ -139,6 +139,66 @@ fn exact_odds_agree_with_brute_force() {
     }
 }
 
+/// Re-rolls and exploding dice (issue 17, form 6): prob's odds are the evaluator's, die by
+/// die — every face of every die, re-roll and extra roll run through by brute force.
+#[test]
+fn rerolls_and_exploding_dice_agree_with_brute_force() {
+    let rules = Ruleset::load("tests/language/dice.rules").expect("loads");
+    for expr in [
+        "reroll(2d4, at_most: 1)",
+        "reroll(d6, at_least: 5) + d3",
+        "explode(d4)",
+        "explode(2d3, at_least: 2)",
+        "count(reroll(2d6, at_most: 1), at_least: 4)",
+        "highest(1, explode(2d4))",
+        "lowest(1, reroll(2d6, at_least: 5))",
+        "gun()",
+        "veteran_hits(2)",
+        "cautious()",
+    ] {
+        assert_eq!(exact_map(&rules, expr), brute_force(&rules, expr), "{expr}");
+    }
+}
+
+/// Worked by hand: a d6 re-rolled on a 1 shows 1 only if both rolls are 1 (1/36); each
+/// other face comes first (1/6) or after a 1 (1/36): 7/36.
+#[test]
+fn a_d6_with_1s_rerolled_once_is_1_one_time_in_36() {
+    let rules = Ruleset::load("tests/language/dice.rules").expect("loads");
+    let mut want = vec![("1".to_string(), frac(1, 36))];
+    want.extend((2..=6).map(|f| (f.to_string(), frac(7, 36))));
+    assert_eq!(labelled(&rules, "reroll(d6, at_most: 1)"), want);
+}
+
+/// Worked by hand: a d6 that explodes on a 6, at most three extra rolls: 1-5 at 1/6 each,
+/// 6 + 1-5 (7-11) at 1/36, 12 + 1-5 (13-17) at 1/216, and 18 + 1-6 (19-24: the third
+/// extra roll is the last, a 6 on it kept) at 1/1296. Never 6, 12 or 18.
+#[test]
+fn an_exploding_d6_stops_after_three_extra_rolls() {
+    let rules = Ruleset::load("tests/language/dice.rules").expect("loads");
+    let mut want = Vec::new();
+    for (base, den) in [(0, 6), (6, 36), (12, 216)] {
+        want.extend((1..=5).map(|f| ((base + f).to_string(), frac(1, den))));
+    }
+    want.extend((19..=24).map(|t| (t.to_string(), frac(1, 1296))));
+    assert_eq!(labelled(&rules, "explode(d6)"), want);
+}
+
+/// Worked by hand: one d6 re-rolled on a 1 shows 4 or more with 1/2 + 1/6 x 1/2 = 7/12,
+/// so of two dice none, one or both do: 25/144, 2 x 7/12 x 5/12 = 35/72, 49/144.
+#[test]
+fn rerolled_dice_counted_as_worked_by_hand() {
+    let rules = Ruleset::load("tests/language/dice.rules").expect("loads");
+    assert_eq!(
+        labelled(&rules, "count(reroll(2d6, at_most: 1), at_least: 4)"),
+        vec![
+            ("0".to_string(), frac(25, 144)),
+            ("1".to_string(), frac(35, 72)),
+            ("2".to_string(), frac(49, 144)),
+        ]
+    );
+}
+
 #[test]
 fn the_manoeuvre_table_with_a_d10_and_no_modifier_is_well_handled_two_in_five() {
     // Good order: 7 or more is Well Handled — 7, 8, 9, 10 of a D10: 4/10 = 2/5;

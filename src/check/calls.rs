@@ -17,7 +17,13 @@ impl Checker<'_> {
             span,
         };
         if let Some((_, b)) = Builtin::ALL.iter().find(|(n, _)| *n == name.node) {
-            return self.builtin(*b, name, args, span, scope);
+            let defined = matches!(
+                self.prog.globals.get(&name.node),
+                Some(Global::Rule(_) | Global::Table(_) | Global::Modifiers(_))
+            );
+            if !(b.gives_way() && defined) {
+                return self.builtin(*b, name, args, span, scope);
+            }
         }
         let (callee, what) = match self.prog.globals.get(&name.node).cloned() {
             Some(Global::Rule(id)) => (Callee::Rule(id), "rule"),
@@ -268,6 +274,9 @@ impl Checker<'_> {
         span: Span,
         scope: &mut Scope,
     ) -> (Expr, Ty) {
+        if matches!(b, Builtin::Reroll | Builtin::Explode) {
+            return self.changed_dice(b, args, span, scope);
+        }
         if b.is_pool() {
             return self.pool(b, args, span, scope);
         }
@@ -371,7 +380,12 @@ impl Checker<'_> {
                 self.expect_ty(&checked[0].1, &Ty::Num, checked[0].2);
                 Ty::Time
             }
-            Builtin::Dice | Builtin::Count | Builtin::Highest | Builtin::Lowest => {
+            Builtin::Dice
+            | Builtin::Count
+            | Builtin::Highest
+            | Builtin::Lowest
+            | Builtin::Reroll
+            | Builtin::Explode => {
                 self.expect_ty(&checked[0].1, &Ty::Int, checked[0].2);
                 self.expect_ty(&checked[1].1, &Ty::Int, checked[1].2);
                 Ty::Int
@@ -408,10 +422,15 @@ impl Checker<'_> {
                 (Builtin::Count, 1) => match a.name.as_ref().map(|n| &*n.node) {
                     Some("at_least") => Some(true),
                     Some("at_most") => Some(false),
-                    _ => {
-                        self.err(bad(
-                            "`count` needs the face named: `at_least:` or `at_most:`".to_string(),
-                            at,
+                    other => {
+                        self.err(suggest_option(
+                            bad(
+                                "`count` needs the face named: `at_least:` or `at_most:`"
+                                    .to_string(),
+                                at,
+                            ),
+                            other,
+                            &["at_least", "at_most"],
                         ));
                         ok = false;
                         None
@@ -429,14 +448,15 @@ impl Checker<'_> {
                 }
             };
             if i == dice_at {
-                let is_dice = matches!(
-                    e.kind,
-                    ExprKind::Dice { .. } | ExprKind::Call(Callee::Builtin(Builtin::Dice), _)
-                );
+                let is_dice = is_dice(&e)
+                    || matches!(
+                        e.kind,
+                        ExprKind::Call(Callee::Builtin(Builtin::Reroll | Builtin::Explode), _)
+                    );
                 if !is_dice {
                     self.err(bad(
                         format!(
-                            "`{}` takes the dice themselves (`6d6`, `3 dice`, `dice(n, 6)`), not a number",
+                            "`{}` takes the dice themselves (`6d6`, `3 dice`, `dice(n, 6)`, `reroll(6d6, at_most: 1)`, `explode(6d6)`), not a number",
                             b.name()
                         ),
                         at,
@@ -464,5 +484,177 @@ impl Checker<'_> {
             },
             Ty::Int,
         )
+    }
+
+    /// `reroll(3d6, at_most: 1)` (`at_least:` too) and `explode(2d6)` (`at_least: 5`
+    /// optional): the dice themselves, each die changed on its own. Checked as `[dice,
+    /// face, at_least]` for `reroll`, `[dice]` or `[dice, face]` for `explode`. A face
+    /// written as a number is held to the die's faces here; one worked out in play, when
+    /// it is rolled.
+    fn changed_dice(
+        &mut self,
+        b: Builtin,
+        args: &[ast::Arg],
+        span: Span,
+        scope: &mut Scope,
+    ) -> (Expr, Ty) {
+        let explode = b == Builtin::Explode;
+        let (usage, names): (&str, &[&str]) = if explode {
+            ("explode(2d6) or explode(2d6, at_least: 5)", &["at_least"])
+        } else {
+            (
+                "reroll(3d6, at_most: 1) or reroll(3d6, at_least: 6)",
+                &["at_most", "at_least"],
+            )
+        };
+        let bad = |msg: String, at: Span| {
+            Diag::at(Code::CheckArgument, msg, at, "not as the dice are written")
+                .help(format!("write it as {usage}"))
+        };
+        let checked: Vec<(Expr, Ty)> = args
+            .iter()
+            .map(|a| self.expr(&a.value, scope, None))
+            .collect();
+        let fits = if explode {
+            matches!(args.len(), 1 | 2)
+        } else {
+            args.len() == 2
+        };
+        let mut ok = fits;
+        if !fits {
+            let want = if explode {
+                "the dice, and `at_least:` if not only the top face explodes"
+            } else {
+                "the dice and the faces re-rolled (`at_most:` or `at_least:`)"
+            };
+            let msg = match args.len() {
+                1 => "`reroll` needs the faces to re-roll named: `at_most:` or `at_least:`".into(),
+                n => format!("`{}` takes {want}; given {n} arguments", b.name()),
+            };
+            self.err(bad(msg, span));
+        }
+        let mut out = Vec::with_capacity(3);
+        if let (Some(a), Some((e, _))) = (args.first(), checked.first()) {
+            if let Some(n) = &a.name {
+                self.err(bad(
+                    format!("`{}` takes the dice first, without a name", b.name()),
+                    n.span,
+                ));
+                ok = false;
+            }
+            if !is_dice(e) {
+                self.err(bad(
+                    format!(
+                        "`{}` takes the dice themselves (`6d6`, `3 dice`, `dice(n, 6)`), not a number or dice already re-rolled or exploded",
+                        b.name()
+                    ),
+                    a.value.span,
+                ));
+                ok = false;
+            }
+            out.push(e.clone());
+        }
+        if let (Some(a), Some((e, t))) = (args.get(1), checked.get(1)) {
+            let at = a.value.span;
+            let least = match option_least(b, a) {
+                Ok(least) => least,
+                Err((msg, given)) => {
+                    let where_ = a.name.as_ref().map_or(at, |n| n.span);
+                    self.err(suggest_option(bad(msg, where_), given, names));
+                    ok = false;
+                    true
+                }
+            };
+            self.expect_ty(t, &Ty::Int, at);
+            if let (true, Some(dice)) = (ok, out.first()) {
+                self.face_within(b, dice, Some(e), least, at);
+            }
+            out.push(e.clone());
+            if !explode {
+                out.push(Expr {
+                    kind: ExprKind::Value(Value::Bool(least)),
+                    span: at,
+                });
+            }
+        } else if let (true, true, Some(dice)) = (ok, explode, out.first()) {
+            self.face_within(b, dice, None, true, span);
+        }
+        if !ok {
+            return (dummy(span), Ty::Any);
+        }
+        (
+            Expr {
+                kind: ExprKind::Call(Callee::Builtin(b), out),
+                span,
+            },
+            Ty::Int,
+        )
+    }
+
+    /// A face of `reroll` or `explode` written as a number, held to the die's faces when
+    /// they are written as a number too: `at_most: 7` is no face of a d6, and `explode`
+    /// with every face exploding (`at_least: 1`, or a `d1`) would never stop. `face` is
+    /// `None` for `explode`'s top face.
+    fn face_within(&mut self, b: Builtin, dice: &Expr, face: Option<&Expr>, least: bool, at: Span) {
+        let Some(sides) = sides_of(dice) else {
+            return;
+        };
+        let face = match face.map(|f| &f.kind) {
+            None => sides,
+            Some(ExprKind::Value(Value::Num(r))) if r.is_integer() => *r.numer(),
+            Some(_) => return,
+        };
+        if let Some((msg, help)) = b.face_problem(sides, face, least) {
+            self.err(Diag::at(Code::CheckArgument, msg, at, "not a face that can be").help(help));
+        }
+    }
+}
+
+/// Whether `e` is dice as written: `6d6`, `3 dice`, `dice(n, 6)`.
+fn is_dice(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::Dice { .. } | ExprKind::Call(Callee::Builtin(Builtin::Dice), _)
+    )
+}
+
+/// The sides of dice whose sides are written as a number.
+fn sides_of(dice: &Expr) -> Option<i64> {
+    match &dice.kind {
+        ExprKind::Dice { sides, .. } => Some(i64::from(*sides)),
+        ExprKind::Call(Callee::Builtin(Builtin::Dice), a) => match a.get(1).map(|x| &x.kind) {
+            Some(ExprKind::Value(Value::Num(r))) if r.is_integer() => Some(*r.numer()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether the option of `reroll` or `explode` (`b`) is `at_least:` (or `at_most:`); or
+/// what is wrong with its name, and the name given when it is one to correct.
+fn option_least(b: Builtin, a: &ast::Arg) -> Result<bool, (String, Option<&str>)> {
+    let explode = b == Builtin::Explode;
+    match a.name.as_ref().map(|n| &*n.node) {
+        Some("at_least") => Ok(true),
+        Some("at_most") if !explode => Ok(false),
+        Some("at_most") => Err((
+            "`explode` takes `at_least:`: the faces that explode are the highest ones".into(),
+            None,
+        )),
+        Some(n) => Err((format!("`{}` has no option `{n}`", b.name()), Some(n))),
+        None if explode => Err(("`explode` needs the face named: `at_least:`".into(), None)),
+        None => Err((
+            "`reroll` needs the faces named: `at_most:` or `at_least:`".into(),
+            None,
+        )),
+    }
+}
+
+/// `bad` with "did you mean" when the option was named and the name is close to one of
+/// `names`.
+fn suggest_option(bad: Diag, given: Option<&str>, names: &[&str]) -> Diag {
+    match given.and_then(|n| closest(n, names.iter().copied())) {
+        Some(best) => bad.help(format!("did you mean `{best}:`?")),
+        None => bad,
     }
 }

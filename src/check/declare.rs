@@ -14,7 +14,10 @@ impl Checker<'_> {
             ));
             return;
         }
-        if Builtin::ALL.iter().any(|(n, _)| *n == name.node) {
+        if Builtin::ALL
+            .iter()
+            .any(|(n, b)| *n == name.node && !b.gives_way())
+        {
             self.err(Diag::at(
                 Code::CheckBuiltinName,
                 format!("`{}` is the name of a built-in function", name.node),

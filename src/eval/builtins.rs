@@ -83,9 +83,11 @@ impl Evaluator<'_> {
                 let (count, sides) = self.dice_size(&vals, span)?;
                 self.roll(count, sides, span)?
             }
-            Builtin::Count | Builtin::Highest | Builtin::Lowest => {
-                return Err(internal(span, b.name()))
-            }
+            Builtin::Count
+            | Builtin::Highest
+            | Builtin::Lowest
+            | Builtin::Reroll
+            | Builtin::Explode => return Err(internal(span, b.name())),
         })
     }
 
@@ -93,6 +95,10 @@ impl Evaluator<'_> {
     /// of the pool rolled (and asked for, and enumerated by `prob`) on its own, as
     /// `die 1 of 3d6`, `die 2 of 3d6`, ...
     fn pool(&mut self, b: Builtin, args: &[Expr], span: Span, frame: &mut [Value]) -> Ev {
+        if matches!(b, Builtin::Reroll | Builtin::Explode) {
+            let faces = self.changed_faces(b, args, span, frame)?;
+            return Ok(Value::int(faces.iter().sum()));
+        }
         let (dice, number) = match (b, args) {
             (Builtin::Count, [d, n, ..]) | (_, [n, d]) => (d, n),
             _ => return Err(internal(span, b.name())),
@@ -101,25 +107,7 @@ impl Evaluator<'_> {
             .eval(number, frame)?
             .as_int()
             .ok_or_else(|| internal(span, b.name()))?;
-        let (count, sides) = match &dice.kind {
-            ExprKind::Dice { count, sides } => (*count, *sides),
-            ExprKind::Call(Callee::Builtin(Builtin::Dice), a) => {
-                let mut vals = Vec::with_capacity(2);
-                for x in a {
-                    vals.push(self.eval(x, frame)?);
-                }
-                self.dice_size(&vals, dice.span)?
-            }
-            _ => return Err(internal(span, b.name())),
-        };
-        let written = self.sources.snippet(dice.span).to_string();
-        let mut faces = Vec::with_capacity(count as usize);
-        for i in 0..count {
-            let name = format!("die {} of {written}", i + 1);
-            let named = (count > 1).then_some(name.as_str());
-            let face = self.roll_as(1, sides, dice.span, named)?;
-            faces.push(face.as_int().ok_or_else(|| internal(span, b.name()))?);
-        }
+        let mut faces = self.pool_faces(dice, frame)?;
         if b == Builtin::Count {
             let at_least = matches!(
                 args.get(2).map(|e| &e.kind),
@@ -145,17 +133,21 @@ impl Evaluator<'_> {
                     Diag::at(
                         Code::EvalRange,
                         format!(
-                            "cannot take the {} {number} of {count} dice",
+                            "cannot take the {} {number} of {} dice",
                             if b == Builtin::Highest {
                                 "highest"
                             } else {
                                 "lowest"
-                            }
+                            },
+                            faces.len()
                         ),
                         span,
                         "not that many dice",
                     )
-                    .help(format!("the number of dice taken must be 0 to {count}")),
+                    .help(format!(
+                        "the number of dice taken must be 0 to {}",
+                        faces.len()
+                    )),
                 )
             })?;
         faces.sort_unstable();
@@ -163,6 +155,123 @@ impl Evaluator<'_> {
             faces.reverse();
         }
         Ok(Value::int(faces[..k].iter().sum()))
+    }
+
+    /// Each die's face of a pool's dice (an exploded die's whole sum): `3d6`, `3 dice`,
+    /// `dice(n, 6)`, `reroll(...)` or `explode(...)` of them.
+    fn pool_faces(&mut self, dice: &Expr, frame: &mut [Value]) -> Result<Vec<i64>, Flow> {
+        if let ExprKind::Call(Callee::Builtin(b @ (Builtin::Reroll | Builtin::Explode)), a) =
+            &dice.kind
+        {
+            return self.changed_faces(*b, a, dice.span, frame);
+        }
+        let (count, sides) = self.pool_size(dice, frame)?;
+        self.each_die(dice.span, count, sides)
+    }
+
+    /// How many dice and of how many sides: `3d6`, `dice(n, 6)`.
+    fn pool_size(&mut self, dice: &Expr, frame: &mut [Value]) -> Result<(u32, u32), Flow> {
+        match &dice.kind {
+            ExprKind::Dice { count, sides } => Ok((*count, *sides)),
+            ExprKind::Call(Callee::Builtin(Builtin::Dice), a) => {
+                let mut vals = Vec::with_capacity(2);
+                for x in a {
+                    vals.push(self.eval(x, frame)?);
+                }
+                self.dice_size(&vals, dice.span)
+            }
+            _ => Err(internal(dice.span, "a pool")),
+        }
+    }
+
+    /// Each die of `count` dice written at `at` rolled on its own, as `die 1 of 3d6`,
+    /// `die 2 of 3d6`, ... (one die: as written).
+    fn each_die(&mut self, at: Span, count: u32, sides: u32) -> Result<Vec<i64>, Flow> {
+        let mut faces = Vec::with_capacity(count as usize);
+        for i in 0..count {
+            let name = self.die_name(at, i, count);
+            let face = self.roll_as(1, sides, at, Some(&name))?;
+            faces.push(face.as_int().ok_or_else(|| internal(at, "a pool"))?);
+        }
+        Ok(faces)
+    }
+
+    /// Die `i` (from 0) of `count` dice written at `at`: `die 2 of 3d6`, or `d6` alone.
+    fn die_name(&self, at: Span, i: u32, count: u32) -> String {
+        let written = self.sources.snippet(at);
+        if count > 1 {
+            format!("die {} of {written}", i + 1)
+        } else {
+            written.to_string()
+        }
+    }
+
+    /// `reroll(dice, at_most: n)` (`at_least:`), `explode(dice)` (`at_least: n`): the
+    /// dice rolled, each die on its own, then for each die in turn its re-roll (`re-roll
+    /// of die 1 of 3d6 (showed 1)`), or its extra rolls while it shows a face that
+    /// explodes, at most [`MAX_EXTRA_ROLLS`] (`extra roll 1 of die 2 of 2d6 (exploded
+    /// on 6)`): each die's face, an exploded die's sum. The face is looked at before a
+    /// die is rolled: one that is no face of the dice (or makes every face explode) is
+    /// an error.
+    fn changed_faces(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        span: Span,
+        frame: &mut [Value],
+    ) -> Result<Vec<i64>, Flow> {
+        let dice = args.first().ok_or_else(|| internal(span, b.name()))?;
+        let option = match args.get(1) {
+            Some(e) => Some((
+                self.eval(e, frame)?
+                    .as_int()
+                    .ok_or_else(|| internal(e.span, b.name()))?,
+                e.span,
+            )),
+            None => None,
+        };
+        let least = b == Builtin::Explode
+            || matches!(
+                args.get(2).map(|e| &e.kind),
+                Some(ExprKind::Value(Value::Bool(true)))
+            );
+        let (count, sides) = self.pool_size(dice, frame)?;
+        let (face, at) = option.unwrap_or((i64::from(sides), span));
+        if let Some((msg, help)) = b.face_problem(i64::from(sides), face, least) {
+            return Err(Flow::from(
+                Diag::at(Code::EvalRange, msg, at, "not a face that can be").help(help),
+            ));
+        }
+        let hits = |f: i64| if least { f >= face } else { f <= face };
+        let mut faces = self.each_die(dice.span, count, sides)?;
+        for (i, f) in (0..count).zip(faces.iter_mut()) {
+            if !hits(*f) {
+                continue;
+            }
+            let die = self.die_name(dice.span, i, count);
+            if b == Builtin::Reroll {
+                let name = format!("re-roll of {die} (showed {f})");
+                *f = self.one_die(dice.span, sides, &name)?;
+                continue;
+            }
+            let mut last = *f;
+            for extra in 1..=MAX_EXTRA_ROLLS {
+                if !hits(last) {
+                    break;
+                }
+                let name = format!("extra roll {extra} of {die} (exploded on {last})");
+                last = self.one_die(dice.span, sides, &name)?;
+                *f = f.saturating_add(last);
+            }
+        }
+        Ok(faces)
+    }
+
+    /// One die of `sides` faces rolled as `name`.
+    fn one_die(&mut self, at: Span, sides: u32, name: &str) -> Result<i64, Flow> {
+        self.roll_as(1, sides, at, Some(name))?
+            .as_int()
+            .ok_or_else(|| internal(at, "a die"))
     }
 
     /// `dice(count, sides)`: a roll whose count and sides are worked out at the table,

@@ -79,11 +79,23 @@ pub enum Builtin {
     Highest,
     /// `lowest(1, 2d20)`: the sum of the lowest dice of a pool.
     Lowest,
+    /// `reroll(3d6, at_most: 1)`: each die of a pool showing at most (or, with
+    /// `at_least:`, at least) a face rolled again once, the new face kept; checked as
+    /// `[dice, face, true if at_least]`.
+    Reroll,
+    /// `explode(2d6)`: each die of a pool showing its top face (or, with `at_least:`, at
+    /// least a face) rolls again and adds, at most [`MAX_EXTRA_ROLLS`] times; checked as
+    /// `[dice]` or `[dice, face]`.
+    Explode,
 }
+
+/// How many extra rolls one die of `explode(...)` makes at most: past them its chain
+/// stops, its sum kept (so a d6 gives at most 24).
+pub const MAX_EXTRA_ROLLS: u32 = 3;
 
 impl Builtin {
     /// Every builtin with its name.
-    pub const ALL: [(&'static str, Builtin); 14] = [
+    pub const ALL: [(&'static str, Builtin); 16] = [
         ("floor", Builtin::Floor),
         ("ceil", Builtin::Ceil),
         ("round", Builtin::Round),
@@ -98,11 +110,82 @@ impl Builtin {
         ("count", Builtin::Count),
         ("highest", Builtin::Highest),
         ("lowest", Builtin::Lowest),
+        ("reroll", Builtin::Reroll),
+        ("explode", Builtin::Explode),
     ];
 
-    /// Whether it takes a pool of dice, each die counted on its own.
+    /// Whether it takes a pool of dice, each die looked at on its own.
     pub fn is_pool(self) -> bool {
-        matches!(self, Builtin::Count | Builtin::Highest | Builtin::Lowest)
+        matches!(
+            self,
+            Builtin::Count
+                | Builtin::Highest
+                | Builtin::Lowest
+                | Builtin::Reroll
+                | Builtin::Explode
+        )
+    }
+
+    /// Whether its name gives way to a rule, table or modifier list of the same name
+    /// (a contextual name, added after rulesets were written that use it: `rule
+    /// reroll()` keeps working, and `reroll(...)` there calls it).
+    pub fn gives_way(self) -> bool {
+        matches!(self, Builtin::Reroll | Builtin::Explode)
+    }
+
+    /// What is wrong with `face` as the option of `reroll` (`least`: `at_least:`) or
+    /// `explode` (`self`) on dice of `sides` faces, if anything: the message and what to write. The
+    /// one rule, for the checker and the evaluator.
+    pub fn face_problem(self, sides: i64, face: i64, least: bool) -> Option<(String, String)> {
+        let die = format!("d{sides}");
+        let option = if least { "at_least" } else { "at_most" };
+        if self == Builtin::Explode {
+            if sides <= 1 {
+                return Some((
+                    format!("a {die} has one face, so every roll of it would explode without end"),
+                    "explode dice of two faces or more".to_string(),
+                ));
+            }
+            let two = if sides > 2 {
+                format!(
+                    ", `at_least: {}` for {}s and {sides}s",
+                    sides - 1,
+                    sides - 1
+                )
+            } else {
+                String::new()
+            };
+            if face <= 1 {
+                return Some((
+                    format!(
+                        "with `at_least: {face}` every face of a {die} explodes, so it would never stop rolling"
+                    ),
+                    format!("write `at_least: {sides}` (or leave it out) for {sides}s to explode{two}"),
+                ));
+            }
+            if face > sides {
+                return Some((
+                    format!(
+                        "`at_least: {face}` is not a face of a {die}, which shows 1 to {sides}"
+                    ),
+                    format!(
+                        "write `at_least: {sides}` (or leave it out) for {sides}s to explode{two}"
+                    ),
+                ));
+            }
+        }
+        if face < 1 || face > sides {
+            let example = if least {
+                format!("reroll(3{die}, at_least: {sides}) re-rolls {sides}s")
+            } else {
+                format!("reroll(3{die}, at_most: 1) re-rolls 1s")
+            };
+            return Some((
+                format!("`{option}: {face}` is not a face of a {die}, which shows 1 to {sides}"),
+                format!("write a face from 1 to {sides}: {example}"),
+            ));
+        }
+        None
     }
 
     /// Its name.

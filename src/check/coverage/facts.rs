@@ -294,10 +294,34 @@ impl Reacher<'_> {
 
     /// What a pool gives: `count` from none to all of its dice; `highest(k, ...)` and
     /// `lowest(k, ...)` from `min(k, dice)` (each die shows at least 1) to `min(k, dice)`
-    /// times the sides.
+    /// times the most one die gives (its sides; an exploding die, its sides for each of
+    /// its rolls); `reroll(dice, ...)` and `explode(dice)` from one to that most per die.
     fn pool(&mut self, b: Builtin, exprs: &[Expr], env: &mut Vec<Fact>) -> Reach {
         let zero = Q::from_integer(0);
-        let dice = exprs.get(usize::from(b != Builtin::Count));
+        let at = match b {
+            Builtin::Count | Builtin::Reroll | Builtin::Explode => 0,
+            _ => 1,
+        };
+        let mut dice = exprs.get(at);
+        let mut rolls = 1;
+        // The dice inside `reroll(...)` or `explode(...)`: each die one face, or for
+        // an exploding die up to one face per roll.
+        if b.gives_way() {
+            rolls = if b == Builtin::Explode {
+                MAX_EXTRA_ROLLS + 1
+            } else {
+                1
+            };
+        } else if let Some(ExprKind::Call(
+            Callee::Builtin(inner @ (Builtin::Reroll | Builtin::Explode)),
+            a,
+        )) = dice.map(|e| &e.kind)
+        {
+            if *inner == Builtin::Explode {
+                rolls = MAX_EXTRA_ROLLS + 1;
+            }
+            dice = a.first();
+        }
         // The count's and the sides' reach, from the dice as written.
         let (count, sides) = match dice.map(|e| &e.kind) {
             Some(ExprKind::Dice { count, sides }) => {
@@ -315,8 +339,26 @@ impl Reacher<'_> {
             }
             _ => ((Below, Above), Above),
         };
-        if b == Builtin::Count {
-            return Reach::Span(At(zero), count.1);
+        let sides = match sides {
+            At(s) => s
+                .checked_mul(&Q::from_integer(i128::from(rolls)))
+                .map_or(Above, At),
+            other => other,
+        };
+        let times = |n: End, s: End| match (n, s) {
+            (At(n), At(s)) => n.checked_mul(&s).map_or(Above, At),
+            _ => Above,
+        };
+        match b {
+            Builtin::Count => return Reach::Span(At(zero), count.1),
+            Builtin::Reroll | Builtin::Explode => {
+                let lo = match count.0 {
+                    At(q) if q > zero => At(q),
+                    _ => At(zero),
+                };
+                return Reach::Span(lo, times(count.1, sides));
+            }
+            _ => {}
         }
         let k = exprs
             .first()
@@ -329,10 +371,7 @@ impl Reacher<'_> {
             At(q) if q > zero => At(q),
             _ => At(zero),
         };
-        let hi = match (least(k_hi, count.1), sides) {
-            (At(n), At(s)) => n.checked_mul(&s).map_or(Above, At),
-            _ => Above,
-        };
+        let hi = times(least(k_hi, count.1), sides);
         Reach::Span(lo, hi)
     }
 
@@ -447,9 +486,13 @@ fn builtin(b: Builtin, args: &[Fact]) -> Reach {
             _ => Reach::ALL,
         },
         Builtin::Count => Reach::Span(At(Q::from_integer(0)), Above),
-        Builtin::Inches | Builtin::Feet | Builtin::Moves | Builtin::Highest | Builtin::Lowest => {
-            Reach::ALL
-        }
+        Builtin::Inches
+        | Builtin::Feet
+        | Builtin::Moves
+        | Builtin::Highest
+        | Builtin::Lowest
+        | Builtin::Reroll
+        | Builtin::Explode => Reach::ALL,
     }
 }
 
