@@ -303,25 +303,27 @@ impl Reacher<'_> {
             _ => 1,
         };
         let mut dice = exprs.get(at);
-        let mut rolls = 1;
-        // The dice inside `reroll(...)` or `explode(...)`: each die one face, or for
-        // an exploding die up to one face per roll.
-        if b.gives_way() {
-            rolls = if b == Builtin::Explode {
-                MAX_EXTRA_ROLLS + 1
-            } else {
-                1
-            };
-        } else if let Some(ExprKind::Call(
-            Callee::Builtin(inner @ (Builtin::Reroll | Builtin::Explode)),
-            a,
-        )) = dice.map(|e| &e.kind)
-        {
-            if *inner == Builtin::Explode {
-                rolls = MAX_EXTRA_ROLLS + 1;
+        // `reroll(...)` and `explode(...)` of dice, alone or as a pool: the dice inside.
+        // Each die gives one face, an exploding die up to one face for each of its rolls.
+        let changed = match (b, dice.map(|e| &e.kind)) {
+            (Builtin::Reroll | Builtin::Explode, _) => Some(b),
+            (
+                _,
+                Some(ExprKind::Call(
+                    Callee::Builtin(inner @ (Builtin::Reroll | Builtin::Explode)),
+                    a,
+                )),
+            ) => {
+                dice = a.first();
+                Some(*inner)
             }
-            dice = a.first();
-        }
+            _ => None,
+        };
+        let rolls = if changed == Some(Builtin::Explode) {
+            MAX_EXTRA_ROLLS + 1
+        } else {
+            1
+        };
         // The count's and the sides' reach, from the dice as written.
         let (count, sides) = match dice.map(|e| &e.kind) {
             Some(ExprKind::Dice { count, sides }) => {
