@@ -9,7 +9,7 @@
 //! `12' 6"`, `1/2 move`); a `let`'s declared kind is left out.
 
 use super::ast::{Alternative, Block, Expr, ExprKind, Pattern, Row, SetOp, Stmt, UnOp};
-use crate::value::{Length, LengthUnit, Mixed, Moves, Rational};
+use crate::value::{Length, LengthUnit, Mixed, Moves, Rational, RealMinutes};
 use std::fmt::Write;
 
 /// `expr`, every operator application in brackets.
@@ -17,6 +17,19 @@ pub fn parenthesised(expr: &Expr) -> String {
     let mut out = String::new();
     expr_to(&mut out, expr);
     out
+}
+
+/// `{ a: 1, b: 2 }`, each value bracketed.
+fn record_to(out: &mut String, fields: &[(super::ast::Name, Expr)]) {
+    out.push('{');
+    for (i, (name, value)) in fields.iter().enumerate() {
+        push(
+            out,
+            format_args!("{} {}: ", if i == 0 { "" } else { "," }, name.node),
+        );
+        expr_to(out, value);
+    }
+    out.push_str(" }");
 }
 
 fn expr_to(out: &mut String, expr: &Expr) {
@@ -39,6 +52,7 @@ fn expr_to(out: &mut String, expr: &Expr) {
             }
         }
         ExprKind::Time(r) => push(out, Moves(*r)),
+        ExprKind::Minutes(r) => push(out, RealMinutes(*r)),
         ExprKind::Bool(b) => push(out, b),
         ExprKind::Text(t) => text_to(out, t),
         ExprKind::Dice { count, sides } => match (count, sides) {
@@ -114,17 +128,11 @@ fn expr_to(out: &mut String, expr: &Expr) {
             rows_to(out, rows);
             out.push(')');
         }
-        ExprKind::Record(fields) => {
-            out.push('{');
-            for (i, (name, value)) in fields.iter().enumerate() {
-                push(
-                    out,
-                    format_args!("{} {}: ", if i == 0 { "" } else { "," }, name.node),
-                );
-                expr_to(out, value);
-            }
-            out.push_str(" }");
+        ExprKind::TypedRecord(name, fields) => {
+            push(out, format_args!("{} ", name.node));
+            record_to(out, fields);
         }
+        ExprKind::Record(fields) => record_to(out, fields),
         ExprKind::Pair(a, b) => {
             out.push('(');
             expr_to(out, a);
