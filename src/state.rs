@@ -369,6 +369,7 @@ impl Loader<'_> {
                 d.help("write a length as text with its mark: `reach = '6\"'` or `\"2'\"`")
             }
             "a time in moves" => d.help("write a time as text: `wait = \"1/2 move\"`"),
+            "a time in minutes" => d.help("write minutes as text: `clock = \"7 minutes\"`"),
             _ => d,
         };
         self.errors.push(d);
@@ -579,7 +580,7 @@ impl Loader<'_> {
                     format!("not {want}"),
                 )
                 .help(
-                    "write lengths `'6\"'` or `\"2'\"`, times `\"1/2 move\"`, fractions `\"3/4\"`",
+                    "write lengths `'6\"'` or `\"2'\"`, times `\"1/2 move\"`, minutes `\"7 minutes\"`, fractions `\"3/4\"`",
                 ),
             );
         }

@@ -333,6 +333,32 @@ mod tests {
         ("4\" + inches(1 die)", "(4\" + inches(1 die))"),
         ("(24\", 20\").second", "((24\", 20\").second)"),
         ("{ a: 1 + 2, b: x }.a", "({ a: (1 + 2), b: x }.a)"),
+        // Minutes are one literal too (§2.3a).
+        ("1 1/2 minutes + 1/2 minute", "(1 1/2 minutes + 1/2 minute)"),
+        ("men / 30 x 1 minute", "((men / 30) x 1 minute)"),
+        // A record of a named type is one value, its field read after it (§4.2) ...
+        ("R { a: 1 + 2 }.a", "(R { a: (1 + 2) }.a)"),
+        ("x == R { a: 1 }", "(x == R { a: 1 })"),
+        ("R {}", "R { }"),
+        // ... but not in an `if` condition or a `match` subject: there the braces are
+        // the block (furious_reason's `if slope == up { fraction: 1/2 }`), unless bracketed.
+        (
+            "if slope == up { fraction: 1/2 } else { fraction: 1 }",
+            "(if (slope == up) { { fraction: (1 / 2) } } else { { fraction: 1 } })",
+        ),
+        (
+            "if c == (R { a: 1 }) { 1 } else { 2 }",
+            "(if (c == R { a: 1 }) { 1 } else { 2 })",
+        ),
+        (
+            "match s { up => 1 _ => 2 }",
+            "(match s { up => 1; _ => 2 })",
+        ),
+        // The name and its `{` are on one line: on the next, the braces are apart.
+        (
+            "if a { let x = b\n{ c: x } } else { 0 }",
+            "(if a { let x = b; { c: x } } else { 0 })",
+        ),
     ];
 
     #[test]
