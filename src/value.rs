@@ -1,4 +1,5 @@
-//! Runtime values: exact numbers, lengths, time in moves, records, pairs.
+//! Runtime values: exact numbers, lengths, time in moves, real time in minutes, records,
+//! pairs.
 //!
 //! Arithmetic is exact ([`Rational`], 64-bit numerator and denominator) and checked:
 //! overflow and division by zero are errors, never a wrap or a panic. Numbers print the

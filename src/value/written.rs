@@ -1,7 +1,7 @@
 //! Numbers, lengths and times read from text as a rulebook writes them: the digits of a
 //! number (`7`, `2.5`, `3/4`, `1 3/4`), shared with the ruleset parser, and the values a
 //! state file holds as text (`"3/4"`, `"1 3/4"`, `'6"'`, `"2'"`, `"12' 6\""`,
-//! `"1/2 move"`, `"2 moves"`).
+//! `"1/2 move"`, `"2 moves"`, minutes `"7 minutes"`).
 //!
 //! It reads what the language reads, the way the grammar does (`grammar/umpire.pest`,
 //! `number_text`, `length_lit`, `time_lit`), without the grammar: this is the ground
@@ -108,7 +108,7 @@ const MAX_SIGNS: usize = 64;
 
 /// Reads a number, length or time written out as text, the whole text (white space
 /// round it aside): a length `6"`, `1 3/4"`, `2'`, `12' 6"` (`″` and `′` too); a time
-/// `1/2 move`, `2 moves`; or a number `7`, `2.5`, `1 3/4`, `3/4`, with `-` signs and
+/// `1/2 move`, `2 moves`; minutes `1 minute`, `7 minutes`; or a number `7`, `2.5`, `1 3/4`, `3/4`, with `-` signs and
 /// `/` divisions as an expression of them reads (`-3/4`, `6/8`). A length or time
 /// carries no sign.
 ///
