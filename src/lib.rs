@@ -416,19 +416,43 @@ impl Ruleset {
             let mut seeded = ex.seed.map(Seeded::new);
             let mut dice_failed = false;
             let no_dice = ex.rolls.is_empty() && ex.seed.is_none();
-            for (i, chk) in ex.checks.iter().enumerate() {
+            // One frame for the example: each `let` is worked out once, into it.
+            let mut frame = vec![value::Value::Bool(false); ex.slots as usize];
+            let mut stopped = false;
+            for i in 0..=ex.checks.len() {
+                for step in ex.lets.iter().filter(|l| l.before == i) {
+                    let dice: &mut dyn DiceSource = match &mut seeded {
+                        Some(s) => s,
+                        None => &mut given,
+                    };
+                    let run = (dice, no_dice, opts.clone());
+                    let Some(d) = self.run_step(step, run, &mut frame) else {
+                        continue;
+                    };
+                    dice_failed |= d.code.phase() == crate::diagnostic::Phase::Dice;
+                    out.push(ExampleResult {
+                        example: ex.name.clone(),
+                        check: self.sources.snippet(step.span).to_string(),
+                        failure: Some(d.with_sources(&self.sources)),
+                        index: i,
+                    });
+                    stopped = true;
+                    break;
+                }
+                let Some(chk) = ex.checks.get(i).filter(|_| !stopped) else {
+                    break;
+                };
                 let dice: &mut dyn DiceSource = match &mut seeded {
                     Some(s) => s,
                     None => &mut given,
                 };
-                let failure = run_check(
+                let failure = run_check_in(
                     &self.program,
                     &self.sources,
                     &chk.query,
                     chk.expect,
-                    dice,
-                    no_dice,
-                    opts.clone(),
+                    (dice, no_dice, opts.clone()),
+                    &mut frame,
                 );
                 dice_failed |= failure
                     .as_ref()
@@ -440,8 +464,9 @@ impl Ruleset {
                     index: i,
                 });
             }
-            // Rolls left over after a dice error are its echo, not a second failure.
-            if seeded.is_none() && !dice_failed {
+            // Rolls left over after a dice error are its echo, not a second failure; after
+            // a step that gave no value, the checks left were not run to use them.
+            if seeded.is_none() && !dice_failed && !stopped {
                 if let Err(d) = given.finish() {
                     let d = d
                         .label(ex.span, "in this example")
@@ -498,19 +523,82 @@ pub fn run_check(
     no_dice: bool,
     opts: eval::Options,
 ) -> Option<Diag> {
+    let mut frame = vec![value::Value::Bool(false); q.slots as usize];
+    run_check_in(p, sources, q, expect, (dice, no_dice, opts), &mut frame)
+}
+
+/// The dice an example's check or step is worked out with (and whether the example gives
+/// none), and the options.
+type ExampleRun<'d> = (&'d mut dyn DiceSource, bool, eval::Options);
+
+impl Ruleset {
+    /// Works out a `let` of an example into `frame`: `None` when it gives a value, else
+    /// why it did not (an error, a refusal, "not given").
+    fn run_step(
+        &self,
+        step: &program::ExampleStep,
+        (dice, no_dice, opts): ExampleRun<'_>,
+        frame: &mut [value::Value],
+    ) -> Option<Diag> {
+        let mut nodice = NoDice;
+        let dice: &mut dyn DiceSource = if no_dice { &mut nodice } else { dice };
+        let mut ev = eval::Evaluator::new(&self.program, &self.sources, dice, opts);
+        let r = ev.eval(&step.expr, frame);
+        let gave =
+            match ev.outcome(r) {
+                Ok(Outcome::Value(v)) => return match frame.get_mut(step.slot as usize) {
+                    Some(place) => {
+                        *place = v;
+                        None
+                    }
+                    None => Some(
+                        Diag::at(
+                            Code::EvalType,
+                            "an example's `let` has no place to be kept",
+                            step.span,
+                            "here",
+                        )
+                        .help(
+                            "this is a bug in umpire's checker: please report it with the ruleset",
+                        ),
+                    ),
+                },
+                Ok(o) => render::headline(&self.program, &o),
+                Err(d) => return Some(d),
+            };
+        Some(
+            Diag::at(
+                Code::TestFailed,
+                "this step of the example gives no value",
+                step.span,
+                format!("gave {gave}"),
+            )
+            .help("a `let` names a value for the checks after it, which were not run; to expect a refusal, write the check itself, like `f(3) is refused`"),
+        )
+    }
+}
+
+/// [`run_check`] in the example's `frame`, which holds its `let`s worked out so far.
+fn run_check_in(
+    p: &Program,
+    sources: &SourceMap,
+    q: &Query,
+    expect: Option<Expectation>,
+    (dice, no_dice, opts): ExampleRun<'_>,
+    frame: &mut [value::Value],
+) -> Option<Diag> {
     let mut nodice = NoDice;
     let dice: &mut dyn DiceSource = if no_dice { &mut nodice } else { dice };
     let span = q.expr.span;
     // `A == B`: evaluate both sides, so a failure shows what each gave.
     if let (None, ExprKind::Binary(BinOp::Eq, a, b)) = (expect, &q.expr.kind) {
         let mut ev = eval::Evaluator::new(p, sources, dice, opts);
-        let mut frame = vec![value::Value::Bool(false); q.slots as usize];
-        let left = ev.eval(a, &mut frame);
+        let left = ev.eval(a, frame);
         let left = match ev.outcome(left) {
             Ok(o) => o,
             Err(d) => return Some(d),
         };
-        let right = ev.eval(b, &mut frame);
+        let right = ev.eval(b, frame);
         let right = match ev.outcome(right) {
             Ok(o) => o,
             Err(d) => return Some(d),
@@ -537,8 +625,7 @@ pub fn run_check(
     }
     // Given rolls run on across the checks of an example: no `finish` here.
     let mut ev = eval::Evaluator::new(p, sources, dice, opts);
-    let mut frame = vec![value::Value::Bool(false); q.slots as usize];
-    let r = ev.eval(&q.expr, &mut frame);
+    let r = ev.eval(&q.expr, frame);
     let outcome = match ev.outcome(r) {
         Ok(o) => o,
         Err(d) => return Some(d),

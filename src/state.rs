@@ -369,6 +369,7 @@ impl Loader<'_> {
                 d.help("write a length as text with its mark: `reach = '6\"'` or `\"2'\"`")
             }
             "a time in moves" => d.help("write a time as text: `wait = \"1/2 move\"`"),
+            "a time in minutes" => d.help("write minutes as text: `clock = \"7 minutes\"`"),
             _ => d,
         };
         self.errors.push(d);
@@ -455,7 +456,9 @@ impl Loader<'_> {
                 }
                 Some(Value::int(n))
             }
-            (Ty::Num | Ty::Length | Ty::Time, NodeKind::Text(s)) => self.written(s, ty, span, name),
+            (Ty::Num | Ty::Length | Ty::Time | Ty::Minutes, NodeKind::Text(s)) => {
+                self.written(s, ty, span, name)
+            }
             (Ty::Num, NodeKind::Decimal(d)) => self.written(d, ty, span, name),
             (Ty::Bool, NodeKind::Bool(b)) => Some(Value::Bool(*b)),
             (Ty::Text, NodeKind::Text(s)) => Some(Value::Text(Rc::from(s.as_str()))),
@@ -536,7 +539,7 @@ impl Loader<'_> {
     fn written(&mut self, text: &str, ty: &Ty, span: Span, name: &str) -> Option<Value> {
         // A length or time below zero (`'-1/3"'`, as the state writer writes one).
         let (negative, body) = match text.trim_start().strip_prefix('-') {
-            Some(rest) if matches!(ty, Ty::Length | Ty::Time) => (true, rest),
+            Some(rest) if matches!(ty, Ty::Length | Ty::Time | Ty::Minutes) => (true, rest),
             _ => (false, text),
         };
         let value = match (ty, written::read(body)) {
@@ -552,6 +555,7 @@ impl Loader<'_> {
                 inches.map(|inches| Value::Length(Length { inches, unit }))
             }
             (Ty::Time, Some(Written::Time(r))) => Some(Value::Time(r)),
+            (Ty::Minutes, Some(Written::Minutes(r))) => Some(Value::Minutes(r)),
             _ => None,
         };
         let value = match value {
@@ -561,6 +565,9 @@ impl Loader<'_> {
                     .map(|inches| Value::Length(Length { inches, unit }))
             }
             Some(Value::Time(r)) if negative => crate::value::arith::neg(r).ok().map(Value::Time),
+            Some(Value::Minutes(r)) if negative => {
+                crate::value::arith::neg(r).ok().map(Value::Minutes)
+            }
             v => v,
         };
         if value.is_none() {
@@ -573,7 +580,7 @@ impl Loader<'_> {
                     format!("not {want}"),
                 )
                 .help(
-                    "write lengths `'6\"'` or `\"2'\"`, times `\"1/2 move\"`, fractions `\"3/4\"`",
+                    "write lengths `'6\"'` or `\"2'\"`, times `\"1/2 move\"`, minutes `\"7 minutes\"`, fractions `\"3/4\"`",
                 ),
             );
         }
@@ -682,6 +689,7 @@ fn write_plain(program: &Program, v: &Value) -> Toml {
         Value::Num(r) => Toml::from(crate::value::Mixed(*r).to_string()),
         Value::Length(l) => Toml::from(l.to_string()),
         Value::Time(t) => Toml::from(crate::value::Moves(*t).to_string()),
+        Value::Minutes(t) => Toml::from(crate::value::RealMinutes(*t).to_string()),
         Value::Bool(b) => Toml::from(*b),
         Value::Text(t) => Toml::from(t.to_string()),
         Value::Enum(e, i) => Toml::from(
@@ -724,6 +732,7 @@ pub fn to_json_value(program: &Program, state: &Value) -> serde_json::Value {
             Value::Num(r) => serde_json::json!(crate::value::Mixed(*r).to_string()),
             Value::Length(l) => serde_json::json!(l.to_string()),
             Value::Time(t) => serde_json::json!(crate::value::Moves(*t).to_string()),
+            Value::Minutes(t) => serde_json::json!(crate::value::RealMinutes(*t).to_string()),
             Value::Bool(b) => serde_json::json!(b),
             Value::Text(t) => serde_json::json!(&**t),
             Value::Enum(e, i) => {

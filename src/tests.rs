@@ -268,3 +268,34 @@ fn json_or_no_loaded_file_is_written_anew() {
     assert!(!fresh.contains('#'));
     assert_eq!(read_state(&r, &fresh), s);
 }
+
+#[test]
+fn minutes_in_a_state_file_are_written_as_text_and_read_back() {
+    let r = Ruleset::from_source(
+        "t.rules",
+        "ruleset \"T\"\nstate { clock: Minutes = 0 minutes, left: Minutes }\n",
+    )
+    .expect("the test ruleset");
+    let file = "clock = \"7 minutes\"\nleft = \"1 1/2 minutes\"\n";
+    let s = read_state(&r, file);
+    let minutes = |n, d| Value::Minutes(crate::value::Rational::new(n, d));
+    assert_eq!(s.field("clock"), Some(&minutes(7, 1)));
+    assert_eq!(s.field("left"), Some(&minutes(3, 2)));
+    let fresh = crate::state::to_file_text_keeping(&r.program, &r.sources, &s, "x.toml", None);
+    assert!(fresh.contains("clock = \"7 minutes\""), "{fresh}");
+    assert!(fresh.contains("left = \"1 1/2 minutes\""), "{fresh}");
+    assert_eq!(read_state(&r, &fresh), s);
+    let json = crate::state::to_file_text_keeping(&r.program, &r.sources, &s, "x.json", None);
+    assert!(json.contains("\"clock\": \"7 minutes\""), "{json}");
+    let back = crate::state::load_text(&r.program, &r.sources, "s.json", json)
+        .expect("the JSON state fits");
+    assert_eq!(back, s);
+    // Moves are not minutes: a state file's `"2 moves"` for a Minutes field is refused.
+    let wrong = crate::state::load_text(
+        &r.program,
+        &r.sources,
+        "s.toml",
+        "clock = \"2 moves\"\nleft = \"1 minute\"\n".to_string(),
+    );
+    assert!(wrong.is_err());
+}

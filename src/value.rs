@@ -1,4 +1,5 @@
-//! Runtime values: exact numbers, lengths, time in moves, records, pairs.
+//! Runtime values: exact numbers, lengths, time in moves, real time in minutes, records,
+//! pairs.
 //!
 //! Arithmetic is exact ([`Rational`], 64-bit numerator and denominator) and checked:
 //! overflow and division by zero are errors, never a wrap or a panic. Numbers print the
@@ -228,6 +229,24 @@ impl fmt::Display for Moves {
     }
 }
 
+/// Real time at the table, printed `1/2 minute`, `1 minute`, `7 minutes`, `1 1/2 minutes`.
+#[derive(Debug, Clone, Copy)]
+pub struct RealMinutes(pub Rational);
+
+impl fmt::Display for RealMinutes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Plural as for moves: "0 minutes", "1/2 minute", "1 minute", "1 1/2 minutes".
+        let one = Rational::from_integer(1);
+        let plural = self.0 > one || self.0 < -one || self.0 == Rational::from_integer(0);
+        write!(
+            f,
+            "{} {}",
+            Mixed(self.0),
+            if plural { "minutes" } else { "minute" }
+        )
+    }
+}
+
 /// The named members of a group, in order (`units`: `old_guard`, `second_foot`, ...).
 pub type Members = Vec<(Rc<str>, Value)>;
 
@@ -243,6 +262,8 @@ pub enum Value {
     Length(Length),
     /// Time, in moves.
     Time(Rational),
+    /// Real time at the table, in minutes (`7 minutes`): not game time.
+    Minutes(Rational),
     /// `true` / `false`
     Bool(bool),
     /// Text.
@@ -343,6 +364,11 @@ mod tests {
         assert_eq!(ft.to_string(), "2' 6\"");
         assert_eq!(Moves(r(1, 2)).to_string(), "1/2 move");
         assert_eq!(Moves(r(2, 1)).to_string(), "2 moves");
+        assert_eq!(RealMinutes(r(1, 1)).to_string(), "1 minute");
+        assert_eq!(RealMinutes(r(7, 1)).to_string(), "7 minutes");
+        assert_eq!(RealMinutes(r(3, 2)).to_string(), "1 1/2 minutes");
+        assert_eq!(RealMinutes(r(1, 2)).to_string(), "1/2 minute");
+        assert_eq!(RealMinutes(r(0, 1)).to_string(), "0 minutes");
     }
 
     #[test]

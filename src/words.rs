@@ -36,6 +36,9 @@ fn write_value(p: &Program, v: &Value, names: bool, out: &mut String) {
         Value::Time(t) => {
             let _ = write!(out, "{}", Moves(*t));
         }
+        Value::Minutes(t) => {
+            let _ = write!(out, "{}", crate::value::RealMinutes(*t));
+        }
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Text(t) => {
             let _ = write!(out, "{t:?}");

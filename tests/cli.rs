@@ -1579,7 +1579,7 @@ fn diff_compares_a_field_the_house_rule_adds_the_old_side_reading_it_as_absent()
                 new: Well Handled 50.00%, Tardy 20.00%, Hold 20.00%, Disengage 10.00%
               Nothing but the new field — manoeuvre({ veteran: true })
                 old: error: Unit has no field `veteran`
-                new: error: field `grade` of Unit is missing
+                new: error: Unit needs `grade` (it has no default)
         "#,
     )
     .run();

@@ -332,3 +332,46 @@ fn equal_values_written_in_other_units_are_one_outcome() {
     assert_eq!(got.len(), 1, "{got:?}");
     assert_eq!(got[0].1, BigRational::one());
 }
+
+#[test]
+fn minutes_outcomes_are_exact_and_told_in_minutes() {
+    // "A minute for every thirty men and a minute for each gun": 30 x d6 men and one gun
+    // take 2 to 7 minutes, each 1/6; a mean of 4 1/2 minutes.
+    let rules = Ruleset::load("tests/language/records_lets_minutes.rules").expect("loads");
+    let expr = "time_for_move(30 x d6, 1)";
+    let got = labelled(&rules, expr);
+    let want: Vec<(String, BigRational)> = [
+        "2 minutes",
+        "3 minutes",
+        "4 minutes",
+        "5 minutes",
+        "6 minutes",
+        "7 minutes",
+    ]
+    .iter()
+    .map(|l| (l.to_string(), frac(1, 6)))
+    .collect();
+    assert_eq!(got, want);
+    assert_eq!(exact_map(&rules, expr), brute_force(&rules, expr));
+    let (r, d) = exact_of(&rules, expr);
+    let s = umpire::prob::stats(&d).expect("minutes are numbers");
+    let mean = s.mean_value().expect("an exact mean");
+    assert_eq!(umpire::render::show(&r.program, &mean), "4 1/2 minutes");
+    // 15 x d6 men: a part of thirty gives its part of a minute, 1/2 to 3 minutes.
+    let halves = labelled(&rules, "time_for_move(15 x d6, 0)");
+    assert_eq!(halves[0].0, "1/2 minute");
+    assert_eq!(halves[2].0, "1 1/2 minutes");
+}
+
+#[test]
+fn a_typed_record_and_its_defaults_are_one_outcome_with_the_untyped_one() {
+    // charge(d6): ChargeResult { cavalry_killed: roll } with infantry_killed 0 by default;
+    // compared with the untyped literal leaving both defaults out, true on a 2 only.
+    let rules = Ruleset::load("tests/language/records_lets_minutes.rules").expect("loads");
+    let expr = "charge(d6) == { cavalry_killed: 2 }";
+    let got = labelled(&rules, expr);
+    let by: HashMap<String, BigRational> = got.into_iter().collect();
+    assert_eq!(by["true"], frac(1, 6));
+    assert_eq!(by["false"], frac(5, 6));
+    assert_eq!(exact_map(&rules, expr), brute_force(&rules, expr));
+}

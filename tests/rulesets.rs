@@ -221,3 +221,17 @@ fn house_rule_files_load_and_pass_their_examples() {
         assert!(examples_pass(&path) > 0, "{path} has examples");
     }
 }
+
+/// The authoring probes of issue 17 for records and lets, as their authors wrote them:
+/// `==` against braces that leave a default out, and a `let` in an example.
+#[test]
+fn the_record_and_let_probes_work_as_their_authors_meant() {
+    assert_eq!(
+        examples_pass("tests/language/probes/record_eq_defaults.rules"),
+        1
+    );
+    assert_eq!(
+        examples_pass("tests/language/probes/let_in_example.rules"),
+        2
+    );
+}

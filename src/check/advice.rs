@@ -331,10 +331,13 @@ impl Checker<'_> {
                     help.push(format!("write {}, without quotes", found.join(" or ")));
                 }
             }
-            (Ty::Int | Ty::Num | Ty::Length | Ty::Time, Some(Ty::Text), Written::Text(t))
-                if t.len() <= MAX_SHOWN
-                    && t.trim()
-                        .starts_with(|c: char| c.is_ascii_digit() || c == '-') =>
+            (
+                Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Minutes,
+                Some(Ty::Text),
+                Written::Text(t),
+            ) if t.len() <= MAX_SHOWN
+                && t.trim()
+                    .starts_with(|c: char| c.is_ascii_digit() || c == '-') =>
             {
                 help.push(format!("numbers are written without quotes: {}", t.trim()));
             }
@@ -354,6 +357,12 @@ impl Checker<'_> {
             (Some(Ty::Int | Ty::Num), Ty::Time) => {
                 help.push("make the number a time explicitly: moves(...)".into())
             }
+            (Some(Ty::Int | Ty::Num), Ty::Minutes) => help.push(
+                "write the number with its unit, like `7 minutes`, or multiply it by one minute: `n x 1 minute`".into(),
+            ),
+            (Some(Ty::Time), Ty::Minutes) | (Some(Ty::Minutes), Ty::Time) => help.push(
+                "minutes are real time at the table and moves are game time: they never combine".into(),
+            ),
             _ => {}
         }
         help

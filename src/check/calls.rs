@@ -338,7 +338,7 @@ impl Checker<'_> {
                 let t = checked[0].1.clone();
                 if !matches!(
                     t,
-                    Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Any | Ty::Never
+                    Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Minutes | Ty::Any | Ty::Never
                 ) {
                     let d = t.describe(&self.prog);
                     self.err(Diag::at(
@@ -355,7 +355,13 @@ impl Checker<'_> {
                 for (_, at, s) in checked {
                     if !matches!(
                         at,
-                        Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Any | Ty::Never
+                        Ty::Int
+                            | Ty::Num
+                            | Ty::Length
+                            | Ty::Time
+                            | Ty::Minutes
+                            | Ty::Any
+                            | Ty::Never
                     ) {
                         let d = at.describe(&self.prog);
                         self.err(Diag::at(

@@ -404,6 +404,7 @@ impl Checker<'_> {
                     "Num" | "Number" => Ty::Num,
                     "Length" => Ty::Length,
                     "Time" | "Moves" => Ty::Time,
+                    "Minutes" => Ty::Minutes,
                     "Bool" => Ty::Bool,
                     "Text" => Ty::Text,
                     other => match self.prog.globals.get(other) {

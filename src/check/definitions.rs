@@ -342,8 +342,16 @@ impl Checker<'_> {
                 continue;
             };
             let mut checks = Vec::new();
-            for chk in &ex.checks {
-                let mut scope = Scope::default();
+            // One scope for the example: a `let` is read by the checks after it.
+            let mut scope = Scope::default();
+            let mut lets = Vec::new();
+            let mut named = Vec::new();
+            for (i, chk) in ex.checks.iter().enumerate() {
+                for l in ex.lets.iter().filter(|l| l.before == i) {
+                    let step = self.example_let(l, &mut scope);
+                    named.push((step.slot, l.name.clone()));
+                    lets.push(step);
+                }
                 let (e, ty) = self.expr(&chk.expr, &mut scope, None);
                 if chk.expect.is_none() {
                     self.expect_ty(&ty, &Ty::Bool, chk.expr.span);
@@ -351,7 +359,7 @@ impl Checker<'_> {
                 checks.push(CheckInfo {
                     query: Query {
                         expr: e,
-                        slots: scope.slots,
+                        slots: 0,
                         ty,
                         sources: Default::default(),
                     },
@@ -359,6 +367,15 @@ impl Checker<'_> {
                     span: chk.span,
                 });
             }
+            for l in ex.lets.iter().filter(|l| l.before >= ex.checks.len()) {
+                let step = self.example_let(l, &mut scope);
+                named.push((step.slot, l.name.clone()));
+                lets.push(step);
+            }
+            for c in &mut checks {
+                c.query.slots = scope.slots;
+            }
+            self.unused_example_lets(&scope, &named);
             // `interpret NAME = READING`: the readings the example is read with.
             let mut readings = Vec::new();
             for (name, reading) in &ex.readings {
@@ -386,7 +403,46 @@ impl Checker<'_> {
                 checks,
                 span: ex.name.span,
                 readings,
+                lets,
+                slots: scope.slots,
             });
+        }
+    }
+
+    /// `let r = f(3)` in an example: checked in the example's scope, then bound in it.
+    fn example_let(&mut self, l: &ast::ExampleLet, scope: &mut Scope) -> ExampleStep {
+        let (declared, range) = match l.ty.as_ref().map(|t| self.ty(t)) {
+            Some((d, r)) => (Some(d), r),
+            None => (None, None),
+        };
+        let (e, t) = self.expr(&l.value, scope, declared.as_ref());
+        let e = self.ranged(e, range, format!("`{}`", l.name.node));
+        let t = match declared {
+            Some(d) => {
+                self.expect_ty(&t, &d, l.value.span);
+                d
+            }
+            None => t,
+        };
+        let slot = scope.bind(&l.name.node, t);
+        ExampleStep {
+            before: l.before,
+            slot,
+            expr: e,
+            span: l.span,
+        }
+    }
+
+    /// A warning for each `let` of an example that no check reads.
+    fn unused_example_lets(&mut self, scope: &Scope, named: &[(u32, ast::Name)]) {
+        for (slot, name) in named {
+            if !scope.is_used(*slot) && !name.node.starts_with('_') {
+                self.err(
+                    Diag::at(Code::CheckUnusedLet, format!("`{}` is worked out but never used", name.node), name.span, "unused")
+                        .help(format!("use it in a check after it, remove it, or name it `_{}` if it is kept on purpose (a die rolled, say)", name.node))
+                        .warning(),
+                );
+            }
         }
     }
 

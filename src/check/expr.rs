@@ -28,6 +28,7 @@ impl Checker<'_> {
             ),
             ast::ExprKind::Length(r, unit) => self.length(*r, *unit, span),
             ast::ExprKind::Time(r) => (mk(ExprKind::Value(Value::Time(*r))), Ty::Time),
+            ast::ExprKind::Minutes(r) => (mk(ExprKind::Value(Value::Minutes(*r))), Ty::Minutes),
             ast::ExprKind::Bool(b) => (mk(ExprKind::Value(Value::Bool(*b))), Ty::Bool),
             // The rulebook's words in quotes, where an enum is wanted: `"Good Order"`.
             ast::ExprKind::Text(t) => match expected {
@@ -49,6 +50,9 @@ impl Checker<'_> {
             }
             ast::ExprKind::Reading(name, rows) => self.reading(name, rows, span, scope, expected),
             ast::ExprKind::Record(fields) => self.record(fields, span, scope, expected),
+            ast::ExprKind::TypedRecord(name, fields) => {
+                self.typed_record(name, fields, span, scope)
+            }
             ast::ExprKind::Pair(a, b) => self.pair(a, b, span, scope, expected),
             ast::ExprKind::Refuse { reason, cite } => {
                 let cite = cite.as_deref().map(rc).or_else(|| self.cite.clone());
@@ -188,7 +192,7 @@ impl Checker<'_> {
             UnOp::Neg | UnOp::Pos => {
                 if !matches!(
                     xt,
-                    Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Any | Ty::Never
+                    Ty::Int | Ty::Num | Ty::Length | Ty::Time | Ty::Minutes | Ty::Any | Ty::Never
                 ) {
                     let d = xt.describe(&self.prog);
                     self.err(Diag::at(
@@ -559,12 +563,18 @@ impl Checker<'_> {
                         },
                     )),
                     _ => {
-                        self.err(Diag::at(
-                            Code::CheckMissingField,
-                            format!("field `{fname}` of {} is missing", info.name),
-                            span,
-                            format!("no `{fname}`"),
-                        ));
+                        self.err(
+                            Diag::at(
+                                Code::CheckMissingField,
+                                format!("{} needs `{fname}` (it has no default)", info.name),
+                                span,
+                                format!("no `{fname}`"),
+                            )
+                            .help(format!(
+                                "give it here (`{fname}: ...`), or declare a default for it in `record {}`",
+                                info.name
+                            )),
+                        );
                     }
                 },
             }
@@ -578,6 +588,60 @@ impl Checker<'_> {
         )
     }
 
+    /// `ChargeResult { cavalry_killed: 2 }`: a record of the declared type named, the
+    /// fields left out taking their defaults.
+    fn typed_record(
+        &mut self,
+        name: &ast::Name,
+        fields: &[(ast::Name, ast::Expr)],
+        span: Span,
+        scope: &mut Scope,
+    ) -> (Expr, Ty) {
+        let shape = match self.prog.globals.get(&name.node) {
+            Some(Global::RecordType(r)) => {
+                self.prog.records.get(*r as usize).map(|i| i.shape.clone())
+            }
+            _ => None,
+        };
+        if let Some(shape) = shape {
+            return self.record(fields, span, scope, Some(&Ty::Record(shape)));
+        }
+        // The declared records (the game state's own is no type to name).
+        let records: Vec<String> = (self.prog.records.iter().enumerate())
+            .filter(|(i, _)| self.prog.state != u32::try_from(*i).ok())
+            .map(|(_, r)| r.name.clone())
+            .collect();
+        let known = self.prog.globals.contains_key(&name.node);
+        let is_enum = matches!(self.prog.globals.get(&name.node), Some(Global::EnumType(_)));
+        let d = Diag::at(
+            if known {
+                Code::CheckType
+            } else {
+                Code::CheckUnknownName
+            },
+            format!("`{}` is not a record type", name.node),
+            name.span,
+            if known {
+                "not a record"
+            } else {
+                "no such record"
+            },
+        );
+        let d = if is_enum {
+            d.help(self.type_name_help(&name.node))
+        } else if records.is_empty() {
+            d.help("declare it with `record NAME { field: Type, ... }`, or write the record without a name: `{ field: value, ... }`")
+        } else {
+            d.suggest(&name.node, records.iter().map(String::as_str))
+        };
+        self.err(d);
+        // The fields are still checked, for their own mistakes.
+        for (_, e) in fields {
+            self.expr(e, scope, None);
+        }
+        (dummy(span), Ty::Any)
+    }
+
     pub(super) fn binary(
         &mut self,
         op: BinOp,
@@ -586,12 +650,23 @@ impl Checker<'_> {
         span: Span,
         scope: &mut Scope,
     ) -> (Expr, Ty) {
+        // `{ a: 1 } == f(x)`: the literal is read as the declared record on the other side
+        // (its defaults filled), so that side is checked first. Evaluated left to right.
+        if matches!(op, BinOp::Eq | BinOp::Ne) && matches!(a.kind, ast::ExprKind::Record(_)) {
+            let (be, bt) = self.expr(b, scope, None);
+            let hint = declared_record(&bt);
+            let (ae, at) = self.expr(a, scope, hint.as_ref());
+            let ty = self.binary_ty(op, &at, &bt, a.span, b.span, span);
+            let kind = ExprKind::Binary(op, Box::new(ae), Box::new(be));
+            return (Expr { kind, span }, ty);
+        }
         let (ae, at) = match op {
             BinOp::And | BinOp::Or => self.expr(a, scope, Some(&Ty::Bool)),
             _ => self.expr(a, scope, None),
         };
         let hint = match (&at, op) {
             (Ty::Enum(_), BinOp::Eq | BinOp::Ne) => Some(at.clone()),
+            (Ty::Record(_), BinOp::Eq | BinOp::Ne) => declared_record(&at),
             (_, BinOp::And | BinOp::Or) => Some(Ty::Bool),
             _ => None,
         };
@@ -618,5 +693,14 @@ impl Checker<'_> {
             return Ty::Any;
         }
         ty
+    }
+}
+
+/// A declared record type, which an untyped record literal compared with it is read as
+/// (its defaults filled in); `None` for any other type.
+fn declared_record(t: &Ty) -> Option<Ty> {
+    match t {
+        Ty::Record(shape) if shape.record.is_some() || shape.name.is_some() => Some(t.clone()),
+        _ => None,
     }
 }

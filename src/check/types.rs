@@ -247,6 +247,8 @@ impl Checker<'_> {
             .label(bspan, db);
             if dim(a) == Some(1) || dim(b) == Some(1) {
                 d = d.help("a length compares only with a length: write the number with its unit, like `6\"`");
+            } else if let Some(h) = minutes_help(dim(a), dim(b)) {
+                d = d.help(h);
             }
             self.err(d);
         }
@@ -287,6 +289,8 @@ impl Checker<'_> {
                     d = d.help("a length plus a plain number has no meaning: make the number a length with inches(...), e.g. `4\" + inches(d6)`");
                 } else if matches!((dim(a), dim(b)), (Some(2), Some(0)) | (Some(0), Some(2))) {
                     d = d.help("make the number a time with moves(...)");
+                } else if let Some(h) = minutes_help(dim(a), dim(b)) {
+                    d = d.help(h);
                 }
                 self.err(d);
                 Any
@@ -328,7 +332,7 @@ impl Checker<'_> {
                         )
                         .label(aspan, da)
                         .label(bspan, db)
-                        .help("multiply a length or time by a plain number"),
+                        .help("multiply a length or time by a plain number, e.g. `2 minutes x 3`"),
                     );
                     Any
                 }
@@ -356,12 +360,26 @@ impl Checker<'_> {
     }
 }
 
-/// The kind of a number: plain (0), a length (1) or a time (2).
+/// The kind of a number: plain (0), a length (1), a time in moves (2) or in minutes (3).
 fn dim(t: &Ty) -> Option<u8> {
     match t {
         Ty::Int | Ty::Num => Some(0),
         Ty::Length => Some(1),
         Ty::Time => Some(2),
+        Ty::Minutes => Some(3),
+        _ => None,
+    }
+}
+
+/// What to write where minutes meet a plain number or moves (§2.4).
+pub(super) fn minutes_help(a: Option<u8>, b: Option<u8>) -> Option<&'static str> {
+    match (a, b) {
+        (Some(3), Some(0)) | (Some(0), Some(3)) => Some(
+            "minutes combine only with minutes: write the number with its unit, like `7 minutes`, or multiply it by one minute, like `men / 30 x 1 minute`",
+        ),
+        (Some(3), Some(2)) | (Some(2), Some(3)) => Some(
+            "minutes are real time at the table and moves are game time: they never combine; write both in minutes (`7 minutes`) or both in moves (`2 moves`)",
+        ),
         _ => None,
     }
 }

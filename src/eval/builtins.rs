@@ -48,11 +48,14 @@ impl Evaluator<'_> {
                 Value::Time(t) if t < Rational::from_integer(0) => {
                     Value::Time(arith::neg(t).map_err(|e| arith_err(e, span))?)
                 }
+                Value::Minutes(t) if t < Rational::from_integer(0) => {
+                    Value::Minutes(arith::neg(t).map_err(|e| arith_err(e, span))?)
+                }
                 other => other,
             },
             Builtin::Min | Builtin::Max => {
                 let key = |v: &Value| match v {
-                    Value::Num(r) | Value::Time(r) => Ok(*r),
+                    Value::Num(r) | Value::Time(r) | Value::Minutes(r) => Ok(*r),
                     Value::Length(l) => Ok(l.inches),
                     _ => Err(internal(span, b.name())),
                 };

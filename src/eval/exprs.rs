@@ -109,6 +109,7 @@ impl Evaluator<'_> {
                 })
                 .map_err(err),
             Value::Time(t) => arith::neg(t).map(Value::Time).map_err(err),
+            Value::Minutes(t) => arith::neg(t).map(Value::Minutes).map_err(err),
             _ => Err(internal(span, "`-`")),
         }
     }

@@ -130,7 +130,7 @@ impl Evaluator<'_> {
                             _ => a >= b,
                         }));
                     }
-                    (Num(p), Num(q)) | (Time(p), Time(q)) => (*p, *q),
+                    (Num(p), Num(q)) | (Time(p), Time(q)) | (Minutes(p), Minutes(q)) => (*p, *q),
                     (Length(p), Length(q)) => (p.inches, q.inches),
                     _ => return Err(internal(span, "a comparison")),
                 };
@@ -174,6 +174,13 @@ impl Evaluator<'_> {
             }
             (BinOp::Div, Time(p), Num(q)) => Time(ar(arith::div(*p, *q))?),
             (BinOp::Div, Time(p), Time(q)) => Num(ar(arith::div(*p, *q))?),
+            (BinOp::Add, Minutes(p), Minutes(q)) => Minutes(ar(arith::add(*p, *q))?),
+            (BinOp::Sub, Minutes(p), Minutes(q)) => Minutes(ar(arith::sub(*p, *q))?),
+            (BinOp::Mul, Minutes(p), Num(q)) | (BinOp::Mul, Num(q), Minutes(p)) => {
+                Minutes(ar(arith::mul(*p, *q))?)
+            }
+            (BinOp::Div, Minutes(p), Num(q)) => Minutes(ar(arith::div(*p, *q))?),
+            (BinOp::Div, Minutes(p), Minutes(q)) => Num(ar(arith::div(*p, *q))?),
             _ => {
                 return Err(Flow::from(Diag::at(
                     Code::EvalUnits,

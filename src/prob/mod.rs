@@ -65,7 +65,7 @@ impl Case {
         match self {
             Case::Outcome(Outcome::Value(Value::Num(r))) => Some(*r),
             Case::Outcome(Outcome::Value(Value::Length(l))) => Some(l.inches),
-            Case::Outcome(Outcome::Value(Value::Time(t))) => Some(*t),
+            Case::Outcome(Outcome::Value(Value::Time(t) | Value::Minutes(t))) => Some(*t),
             _ => None,
         }
     }
@@ -201,6 +201,7 @@ pub fn key(case: &Case) -> String {
             Value::Num(r) => write!(out, "n{r}"),
             Value::Length(l) => write!(out, "l{}", l.inches),
             Value::Time(t) => write!(out, "t{t}"),
+            Value::Minutes(t) => write!(out, "m{t}"),
             Value::Bool(b) => out.write_str(if *b { "T" } else { "F" }),
             Value::Text(t) => write!(out, "s{t:?}"),
             Value::Enum(e, i) => write!(out, "e{e}.{i}"),
@@ -526,6 +527,7 @@ impl Stats {
                 unit: l.unit,
             }),
             Value::Time(_) => Value::Time(r),
+            Value::Minutes(_) => Value::Minutes(r),
             _ => Value::Num(r),
         })
     }

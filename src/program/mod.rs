@@ -26,6 +26,8 @@ pub enum Ty {
     Length,
     /// Time in moves.
     Time,
+    /// Real time at the table, in minutes.
+    Minutes,
     /// `true` / `false`
     Bool,
     /// Text.
@@ -124,6 +126,7 @@ impl Ty {
             Ty::Num => "Num".into(),
             Ty::Length => "Length".into(),
             Ty::Time => "Time".into(),
+            Ty::Minutes => "Minutes".into(),
             Ty::Bool => "Bool".into(),
             Ty::Text => "Text".into(),
             Ty::Enum(e) => p
@@ -144,6 +147,7 @@ impl Ty {
             Ty::Num => "a number".into(),
             Ty::Length => "a length".into(),
             Ty::Time => "a time in moves".into(),
+            Ty::Minutes => "a time in minutes".into(),
             Ty::Bool => "true/false (Bool)".into(),
             Ty::Text => "text".into(),
             Ty::Enum(e) => article(
@@ -385,6 +389,24 @@ pub struct ExampleInfo {
     /// Readings it is read with (interpretation, reading).
     pub readings: Vec<(u32, u16)>,
     /// Where it was written.
+    pub span: Span,
+    /// Steps named with `let`, each worked out once, before the check it comes before,
+    /// into the example's one frame.
+    pub lets: Vec<ExampleStep>,
+    /// Frame slots the example's lets and checks need (each check's query has as many).
+    pub slots: u32,
+}
+
+/// `let r = f(3)` in an example, checked.
+#[derive(Debug, Clone)]
+pub struct ExampleStep {
+    /// How many checks come before it.
+    pub before: usize,
+    /// The slot it is kept in.
+    pub slot: u32,
+    /// The value.
+    pub expr: Expr,
+    /// The whole `let`, as written.
     pub span: Span,
 }
 

@@ -5,7 +5,7 @@
 use super::{named, params, reading, table_row};
 use crate::adjudication::{Adjudication, Arg, Effect, Gave, Outcome, Stop, TraceNode};
 use crate::program::Program;
-use crate::value::{Length, Moves, Rational, Value};
+use crate::value::{Length, Moves, Rational, RealMinutes, Value};
 use serde_json::{json, Map, Value as Json};
 
 fn exact(r: &Rational) -> Json {
@@ -25,6 +25,7 @@ pub fn to_json(p: &Program, v: &Value) -> Json {
         Value::Num(r) => exact(r),
         Value::Length(l) => json!({ "inches": exact(&l.inches), "text": Length::to_string(l) }),
         Value::Time(t) => json!({ "moves": exact(t), "text": Moves(*t).to_string() }),
+        Value::Minutes(t) => json!({ "minutes": exact(t), "text": RealMinutes(*t).to_string() }),
         Value::Bool(b) => json!(b),
         Value::Text(t) => json!(&**t),
         Value::Enum(e, i) => json!(p.enum_value(*e, *i).map_or("?", |v| &*v.name)),

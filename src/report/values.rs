@@ -50,6 +50,7 @@ pub fn read(p: &Program, ty: &Ty, j: &Json) -> Option<Value> {
         Ty::Int | Ty::Num => exact(j).map(Value::Num),
         Ty::Length => length(j),
         Ty::Time => exact(j.get("moves")?).map(Value::Time),
+        Ty::Minutes => exact(j.get("minutes")?).map(Value::Minutes),
         Ty::Bool => j.as_bool().map(Value::Bool),
         Ty::Text => j.as_str().map(|s| Value::Text(Rc::from(s))),
         Ty::Enum(e) => enum_value(p, *e, j.as_str()?),
@@ -98,6 +99,9 @@ fn guess(p: &Program, j: &Json) -> Option<Value> {
         }
         Json::Object(m) if m.contains_key("inches") => length(j),
         Json::Object(m) if m.contains_key("moves") => exact(m.get("moves")?).map(Value::Time),
+        Json::Object(m) if m.contains_key("minutes") && m.contains_key("text") => {
+            exact(m.get("minutes")?).map(Value::Minutes)
+        }
         Json::Object(m) if m.len() == 2 && m.contains_key("first") => {
             let (a, b) = (guess(p, m.get("first")?)?, guess(p, m.get("second")?)?);
             Some(Value::Pair(Rc::new((a, b))))

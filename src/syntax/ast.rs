@@ -272,6 +272,23 @@ pub struct ExampleDef {
     pub checks: Vec<Check>,
     /// Readings the example is read with: `interpret NAME = READING`.
     pub readings: Vec<(Name, Name)>,
+    /// Steps named with `let`, each worked out once before the check it comes before.
+    pub lets: Vec<ExampleLet>,
+}
+
+/// `let r = f(3)` in an example: worked out once, read by the checks after it.
+#[derive(Debug, Clone)]
+pub struct ExampleLet {
+    /// How many checks come before it.
+    pub before: usize,
+    /// The name.
+    pub name: Name,
+    /// The declared type, if any.
+    pub ty: Option<TypeExpr>,
+    /// The value.
+    pub value: Expr,
+    /// The whole `let`.
+    pub span: Span,
 }
 
 /// One expectation: `EXPR` (true), `A == B`, `EXPR is refused`, `EXPR is not given`.
@@ -471,6 +488,8 @@ pub enum ExprKind {
     Length(Rational, LengthUnit),
     /// `1/2 move`, `2 moves`
     Time(Rational),
+    /// `1 minute`, `7 minutes`: real time at the table.
+    Minutes(Rational),
     /// `true`
     Bool(bool),
     /// `"text"`
@@ -502,6 +521,9 @@ pub enum ExprKind {
     Reading(Name, Vec<Row>),
     /// `{ a: 1, b: 2 }`
     Record(Vec<(Name, Expr)>),
+    /// `ChargeResult { cavalry_killed: 2 }`: a record of a declared type, the fields left
+    /// out taking their defaults.
+    TypedRecord(Name, Vec<(Name, Expr)>),
     /// `(24", 20")`
     Pair(Box<Expr>, Box<Expr>),
     /// `refuse "reason" cite "..."`; a `-` or `.` cell is a refusal too.

@@ -119,6 +119,7 @@ fn rule_name(rule: &Rule) -> String {
         Rule::inch_mark => "`\"` (inches)",
         Rule::foot_mark => "`'` (feet)",
         Rule::time_lit => "a time (`1/2 move`)",
+        Rule::minutes_lit => "a time in minutes (`7 minutes`)",
         Rule::dice_lit => "dice (`d6`, `2d6`)",
         other => return format!("{other:?}").replace('_', " "),
     };
@@ -266,6 +267,10 @@ fn expected_word(rule: &Rule) -> String {
         | Rule::reading_kw
         | Rule::reading_expr
         | Rule::expr_input
+        | Rule::typed_record
+        | Rule::typed_record_head
+        | Rule::minutes_lit
+        | Rule::cond_expr
         | Rule::expr => "a value".into(),
         other => rule_name(other),
     }

@@ -9,7 +9,7 @@
 //! `12' 6"`, `1/2 move`); a `let`'s declared kind is left out.
 
 use super::ast::{Alternative, Block, Expr, ExprKind, Pattern, Row, SetOp, Stmt, UnOp};
-use crate::value::{Length, LengthUnit, Mixed, Moves, Rational};
+use crate::value::{Length, LengthUnit, Mixed, Moves, Rational, RealMinutes};
 use std::fmt::Write;
 
 /// `expr`, every operator application in brackets.
@@ -17,6 +17,19 @@ pub fn parenthesised(expr: &Expr) -> String {
     let mut out = String::new();
     expr_to(&mut out, expr);
     out
+}
+
+/// `{ a: 1, b: 2 }`, each value bracketed.
+fn record_to(out: &mut String, fields: &[(super::ast::Name, Expr)]) {
+    out.push('{');
+    for (i, (name, value)) in fields.iter().enumerate() {
+        push(
+            out,
+            format_args!("{} {}: ", if i == 0 { "" } else { "," }, name.node),
+        );
+        expr_to(out, value);
+    }
+    out.push_str(" }");
 }
 
 fn expr_to(out: &mut String, expr: &Expr) {
@@ -39,6 +52,7 @@ fn expr_to(out: &mut String, expr: &Expr) {
             }
         }
         ExprKind::Time(r) => push(out, Moves(*r)),
+        ExprKind::Minutes(r) => push(out, RealMinutes(*r)),
         ExprKind::Bool(b) => push(out, b),
         ExprKind::Text(t) => text_to(out, t),
         ExprKind::Dice { count, sides } => match (count, sides) {
@@ -114,17 +128,11 @@ fn expr_to(out: &mut String, expr: &Expr) {
             rows_to(out, rows);
             out.push(')');
         }
-        ExprKind::Record(fields) => {
-            out.push('{');
-            for (i, (name, value)) in fields.iter().enumerate() {
-                push(
-                    out,
-                    format_args!("{} {}: ", if i == 0 { "" } else { "," }, name.node),
-                );
-                expr_to(out, value);
-            }
-            out.push_str(" }");
+        ExprKind::TypedRecord(name, fields) => {
+            push(out, format_args!("{} ", name.node));
+            record_to(out, fields);
         }
+        ExprKind::Record(fields) => record_to(out, fields),
         ExprKind::Pair(a, b) => {
             out.push('(');
             expr_to(out, a);
@@ -325,6 +333,32 @@ mod tests {
         ("4\" + inches(1 die)", "(4\" + inches(1 die))"),
         ("(24\", 20\").second", "((24\", 20\").second)"),
         ("{ a: 1 + 2, b: x }.a", "({ a: (1 + 2), b: x }.a)"),
+        // Minutes are one literal too (§2.3a).
+        ("1 1/2 minutes + 1/2 minute", "(1 1/2 minutes + 1/2 minute)"),
+        ("men / 30 x 1 minute", "((men / 30) x 1 minute)"),
+        // A record of a named type is one value, its field read after it (§4.2) ...
+        ("R { a: 1 + 2 }.a", "(R { a: (1 + 2) }.a)"),
+        ("x == R { a: 1 }", "(x == R { a: 1 })"),
+        ("R {}", "R { }"),
+        // ... but not in an `if` condition or a `match` subject: there the braces are
+        // the block (furious_reason's `if slope == up { fraction: 1/2 }`), unless bracketed.
+        (
+            "if slope == up { fraction: 1/2 } else { fraction: 1 }",
+            "(if (slope == up) { { fraction: (1 / 2) } } else { { fraction: 1 } })",
+        ),
+        (
+            "if c == (R { a: 1 }) { 1 } else { 2 }",
+            "(if (c == R { a: 1 }) { 1 } else { 2 })",
+        ),
+        (
+            "match s { up => 1 _ => 2 }",
+            "(match s { up => 1; _ => 2 })",
+        ),
+        // The name and its `{` are on one line: on the next, the braces are apart.
+        (
+            "if a { let x = b\n{ c: x } } else { 0 }",
+            "(if a { let x = b; { c: x } } else { 0 })",
+        ),
     ];
 
     #[test]

@@ -1,7 +1,7 @@
 //! Numbers, lengths and times read from text as a rulebook writes them: the digits of a
 //! number (`7`, `2.5`, `3/4`, `1 3/4`), shared with the ruleset parser, and the values a
 //! state file holds as text (`"3/4"`, `"1 3/4"`, `'6"'`, `"2'"`, `"12' 6\""`,
-//! `"1/2 move"`, `"2 moves"`).
+//! `"1/2 move"`, `"2 moves"`, minutes `"7 minutes"`).
 //!
 //! It reads what the language reads, the way the grammar does (`grammar/umpire.pest`,
 //! `number_text`, `length_lit`, `time_lit`), without the grammar: this is the ground
@@ -94,6 +94,8 @@ pub enum Written {
     Length(Rational, LengthUnit),
     /// `1/2 move`, `2 moves`.
     Time(Rational),
+    /// `1 minute`, `7 minutes`, `1 1/2 minutes`: real time.
+    Minutes(Rational),
 }
 
 /// The language's white space (the grammar's `WHITESPACE`).
@@ -106,7 +108,7 @@ const MAX_SIGNS: usize = 64;
 
 /// Reads a number, length or time written out as text, the whole text (white space
 /// round it aside): a length `6"`, `1 3/4"`, `2'`, `12' 6"` (`″` and `′` too); a time
-/// `1/2 move`, `2 moves`; or a number `7`, `2.5`, `1 3/4`, `3/4`, with `-` signs and
+/// `1/2 move`, `2 moves`; minutes `1 minute`, `7 minutes`; or a number `7`, `2.5`, `1 3/4`, `3/4`, with `-` signs and
 /// `/` divisions as an expression of them reads (`-3/4`, `6/8`). A length or time
 /// carries no sign.
 ///
@@ -232,7 +234,11 @@ fn inch(s: &str) -> Option<&str> {
 fn time(s: &str) -> Option<Written> {
     let (n, rest) = number_text(s, true)?;
     let word = rest.strip_prefix(' ')?.trim_start_matches(' ');
-    matches!(word, "move" | "moves").then(|| Some(Written::Time(number(n).ok()?)))?
+    match word {
+        "move" | "moves" => Some(Written::Time(number(n).ok()?)),
+        "minute" | "minutes" => Some(Written::Minutes(number(n).ok()?)),
+        _ => None,
+    }
 }
 
 /// Most operators in one value, as in one expression of the language.
@@ -361,6 +367,11 @@ mod tests {
             ("1' 6 1/2\"", Some(Written::Length(r(37, 24), Feet))),
             ("1/2 move", Some(Written::Time(r(1, 2)))),
             ("2 moves", Some(Written::Time(r(2, 1)))),
+            ("7 minutes", Some(Written::Minutes(r(7, 1)))),
+            ("1 minute", Some(Written::Minutes(r(1, 1)))),
+            ("1 1/2 minutes", Some(Written::Minutes(r(3, 2)))),
+            ("1/2 minute", Some(Written::Minutes(r(1, 2)))),
+            ("2 minutesx", None),
             ("1 1/2  moves", Some(Written::Time(r(3, 2)))),
             // Refused: not in lowest terms, not a rulebook's mixed number, no unit
             // apart from the number, inches of a foot or more, a sign on a length.

@@ -371,6 +371,7 @@ impl Builder {
             seed: None,
             checks: Vec::new(),
             readings: Vec::new(),
+            lets: Vec::new(),
         };
         for q in inner {
             match q.as_rule() {
@@ -400,6 +401,18 @@ impl Builder {
                     }
                 }
                 Rule::check => ex.checks.push(self.build_check(q)?),
+                Rule::let_stmt => {
+                    let span = self.span(&q);
+                    if let Some(Stmt::Let(name, ty, value)) = self.build_let(q)? {
+                        ex.lets.push(ExampleLet {
+                            before: ex.checks.len(),
+                            name,
+                            ty,
+                            value,
+                            span,
+                        });
+                    }
+                }
                 Rule::interpret_stmt => {
                     let mut it = q.into_inner();
                     if let (Some(a), Some(b)) = (it.next(), it.next()) {

@@ -333,6 +333,27 @@ impl Builder {
                 return self.build_record(f, span);
             }
             Rule::length_lit => self.build_length(p, span)?,
+            Rule::typed_record => {
+                let mut it = p.into_inner();
+                let Some(n) = it.next() else {
+                    unreachable!("typed record")
+                };
+                let name = self.name(n);
+                let fields = match it.next() {
+                    Some(f) => match self.build_record(f, span)?.kind {
+                        ExprKind::Record(fields) => fields,
+                        _ => Vec::new(),
+                    },
+                    None => Vec::new(),
+                };
+                ExprKind::TypedRecord(name, fields)
+            }
+            Rule::minutes_lit => {
+                let Some(n) = p.into_inner().next() else {
+                    unreachable!("minutes")
+                };
+                ExprKind::Minutes(self.number(&n, " minute")?)
+            }
             Rule::time_lit => {
                 let Some(n) = p.into_inner().next() else {
                     unreachable!("time")
