@@ -427,4 +427,68 @@ mod tests {
             Some(Code::DiceTooFewRolls)
         );
     }
+
+    fn named(name: &'static str) -> DiceRequest<'static> {
+        DiceRequest {
+            count: 1,
+            sides: 6,
+            span: Span::default(),
+            text: "d6",
+            within: None,
+            name: Some(name),
+        }
+    }
+
+    #[test]
+    fn given_rolls_by_name_go_to_their_rolls_and_the_rest_in_order() {
+        let faces = &mut Vec::new();
+        // The defender's 3 by name; the attacker (not given by name) takes the 4.
+        let mut g = Given::with_names(vec![4], vec![("defender_roll".into(), 3)]);
+        assert_eq!(g.roll(&named("attacker_roll"), faces).ok(), Some(4));
+        assert_eq!(g.roll(&named("defender_roll"), faces).ok(), Some(3));
+        assert!(g.finish().is_ok());
+        // A name rolling twice takes its faces in the order given.
+        let mut g = Given::with_names(vec![], vec![("a".into(), 2), ("a".into(), 5)]);
+        assert_eq!(g.roll(&named("a"), faces).ok(), Some(2));
+        assert_eq!(g.roll(&named("a"), faces).ok(), Some(5));
+        assert!(g.finish().is_ok());
+    }
+
+    #[test]
+    fn a_name_no_roll_has_is_an_error_naming_the_rolls_made() {
+        let faces = &mut Vec::new();
+        let mut g = Given::with_names(
+            vec![],
+            vec![
+                ("attacker_roll".into(), 4),
+                ("defender_roll".into(), 3),
+                ("defnder_roll".into(), 2),
+            ],
+        );
+        g.roll(&named("attacker_roll"), faces).ok();
+        g.roll(&named("defender_roll"), faces).ok();
+        let d = g.finish().err();
+        assert_eq!(d.as_ref().map(|d| d.code), Some(Code::DiceNoSuchRoll));
+        assert_eq!(
+            d.as_ref().map(|d| d.message.as_str()),
+            Some("no roll named `defnder_roll` was made; the rolls were `attacker_roll`, `defender_roll`")
+        );
+        assert_eq!(
+            d.and_then(|d| d.help),
+            Some("did you mean `defender_roll`?".to_string())
+        );
+        // Misspelt where the roll meant has no face: said when that roll is made.
+        let mut g = Given::with_names(
+            vec![],
+            vec![("attacker_roll".into(), 4), ("defnder_roll".into(), 3)],
+        );
+        g.roll(&named("attacker_roll"), faces).ok();
+        let d = g.roll(&named("defender_roll"), faces).err();
+        assert_eq!(d.map(|d| d.code), Some(Code::DiceNoSuchRoll));
+        // More faces for a name than it rolled.
+        let mut g = Given::with_names(vec![], vec![("a".into(), 2), ("a".into(), 5)]);
+        g.roll(&named("a"), faces).ok();
+        let d = g.finish().err();
+        assert_eq!(d.map(|d| d.code), Some(Code::DiceTooManyRolls));
+    }
 }

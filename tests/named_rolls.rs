@@ -248,3 +248,30 @@ fn a_face_queued_by_name_after_umpire_rolled_replays_from_the_seed() {
         stdout(&o)
     );
 }
+
+#[test]
+fn prob_gives_the_same_odds_whether_a_roll_is_named_or_not() {
+    let dir = opposed("prob");
+    std::fs::write(
+        dir.join("unnamed.rules"),
+        "ruleset \"h\"\nrule opposed(a: Int, d: Int) -> Int {\n  (d6 + a) - (d6 + d)\n}\n",
+    )
+    .expect("ruleset written");
+    let odds = |file: &str| {
+        let o = umpire_in(&dir, &["prob", file, "opposed(1, 2)"], "");
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let named = odds("opposed.rules");
+    // 36 cases, -6 to 4; the difference of two d6 is 0 six times in 36, so -1 here.
+    assert!(named.contains("(exact, over 36 cases)"), "{named}");
+    assert!(named.contains("  -1   1/6  16.67%"), "{named}");
+    assert_eq!(named, odds("unnamed.rules"));
+    // The joint odds of one named roll read twice: six outcomes of 1/6.
+    let o = umpire_in(&dir, &["prob", "opposed.rules", "let r = d6; (r, r)"], "");
+    assert!(
+        stdout(&o).contains("(exact, over 6 cases)"),
+        "{}",
+        stdout(&o)
+    );
+}
