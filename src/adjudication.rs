@@ -33,6 +33,10 @@ pub enum Outcome {
 pub struct Roll {
     /// The term as written (`2d6`, `D10`, `1 die`).
     pub dice: String,
+    /// The roll's name, where a `let` binds it (`let attacker_roll = d6`); in the JSON
+    /// only when it has one (a game log written before names reads as none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Faces per die.
     pub sides: u32,
     /// Each die's face, in order.
@@ -162,6 +166,8 @@ pub enum TraceNode {
         /// The term as written (`2d6`): it may be in a question's source, which the
         /// program does not hold.
         dice: Rc<str>,
+        /// The roll's name, where a `let` binds it (`let attacker_roll = d6`).
+        name: Option<Rc<str>>,
         /// Faces per die.
         sides: u32,
         /// Each die's face, in order.

@@ -156,6 +156,18 @@ pub fn dice_json(queued: usize, table: usize, at: Option<(u64, u128)>) -> Json {
     }
 }
 
+/// A result's `dice` ([`dice_json`]) with `queued_dice`, the numbers (from 1, in the
+/// order rolled) of the dice whose faces were queued, when they are not its first dice:
+/// a face queued for a roll by its name (`:roll defender_roll=3`) is used when that roll
+/// is made, after dice typed at the table or rolled by umpire.
+pub fn queued_out_of_turn(mut dice: Json, queued: &[usize]) -> Json {
+    let in_turn = queued.iter().enumerate().all(|(i, k)| *k == i + 1);
+    if let (false, Some(m)) = (in_turn, dice.as_object_mut()) {
+        m.insert("queued_dice".into(), json!(queued));
+    }
+    dice
+}
+
 /// The log of a scenario run ([`crate::scenario::run`]): a `game` line with the state
 /// it started from, then each adjudication (with its dice: given rolls, or the seed it
 /// was rolled from), its error, and its effects when applied.

@@ -412,10 +412,17 @@ impl Ruleset {
                 readings: self.readings.with(&ex.readings),
                 ..self.options()
             };
-            let mut given = Given::new(ex.rolls.iter().map(|(r, _)| *r).collect());
+            let mut given = Given::with_names(
+                ex.rolls.iter().map(|(r, _)| *r).collect(),
+                ex.named_rolls
+                    .iter()
+                    .map(|(n, r, _)| (n.clone(), *r))
+                    .collect(),
+            )
+            .written_at(ex.named_rolls.iter().map(|(_, _, s)| *s).collect());
             let mut seeded = ex.seed.map(Seeded::new);
             let mut dice_failed = false;
-            let no_dice = ex.rolls.is_empty() && ex.seed.is_none();
+            let no_dice = ex.rolls.is_empty() && ex.named_rolls.is_empty() && ex.seed.is_none();
             // One frame for the example: each `let` is worked out once, into it.
             let mut frame = vec![value::Value::Bool(false); ex.slots as usize];
             let mut stopped = false;

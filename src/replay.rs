@@ -266,6 +266,8 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
                         got.is_null() && again.codes.iter().any(|code| code.as_str() == c)
                     })
                 }
+                // A log written before rolls had names: their names are not compared.
+                (Some(w), Some(h)) if k == "rolls" => *w == unnamed_as(w, h),
                 (w, h) => w == h,
             };
             if !same {
@@ -301,6 +303,20 @@ fn replay_text(path: &str, limits: &Limits) -> Result<Replay, Diags> {
         .into());
     }
     Ok(out)
+}
+
+/// The replay's rolls `have`, without the `name` of each roll whose logged roll in
+/// `want` has none (a log written before rolls were named).
+fn unnamed_as(want: &Json, have: &Json) -> Json {
+    let mut have = have.clone();
+    if let (Some(w), Some(h)) = (want.as_array(), have.as_array_mut()) {
+        for (w, h) in w.iter().zip(h.iter_mut()) {
+            if let (None, Some(h)) = (w.get("name"), h.as_object_mut()) {
+                h.remove("name");
+            }
+        }
+    }
+    have
 }
 
 /// A logged value as the difference names it.
@@ -358,11 +374,22 @@ fn dice_not_accounted(
         }
     }
     let mut rng = Seeded::at(seed, pos);
+    let (at, table) = dice.map_or((&[][..], 0), |d| (&d.queued_at[..], d.table));
     let mut k = 0usize;
+    // Dice not queued out of turn, so far: the first `table` of them were typed.
+    let mut others = 0usize;
     for r in logged_rolls(obj) {
         for &f in &r.faces {
             k += 1;
-            if k <= queued {
+            let given = if at.is_empty() {
+                k <= queued
+            } else if at.contains(&k) {
+                true
+            } else {
+                others += 1;
+                others <= table
+            };
+            if given {
                 continue;
             }
             let again = rng.draw(r.sides);
@@ -602,6 +629,11 @@ fn logged_limits(l: &Json, given: &Limits) -> Result<(Limits, Option<String>), S
 struct LoggedDice {
     /// Faces queued, and typed at the table (`table`, in logs that say it).
     queued: usize,
+    /// Faces typed at the table.
+    table: usize,
+    /// The numbers (from 1) of the dice queued, where they are not the first
+    /// (`queued_dice`); empty where they are.
+    queued_at: Vec<usize>,
     at: Option<(u64, u128)>,
 }
 
@@ -612,7 +644,7 @@ fn logged_dice(obj: &serde_json::Map<String, Json>) -> Result<Option<LoggedDice>
     let m = d.as_object().ok_or("its `dice` is not an object")?;
     if let Some(k) = m
         .keys()
-        .find(|k| !["queued", "table", "seed", "position"].contains(&k.as_str()))
+        .find(|k| !["queued", "table", "seed", "position", "queued_dice"].contains(&k.as_str()))
     {
         return Err(format!("its `dice` has `{k}`, which a log does not"));
     }
@@ -626,7 +658,22 @@ fn logged_dice(obj: &serde_json::Map<String, Json>) -> Result<Option<LoggedDice>
         }
     };
     // Faces typed at the table are given as the queued ones are: neither is the seed's.
-    let queued = count("queued")?.saturating_add(count("table")?);
+    let table = count("table")?;
+    let queued = count("queued")?.saturating_add(table);
+    let queued_at: Vec<usize> = match m.get("queued_dice") {
+        None => Vec::new(),
+        Some(v) => v
+            .as_array()
+            .and_then(|a| {
+                a.iter()
+                    .map(|k| k.as_u64().and_then(|k| usize::try_from(k).ok()))
+                    .collect::<Option<Vec<usize>>>()
+            })
+            .filter(|a| a.len() == count("queued").unwrap_or(0))
+            .ok_or(
+                "its `dice.queued_dice` is not a list of the numbers of its `dice.queued` dice",
+            )?,
+    };
     let at = match (m.get("seed"), m.get("position")) {
         (None, None) => None,
         (Some(s), Some(p)) => {
@@ -651,7 +698,17 @@ fn logged_dice(obj: &serde_json::Map<String, Json>) -> Result<Option<LoggedDice>
             "its `dice.queued` says {queued} faces were given, but it rolled {faces}"
         ));
     }
-    Ok(Some(LoggedDice { queued, at }))
+    if let Some(k) = queued_at.iter().find(|k| **k == 0 || **k > faces) {
+        return Err(format!(
+            "its `dice.queued_dice` names die {k}, but it rolled {faces}"
+        ));
+    }
+    Ok(Some(LoggedDice {
+        queued,
+        table,
+        queued_at,
+        at,
+    }))
 }
 
 #[cfg(test)]

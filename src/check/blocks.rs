@@ -22,6 +22,11 @@ impl Checker<'_> {
                         None => (None, None),
                     };
                     let (e, t) = self.expr(value, scope, declared.as_ref());
+                    // `let _roll = d12`: a die rolled on purpose and not used; its
+                    // name is a placeholder, not the roll's.
+                    if is_roll(&e) && !name.node.starts_with('_') {
+                        stmts.push(Stmt::RollName(rc(&name.node)));
+                    }
                     let e = self.ranged(e, range, format!("`{}`", name.node));
                     let t = match declared {
                         Some(d) => {
@@ -68,7 +73,31 @@ impl Checker<'_> {
             t,
         )
     }
+}
 
+/// Whether a `let`'s value is a roll of dice, which the `let` names: `d6`, `2d6`, `N
+/// dice`, `dice(n, 6)`, or a pool (`count(3d6, at_least: 4)`, `highest(2, 3d6)`),
+/// with no other dice written in it.
+fn is_roll(e: &Expr) -> bool {
+    let term = match &e.kind {
+        ExprKind::Dice { .. } => true,
+        ExprKind::Call(Callee::Builtin(b), _) => *b == Builtin::Dice || b.is_pool(),
+        _ => false,
+    };
+    // The term itself, or a pool's dice, and nothing else that rolls.
+    let mut terms = 0;
+    e.walk(&mut |x| {
+        if matches!(
+            x.kind,
+            ExprKind::Dice { .. } | ExprKind::Call(Callee::Builtin(Builtin::Dice), _)
+        ) {
+            terms += 1;
+        }
+    });
+    term && terms == 1
+}
+
+impl Checker<'_> {
     /// The arms of a `match` (or a `reading`) on a value of type `st`: one pattern each,
     /// the values joined, and every value of an enum covered (or an `otherwise`).
     #[allow(clippy::too_many_arguments)]

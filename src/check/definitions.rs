@@ -384,7 +384,7 @@ impl Checker<'_> {
                     Err(d) => self.err(d),
                 }
             }
-            if ex.seed.is_some() && !ex.rolls.is_empty() {
+            if ex.seed.is_some() && !(ex.rolls.is_empty() && ex.named_rolls.is_empty()) {
                 self.err(Diag::at(Code::CheckExampleDice, format!("example \"{}\" gives both a seed and rolls", ex.name.node), ex.name.span, "which dice?")
                     .help("use `given rolls ...` for rolls the players made, or `seed N` for seeded dice, not both"));
             }
@@ -399,6 +399,11 @@ impl Checker<'_> {
             self.prog.examples.push(ExampleInfo {
                 name: ex.name.node.clone(),
                 rolls: ex.rolls.iter().map(|r| (r.node, r.span)).collect(),
+                named_rolls: ex
+                    .named_rolls
+                    .iter()
+                    .map(|(n, r)| (n.node.clone(), r.node, r.span))
+                    .collect(),
                 seed: ex.seed,
                 checks,
                 span: ex.name.span,

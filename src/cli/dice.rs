@@ -19,9 +19,19 @@ pub(super) enum Dice {
 
 impl Dice {
     /// The dice for `--seed` and `--roll` (at most one of them is given).
-    pub(super) fn new(seed: Option<u64>, roll: Option<Vec<i64>>) -> Dice {
+    pub(super) fn new(seed: Option<u64>, roll: Option<Vec<GivenRoll>>) -> Dice {
         match (roll, seed) {
-            (Some(rolls), _) => Dice::Given(Given::new(rolls)),
+            (Some(rolls), _) => {
+                let mut faces = Vec::new();
+                let mut named = Vec::new();
+                for r in rolls {
+                    match r.name {
+                        Some(n) => named.push((n, r.face)),
+                        None => faces.push(r.face),
+                    }
+                }
+                Dice::Given(Given::with_names(faces, named))
+            }
             (None, Some(seed)) => Dice::Seeded {
                 dice: Box::new(Seeded::new(seed)),
                 fresh: false,
@@ -60,8 +70,38 @@ impl Dice {
     }
 }
 
-/// A roll as typed: `3`, ` 4` (spaces allowed round each number).
-pub(super) fn parse_roll(s: &str) -> Result<i64, String> {
+/// One roll of `--roll`: a face for the next die, or for the roll of a name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct GivenRoll {
+    /// The roll it is given to (`attacker_roll=4`), if named.
+    name: Option<String>,
+    /// The face.
+    face: i64,
+}
+
+/// A roll as typed: `3`, ` 4` (spaces allowed round each number), or a roll named by the
+/// `let` that rolls it, `attacker_roll=4`.
+pub(super) fn parse_roll(s: &str) -> Result<GivenRoll, String> {
+    let Some((name, face)) = s.split_once('=') else {
+        return Ok(GivenRoll {
+            name: None,
+            face: parse_face(s)?,
+        });
+    };
+    let name = name.trim();
+    if !crate::names::is_name(name) {
+        return Err(format!(
+            "`{name}` is not the name of a roll: write NAME=FACE, `attacker_roll=4`"
+        ));
+    }
+    Ok(GivenRoll {
+        name: Some(name.to_string()),
+        face: parse_face(face)?,
+    })
+}
+
+/// A face as typed: `3`, ` 4`.
+fn parse_face(s: &str) -> Result<i64, String> {
     let s = s.trim();
     s.parse::<i64>().map_err(|e| match e.kind() {
         std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {

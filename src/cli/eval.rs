@@ -1,7 +1,7 @@
 //! `umpire eval RULESET EXPR`: one adjudication (or one per member of a group, with
 //! `--each`), as text or JSON.
 
-use super::dice::{parse_roll, Dice};
+use super::dice::{parse_roll, Dice, GivenRoll};
 use super::{load_with_state, Format};
 use crate::diagnostic::{Diag, Diags};
 use crate::dice::DiceSource;
@@ -22,9 +22,10 @@ pub(super) struct Args {
     /// Roll seeded dice (the same seed gives the same rolls everywhere).
     #[arg(long, conflicts_with = "roll")]
     seed: Option<u64>,
-    /// Use these rolls, in order, as the players rolled them: --roll 7,3.
+    /// Use these rolls, in order, as the players rolled them: --roll 7,3; a roll named
+    /// by its `let` takes its own: --roll attacker_roll=4,defender_roll=3.
     #[arg(long, value_delimiter = ',', allow_negative_numbers = true, value_parser = parse_roll)]
-    roll: Option<Vec<i64>>,
+    roll: Option<Vec<GivenRoll>>,
     /// Show the explanation.
     #[arg(long)]
     explain: bool,

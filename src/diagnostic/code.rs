@@ -228,6 +228,9 @@ pub enum Code {
     DiceTooManyRolls,
     /// `crossing_cost(marsh, infantry)` with rolls `3`: refused before the roll was used.
     DiceRefusedUnrolled,
+    /// `--roll defnder_roll=3` for a question whose rolls are `attacker_roll` and
+    /// `defender_roll`: no roll of that name was made.
+    DiceNoSuchRoll,
     // scenario: a scenario file (`umpire run`)
     /// An `[[adjudication]]` with both `rolls = [3]` and `seed = 4`: which dice?
     ScenarioDice,
@@ -306,7 +309,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 131] = [
+    pub const ALL: [Code; 132] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseDefault,
@@ -408,6 +411,7 @@ impl Code {
         Code::DiceTooFewRolls,
         Code::DiceTooManyRolls,
         Code::DiceRefusedUnrolled,
+        Code::DiceNoSuchRoll,
         Code::ScenarioDice,
         Code::ScenarioExpectDice,
         Code::ScenarioExpectType,
@@ -544,6 +548,7 @@ impl Code {
             Code::DiceTooFewRolls => "umpire::dice::too_few_rolls",
             Code::DiceTooManyRolls => "umpire::dice::too_many_rolls",
             Code::DiceRefusedUnrolled => "umpire::dice::refused_unrolled",
+            Code::DiceNoSuchRoll => "umpire::dice::no_such_roll",
             Code::ScenarioDice => "umpire::scenario::dice",
             Code::ScenarioExpectDice => "umpire::scenario::expect_dice",
             Code::ScenarioExpectType => "umpire::scenario::expect_type",
@@ -680,7 +685,8 @@ impl Code {
             | Code::DiceNoDice
             | Code::DiceTooFewRolls
             | Code::DiceTooManyRolls
-            | Code::DiceRefusedUnrolled => Phase::Dice,
+            | Code::DiceRefusedUnrolled
+            | Code::DiceNoSuchRoll => Phase::Dice,
             Code::ScenarioDice
             | Code::ScenarioExpectDice
             | Code::ScenarioExpectType

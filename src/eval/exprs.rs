@@ -234,10 +234,15 @@ impl Evaluator<'_> {
     /// `let`, `note`, guards and `set`s, then the block's value.
     #[inline]
     pub(super) fn block(&mut self, stmts: &[Stmt], value: &Expr, frame: &mut [Value]) -> Ev {
+        let mut roll_name = None;
         for s in stmts {
             match s {
+                Stmt::RollName(name) => roll_name = Some(name),
                 Stmt::Let(slot, x) => {
-                    let v = self.eval(x, frame)?;
+                    let v = match roll_name.take() {
+                        Some(name) => self.named_roll(name, x, frame)?,
+                        None => self.eval(x, frame)?,
+                    };
                     match frame.get_mut(*slot as usize) {
                         Some(place) => *place = v,
                         None => return Err(internal(x.span, "a `let`")),
@@ -255,6 +260,15 @@ impl Evaluator<'_> {
             }
         }
         self.eval(value, frame)
+    }
+
+    /// The roll of `let NAME = d6`: its dice, rolled in this call (not in the rules its
+    /// count is worked out by), are NAME's.
+    fn named_roll(&mut self, name: &Rc<str>, x: &Expr, frame: &mut [Value]) -> Ev {
+        let outer = self.roll_name.replace((name.clone(), self.within.len()));
+        let v = self.eval(x, frame);
+        self.roll_name = outer;
+        v
     }
 
     /// The value a local, or a field of one (of a field ...), holds, borrowed where it

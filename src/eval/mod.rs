@@ -164,6 +164,9 @@ pub struct Evaluator<'a> {
     /// The rules, tables and modifier lists being worked out, innermost last (a die
     /// asked for at the table names the one that rolls it).
     within: Vec<Callee>,
+    /// The name of the roll being made by `let NAME = d6`, and the depth of calls
+    /// (`within`) its dice are rolled at.
+    roll_name: Option<(Rc<str>, usize)>,
     dice_rolled: u64,
     nesting: u32,
     /// The game state (a record of the ruleset's `state` shape), if loaded.
@@ -216,6 +219,7 @@ impl<'a> Evaluator<'a> {
             check_at: opts.limits.steps.min(CANCEL_EVERY),
             depth: 0,
             within: Vec::new(),
+            roll_name: None,
             dice_rolled: 0,
             nesting: 0,
             state: None,

@@ -52,12 +52,20 @@ impl Evaluator<'_> {
             .last()
             .and_then(|c| prog.signature(*c))
             .map(|s| &*s.name);
+        // Named where `let NAME = ...` rolls it, not in a rule it calls.
+        let depth = self.within.len();
+        let name = self
+            .roll_name
+            .as_ref()
+            .filter(|(_, at)| *at == depth)
+            .map(|(n, _)| n.clone());
         let req = DiceRequest {
             count,
             sides,
             span,
             text,
             within,
+            name: name.as_deref(),
         };
         let mut faces = Vec::with_capacity(count as usize);
         let total = self.dice.roll(&req, &mut faces)?;
@@ -65,6 +73,7 @@ impl Evaluator<'_> {
             self.push(TraceNode::Roll {
                 span,
                 dice: text.into(),
+                name: name.clone(),
                 sides,
                 faces: faces.clone(),
                 total,
@@ -72,6 +81,7 @@ impl Evaluator<'_> {
         }
         self.rolls.push(Roll {
             dice: text.to_string(),
+            name: name.map(|n| n.to_string()),
             sides,
             faces,
             total,

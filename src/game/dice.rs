@@ -110,11 +110,19 @@ pub struct QueueUse {
     pub used: Vec<i64>,
     /// The faces left over, dropped.
     pub dropped: Vec<i64>,
+    /// The faces queued for a roll by name (`:roll attacker_roll=4`) left over, dropped.
+    pub dropped_named: Vec<(String, i64)>,
+    /// The names of the rolls made, each once, first made first.
+    pub made: Vec<String>,
 }
 
 /// The dice of one adjudication: queued faces, then the mode.
 pub(super) struct GameDice<'a> {
     pub queued: VecDeque<i64>,
+    /// Faces queued for a roll by its name, in the order queued.
+    pub named: Vec<(String, i64)>,
+    /// The names of the rolls made, each once, first made first.
+    pub made: Vec<String>,
     /// The queued faces used.
     pub used: Vec<i64>,
     /// Who gave each face rolled, in the order rolled.
@@ -153,8 +161,18 @@ impl DiceSource for GameDice<'_> {
     fn roll(&mut self, req: &DiceRequest<'_>, faces: &mut Vec<u32>) -> Result<i64, Diag> {
         let mut sum = 0i64;
         let fits = |f: i64| f >= 1 && f <= i64::from(req.sides);
+        if let Some(n) = req.name.filter(|n| !self.made.iter().any(|m| m == n)) {
+            self.made.push(n.to_string());
+        }
         for index in 0..req.count {
-            let face = if let Some(f) = self.queued.pop_front() {
+            let by_name = req
+                .name
+                .and_then(|n| self.named.iter().position(|(m, _)| m == n));
+            let queued = match by_name {
+                Some(i) => Some(self.named.remove(i).1),
+                None => self.queued.pop_front(),
+            };
+            let face = if let Some(f) = queued {
                 let f = face_called(f, req.sides);
                 if !fits(f) {
                     return Err(bad_face(req, f, "(queued with :roll)"));
@@ -185,15 +203,20 @@ impl DiceSource for GameDice<'_> {
                             Ok(f) => return Err(bad_face(req, f, "(typed)")),
                             Err(NoFace::Bad(d)) => return Err(d),
                             Err(NoFace::Cancelled) => {
-                                self.cancelled = Some((req.text.to_string(), req.span));
+                                let die = match req.name {
+                                    Some(n) => format!("{n} ({})", req.text),
+                                    None => req.text.to_string(),
+                                };
                                 // Stops the evaluation; the game reports the cancellation
                                 // itself, from `cancelled`.
-                                return Err(Diag::at(
+                                let d = Diag::at(
                                     Code::ReplCancelled,
-                                    format!("no roll given for {}", req.text),
+                                    format!("no roll given for {die}"),
                                     req.span,
                                     "this die",
-                                ));
+                                );
+                                self.cancelled = Some((die, req.span));
+                                return Err(d);
                             }
                         }
                     }

@@ -17,7 +17,7 @@ pub enum Failure {
         /// The error.
         error: Box<Diag>,
         /// What became of the faces queued for it (`None`: none were queued).
-        queue: Option<QueueUse>,
+        queue: Option<Box<QueueUse>>,
     },
     /// A die asked for at the table was not given: the adjudication is cancelled.
     Cancelled {
@@ -28,7 +28,7 @@ pub enum Failure {
         /// The sources `span` points into (the question's own text among them).
         sources: crate::span::SourceMap,
         /// What became of the faces queued for it.
-        queue: Option<QueueUse>,
+        queue: Option<Box<QueueUse>>,
     },
     /// The state on the table does not fit the new ruleset: why, field by field. The
     /// ruleset in use stays.
@@ -50,7 +50,7 @@ impl Failure {
     /// What became of the faces queued for the adjudication, when one was run.
     pub fn queue(&self) -> Option<&QueueUse> {
         match self {
-            Failure::Stopped { queue, .. } | Failure::Cancelled { queue, .. } => queue.as_ref(),
+            Failure::Stopped { queue, .. } | Failure::Cancelled { queue, .. } => queue.as_deref(),
             _ => None,
         }
     }

@@ -247,6 +247,8 @@ pub struct Game {
     source: Source,
     dice: DiceMode,
     queued: Vec<i64>,
+    /// Faces queued for a roll by its name (`:roll attacker_roll=4`), in order.
+    queued_named: Vec<(String, i64)>,
     last: Option<Ruling>,
     /// The last result that changes the state (a look at the table in between does not
     /// put it out of reach).
@@ -293,6 +295,7 @@ impl Game {
             source: Source::Nothing,
             dice,
             queued: Vec::new(),
+            queued_named: Vec::new(),
             last: None,
             pending: None,
             history: History::default(),
@@ -542,9 +545,22 @@ impl Game {
         self.queued.extend_from_slice(faces);
     }
 
+    /// Queues `face` for the roll named `name` (`let name = d6`) in the next
+    /// adjudication, after any queued for it already: that roll uses it before the
+    /// faces queued in order; it is dropped if no roll of that name is made.
+    pub fn queue_named(&mut self, name: &str, face: i64) {
+        self.queued_named.push((name.to_string(), face));
+    }
+
+    /// The faces queued for rolls by name, in the order queued.
+    pub fn queued_named(&self) -> &[(String, i64)] {
+        &self.queued_named
+    }
+
     /// Empties the queue.
     pub fn clear_queue(&mut self) {
         self.queued.clear();
+        self.queued_named.clear();
     }
 
     /// Appends the game log to `path` from now on, starting with a `game` line. The

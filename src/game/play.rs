@@ -216,7 +216,7 @@ impl Game {
         if let Err(error) = self.change(done, &rolled.adjudication.effects) {
             return Err(Failure::Stopped {
                 error: Box::new(error),
-                queue: rolled.queue,
+                queue: rolled.queue.map(Box::new),
             });
         }
         self.log_result(
@@ -490,10 +490,13 @@ impl Game {
         table: &mut dyn TableDice,
     ) -> Result<Rolled, Failure> {
         let queued: std::collections::VecDeque<i64> = std::mem::take(&mut self.queued).into();
-        let had = !queued.is_empty();
+        let named = std::mem::take(&mut self.queued_named);
+        let had = !queued.is_empty() || !named.is_empty();
         let at = self.dice.at();
         let mut dice = GameDice {
             queued,
+            named,
+            made: Vec::new(),
             used: Vec::new(),
             hands: Vec::new(),
             mode: &mut self.dice,
@@ -511,6 +514,8 @@ impl Game {
         );
         let GameDice {
             queued,
+            named,
+            made,
             used,
             hands,
             cancelled,
@@ -521,26 +526,38 @@ impl Game {
         let queue = had.then(|| QueueUse {
             used,
             dropped: queued.into_iter().collect(),
+            dropped_named: named,
+            made,
         });
         match (result, cancelled) {
             (Ok(adjudication), _) => Ok(Rolled {
                 adjudication,
                 queue,
+                dice: gamelog::queued_out_of_turn(
+                    gamelog::dice_json(given, typed, at),
+                    &queued_at(&hands),
+                ),
                 hands,
-                dice: gamelog::dice_json(given, typed, at),
             }),
             (Err(_), Some((die, span))) => Err(Failure::Cancelled {
                 die,
                 span,
                 sources: q.sources.clone(),
-                queue,
+                queue: queue.map(Box::new),
             }),
             (Err(error), None) => Err(Failure::Stopped {
                 error: Box::new(error),
-                queue,
+                queue: queue.map(Box::new),
             }),
         }
     }
+}
+
+/// The numbers (from 1) of the dice whose faces were queued, in the order rolled.
+fn queued_at(hands: &[super::Hand]) -> Vec<usize> {
+    (1..=hands.len())
+        .filter(|k| hands[k - 1] == super::Hand::Queued)
+        .collect()
 }
 
 /// A game log's `undo` or `redo` line (`key`) for a change: what it did in words, and

@@ -77,7 +77,9 @@ fn a_manoeuvre_reads_the_faces_given_with_the_die_roll_modifiers() {
         a.queue,
         Some(QueueUse {
             used: vec![6],
-            dropped: vec![]
+            dropped: vec![],
+            dropped_named: Vec::new(),
+            made: Vec::new(),
         })
     );
     // Guard grenadiers: "Guard Class +2", "Attached Leader +CP" (2), "Rear Support +1":
@@ -96,7 +98,9 @@ fn a_manoeuvre_reads_the_faces_given_with_the_die_roll_modifiers() {
         a.queue,
         Some(QueueUse {
             used: vec![1],
-            dropped: vec![9]
+            dropped: vec![9],
+            dropped_named: Vec::new(),
+            made: Vec::new(),
         })
     );
     assert!(g.queued().is_empty());

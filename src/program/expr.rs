@@ -351,7 +351,7 @@ impl Expr {
                                 }
                             }
                         }
-                        Stmt::Note(_) => {}
+                        Stmt::Note(_) | Stmt::RollName(_) => {}
                     }
                 }
                 f(v);
@@ -377,6 +377,10 @@ pub enum Stmt {
     Let(u32, Expr),
     /// A line in the explanation.
     Note(Rc<str>),
+    /// `let attacker_roll = d6`: the `let` right after this rolls dice, and they are
+    /// the roll of this name (given by it: `--roll attacker_roll=4`, asked for by it at
+    /// the table, shown with it).
+    RollName(Rc<str>),
     /// An `if` whose value is discarded.
     Guard(Expr),
     /// `set PATH op VALUE`: an effect on the game state.

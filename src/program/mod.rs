@@ -382,6 +382,8 @@ pub struct ExampleInfo {
     pub name: String,
     /// Given rolls.
     pub rolls: Vec<(i64, Span)>,
+    /// Rolls given by name (`given rolls attacker_roll 4`): name, face, where written.
+    pub named_rolls: Vec<(String, i64, Span)>,
     /// Seed.
     pub seed: Option<u64>,
     /// Checks.

@@ -190,6 +190,7 @@ fn node_json(p: &Program, n: &TraceNode) -> Json {
         }
         TraceNode::Roll {
             dice,
+            name,
             sides,
             faces,
             total,
@@ -197,6 +198,9 @@ fn node_json(p: &Program, n: &TraceNode) -> Json {
         } => {
             kind("roll", &mut m);
             m.insert("dice".into(), json!(&**dice));
+            if let Some(n) = name {
+                m.insert("name".into(), json!(&**n));
+            }
             m.insert("sides".into(), json!(sides));
             m.insert("faces".into(), json!(faces));
             m.insert("total".into(), json!(total));

@@ -43,7 +43,8 @@ pub fn rolls_text_marked(rolls: &[Roll], umpire: &[usize]) -> String {
             } else {
                 String::new()
             };
-            let mut text = format!("{} → {faces}{}{mark}", r.dice, r.total);
+            let named = r.name.as_ref().map_or(String::new(), |n| format!("{n}: "));
+            let mut text = format!("{named}{} → {faces}{}{mark}", r.dice, r.total);
             if let Some(m) = r.modified {
                 for a in &r.modifiers {
                     text.push_str(&format!(", {}", signed(*a, true)));
@@ -249,8 +250,16 @@ fn write_node(p: &Program, n: &TraceNode, depth: usize, out: &mut String) {
             ..
         } => write_modifiers(p, *list, applied, *total, &pad, out),
         TraceNode::Roll {
-            dice, faces, total, ..
+            dice,
+            name,
+            faces,
+            total,
+            ..
         } => {
+            let dice = match name {
+                Some(n) => format!("{n} ({dice})"),
+                None => dice.to_string(),
+            };
             if faces.len() > 1 {
                 let faces: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
                 let _ = writeln!(out, "{pad}rolled {dice}: {} = {total}", faces.join(" + "));
@@ -308,6 +317,7 @@ mod tests {
         });
         Roll {
             dice: dice.into(),
+            name: None,
             sides: 10,
             faces: faces.to_vec(),
             total,

@@ -47,6 +47,7 @@ pub fn each(session: &mut Session, arg: &str, io: &mut dyn Io) -> Result<bool, F
         return Ok(true);
     }
     let mut queued = session.game.queued().to_vec();
+    let mut named = session.game.queued_named().to_vec();
     session.game.clear_queue();
     let mut used: Vec<i64> = Vec::new();
     for (member, text) in &questions {
@@ -58,6 +59,9 @@ pub fn each(session: &mut Session, arg: &str, io: &mut dyn Io) -> Result<bool, F
             return Err(Failure::from(Diags::from(crate::cancel::cancelled())));
         }
         session.game.queue(&queued);
+        for (name, face) in &named {
+            session.game.queue_named(name, *face);
+        }
         let stopped = |io: &mut dyn Io| {
             io.err(&format!(
                 "`:each` stopped at {member} (`{text}`): the members after it are not adjudicated\n"
@@ -77,14 +81,20 @@ pub fn each(session: &mut Session, arg: &str, io: &mut dyn Io) -> Result<bool, F
         if let Some(q) = done.queue {
             used.extend(q.used);
             queued = q.dropped;
+            named = q.dropped_named;
         }
         io.out(&under(member, &session.game, &done.adjudication));
     }
-    if !used.is_empty() || !queued.is_empty() {
+    if !used.is_empty() || !queued.is_empty() || !named.is_empty() {
         let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
         let mut note = format!("queued rolls used: {}", list(&used));
-        if !queued.is_empty() {
-            note.push_str(&format!("; not used, and dropped: {}", list(&queued)));
+        let mut dropped = list(&queued);
+        for (name, face) in &named {
+            let sep = if dropped.is_empty() { "" } else { ", " };
+            dropped.push_str(&format!("{sep}{name}={face}"));
+        }
+        if !dropped.is_empty() {
+            note.push_str(&format!("; not used, and dropped: {dropped}"));
         }
         io.err(&format!("{note}\n"));
     }

@@ -9,14 +9,16 @@ use super::table::{umpire_marks, AtTable};
 use crate::adjudication::Outcome;
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
-use crate::game::{Candidate, Carried, DiceMode, Failure, Fit, Game, QueueUse, Refusal};
+use crate::game::{Candidate, Carried, DiceMode, Failure, Fit, Game, Refusal};
 use crate::program::{ParamInfo, Program};
 use crate::render::{effects_text, headline, report_text, rolls_text_marked, show_arg};
 use crate::value::Value;
 use crate::{bundled, state};
+use queue::queue_note;
 
 mod guard;
 mod paths;
+mod queue;
 
 /// An input as the prompt names it: a call's name with its arguments left out
 /// (`melee_on_table(…)`).
@@ -606,54 +608,6 @@ impl Session {
         }
     }
 
-    /// `:roll 7 3` queues faces; `:roll` shows the queue, `:roll clear` empties it.
-    fn roll(&mut self, arg: &str, io: &mut dyn Io) -> bool {
-        if arg == "clear" {
-            self.game.clear_queue();
-            io.err("no rolls queued\n");
-            return true;
-        }
-        let mut rolls = Vec::new();
-        for w in arg.split(|c: char| c == ',' || c.is_whitespace()) {
-            if w.is_empty() {
-                continue;
-            }
-            match w.parse::<i64>() {
-                // 0 is a D10's 10; on another die the game refuses it when it is used.
-                Ok(n) if n >= 0 => rolls.push(n),
-                Ok(n) => {
-                    io.err(&format!(
-                        "error: {n} is not a roll: a die shows 1 or more (0 on a D10 reads as 10)\n"
-                    ));
-                    return false;
-                }
-                Err(_) => {
-                    io.err(&format!(
-                        "error: `{w}` is not a roll: write the faces, `:roll 7 3` or `:roll 7,3`\n"
-                    ));
-                    return false;
-                }
-            }
-        }
-        if rolls.is_empty() && !arg.is_empty() {
-            io.err("error: no faces given: write the faces the dice show, `:roll 7 3` or `:roll 7,3`\n");
-            return false;
-        }
-        if rolls.is_empty() {
-            match self.game.queued() {
-                [] => io.out("no rolls queued\n"),
-                q => io.out(&format!("queued: {}\n", join(q))),
-            }
-            return true;
-        }
-        self.game.queue(&rolls);
-        io.err(&format!(
-            "queued for the next adjudication: {}\n",
-            join(self.game.queued())
-        ));
-        true
-    }
-
     /// `:state` (the whole state, as a state file) or `:state PATH` (one part of it).
     fn show_state(&mut self, path: &str, io: &mut dyn Io) -> bool {
         if path.is_empty() {
@@ -709,31 +663,6 @@ fn say_carried(c: &Carried, io: &mut dyn Io) {
             "the reading `{reading}` of `{name}` is not in this ruleset: it is no longer chosen\n"
         ));
     }
-}
-
-/// Which queued faces an adjudication used, and which it dropped.
-fn queue_note(q: Option<&QueueUse>, io: &mut dyn Io) {
-    let Some(q) = q else { return };
-    let used = if q.used.is_empty() {
-        "none".to_string()
-    } else {
-        join(&q.used)
-    };
-    if q.dropped.is_empty() {
-        io.err(&format!("queued rolls used: {used}\n"));
-    } else {
-        io.err(&format!(
-            "queued rolls used: {used}; not used, and dropped: {}\n",
-            join(&q.dropped)
-        ));
-    }
-}
-
-fn join(v: &[i64]) -> String {
-    v.iter()
-        .map(|n| n.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn params_text(p: &Program, params: &[ParamInfo], keys: usize) -> String {

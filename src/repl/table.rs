@@ -88,7 +88,11 @@ fn die_prompt(die: &TableDie<'_>) -> String {
             req.sides
         )
     };
-    format!("{}{within} in `{typed}`, {what}: ", req.text)
+    let roll = match req.name {
+        Some(n) => format!("{n} ({})", req.text),
+        None => req.text.to_string(),
+    };
+    format!("{roll}{within} in `{typed}`, {what}: ")
 }
 
 /// The faces an answer gives for the dice asked for (`0` on a D10 read as 10); or why
@@ -238,6 +242,7 @@ mod tests {
             span: Span::default(),
             text,
             within: Some("manoeuvre"),
+            name: None,
         }
     }
 

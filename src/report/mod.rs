@@ -644,25 +644,49 @@ impl Reader {
         } else {
             Origin::Queued
         };
+        // The dice queued, by number from 1, where they are not the first (a face queued
+        // for a roll by its name).
+        let queued_at: Vec<u64> = d
+            .and_then(|d| d.get("queued_dice"))
+            .and_then(Json::as_array)
+            .map(|a| a.iter().filter_map(Json::as_u64).collect())
+            .unwrap_or_default();
         let mut k = 0usize;
+        let mut others = 0usize;
         let mut per_roll: Vec<Rolled> = Vec::new();
         for r in &rolls {
             let faces = r
                 .faces
                 .iter()
                 .map(|&f| {
-                    let from = if k < queued {
-                        queued_as
-                    } else if k - queued < table {
-                        Origin::Table
-                    } else {
-                        Origin::Umpire
-                    };
                     k += 1;
+                    let from = if queued_at.is_empty() {
+                        if k <= queued {
+                            queued_as
+                        } else if k - 1 - queued < table {
+                            Origin::Table
+                        } else {
+                            Origin::Umpire
+                        }
+                    } else if queued_at.contains(&(k as u64)) {
+                        queued_as
+                    } else {
+                        others += 1;
+                        if others <= table {
+                            Origin::Table
+                        } else {
+                            Origin::Umpire
+                        }
+                    };
                     (f, from)
                 })
                 .collect();
-            per_roll.push((r.dice.clone(), faces, r.total));
+            // A named roll is shown by its name: `attacker_roll: d6 → 4`.
+            let dice = match &r.name {
+                Some(n) => format!("{n}: {}", r.dice),
+                None => r.dice.clone(),
+            };
+            per_roll.push((dice, faces, r.total));
         }
         Some(dice_line(&per_roll))
     }

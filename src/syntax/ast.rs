@@ -266,6 +266,8 @@ pub struct ExampleDef {
     pub name: Spanned<String>,
     /// Rolls the players "rolled", used in order.
     pub rolls: Vec<Spanned<i64>>,
+    /// Rolls given by name (`given rolls attacker_roll 4`), for the rolls of that name.
+    pub named_rolls: Vec<(Name, Spanned<i64>)>,
     /// A seed for the dice instead.
     pub seed: Option<u64>,
     /// The checks, in order.

@@ -104,6 +104,7 @@ fn rule_name(rule: &Rule) -> String {
         Rule::check => "a check (an expression that should be true)",
         Rule::expect_tail => "`is refused` / `is not given`",
         Rule::given_rolls => "`given rolls ...`",
+        Rule::named_roll => "a roll by its name (`attacker_roll 4`)",
         Rule::seed_stmt => "`seed N`",
         Rule::let_stmt => "`let name = ...`",
         Rule::note_stmt => "`note \"...\"`",

@@ -119,7 +119,7 @@ impl Sites<'_> {
                             past_guard(x, env);
                         }
                         Stmt::Set(effect) => self.visit(&effect.value, env),
-                        Stmt::Note(_) => {}
+                        Stmt::Note(_) | Stmt::RollName(_) => {}
                     }
                 }
                 self.visit(value, env);

@@ -368,6 +368,7 @@ impl Builder {
         let mut ex = ExampleDef {
             name,
             rolls: Vec::new(),
+            named_rolls: Vec::new(),
             seed: None,
             checks: Vec::new(),
             readings: Vec::new(),
@@ -377,7 +378,16 @@ impl Builder {
             match q.as_rule() {
                 Rule::given_rolls => {
                     for r in q.into_inner() {
-                        ex.rolls.push(Spanned::new(self.int(&r)?, self.span(&r)));
+                        if r.as_rule() == Rule::named_roll {
+                            let span = self.span(&r);
+                            let mut it = r.into_inner();
+                            if let (Some(n), Some(f)) = (it.next(), it.next()) {
+                                let face = Spanned::new(self.int(&f)?, span);
+                                ex.named_rolls.push((self.name(n), face));
+                            }
+                        } else {
+                            ex.rolls.push(Spanned::new(self.int(&r)?, self.span(&r)));
+                        }
                     }
                 }
                 Rule::seed_stmt => {
