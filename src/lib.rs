@@ -433,6 +433,7 @@ impl Ruleset {
                 dice_failed |= failure
                     .as_ref()
                     .is_some_and(|d| d.code.phase() == crate::diagnostic::Phase::Dice);
+                let failure = failure.map(|d| self.base_example(d, &ex.name, ex.span));
                 out.push(ExampleResult {
                     example: ex.name.clone(),
                     check: self.sources.snippet(chk.span).to_string(),
@@ -456,6 +457,26 @@ impl Ruleset {
             }
         }
         out
+    }
+}
+
+impl Ruleset {
+    /// A failed check of an example that the ruleset it extends gives (`span` is not in
+    /// the file loaded): the house rule changed what it checks, so the help says which
+    /// example to override in the house-rule file.
+    fn base_example(&self, d: Diag, name: &str, span: span::Span) -> Diag {
+        let Some(own) = self.sources.files().first() else {
+            return d;
+        };
+        let file = self.sources.get(span.file);
+        if span.file == span::FileId(0) || d.code != Code::TestFailed {
+            return d;
+        }
+        d.help(format!(
+            "this example is the base's ({}), and the house rule changes what it checks: to check it as the house plays, write `override example \"{name}\" {{ ... }}` in {} (its checks, as the house rule answers them)",
+            file.map_or("the base", |f| f.name.as_str()),
+            own.name
+        ))
     }
 }
 

@@ -221,3 +221,80 @@ fn house_rule_files_load_and_pass_their_examples() {
         assert!(examples_pass(&path) > 0, "{path} has examples");
     }
 }
+
+/// The answer of `expr` in `r`, in words, with no dice.
+fn answer(r: &Ruleset, expr: &str) -> String {
+    use umpire::dice::Given;
+    let q = r
+        .question("<t>", expr)
+        .unwrap_or_else(|e| panic!("{expr}: {e}"));
+    let a = r
+        .adjudicate(&q, &mut Given::new(vec![]), r.options())
+        .unwrap_or_else(|e| panic!("{expr}: {e}"));
+    umpire::render::headline(&r.program, &a.outcome)
+}
+
+/// The authoring probes of issue 17's form 9 (copied from the shared reviews): a row of
+/// a `column`-block table patched as a row or as a block, a field added to a base
+/// record, and the two that cannot load saying what to write instead.
+#[test]
+fn the_house_rule_probes_work_or_say_what_to_write() {
+    // Good order, 6 or more: Well Handled under the house row; the base's `5,6 => tardy`
+    // keeps 5, and the patch itself makes no rows overlap.
+    for probe in ["patch_column_block_row", "patch_column_block"] {
+        let r = Ruleset::load(&format!("tests/language/probes/{probe}.rules"))
+            .unwrap_or_else(|e| panic!("{probe} loads: {e}"));
+        assert!(r.warnings.is_empty(), "{probe}: {:?}", r.warnings);
+        assert!(answer(&r, "manoeuvre_table(good_order, 6)").starts_with("Well Handled"));
+        assert!(answer(&r, "manoeuvre_table(good_order, 7)").starts_with("Well Handled"));
+        assert!(answer(&r, "manoeuvre_table(good_order, 5)").starts_with("Tardy"));
+        assert!(answer(&r, "manoeuvre_table(disorder, 6)").starts_with("Shaken"));
+    }
+    // The record retyped whole still loads; a state file is read with the new field.
+    let mut r = Ruleset::load("tests/language/probes/side_extra_field.rules").expect("loads");
+    r.load_state("tests/language/probes/side_extra_field.toml")
+        .expect("the new field has a default");
+    assert_eq!(answer(&r, "sides.red.immobile_on_move"), "0");
+    // Two `extends`: keep one, `use` the other.
+    let e = Ruleset::load("tests/language/probes/two_extends.rules").expect_err("two bases");
+    assert_eq!(e.0[0].code.as_str(), "umpire::extend::twice");
+    let help = e.0[0].help.clone().unwrap_or_default();
+    assert!(help.contains("write `use \"kriegspiel\" as ks`"), "{help}");
+    // An older docs example overriding a rule of another bundled ruleset.
+    let e = Ruleset::load("tests/language/probes/doc_4_9_example.rules").expect_err("no such rule");
+    assert_eq!(e.0[0].code.as_str(), "umpire::extend::unknown");
+    let help = e.0[0].help.clone().unwrap_or_default();
+    assert!(
+        help.contains("`forced_march` is a rule of the bundled ruleset `horse_and_musket`")
+            && help.contains("write `use \"horse_and_musket\" as ham`"),
+        "{help}"
+    );
+}
+
+/// A field added with `override record NAME { add ... }`: the base's fields kept, a
+/// state file without it refused when it has no default, naming the field.
+#[test]
+fn a_house_rule_adds_a_field_to_a_base_record() {
+    let dir = std::env::temp_dir().join(format!("umpire-add-field-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let rules = "extends \"little_wars\"\noverride record Side {\n  add immobile_on_move: 0..\n}\n";
+    let path = dir.join("g.rules");
+    std::fs::write(&path, rules).expect("write");
+    let mut r = Ruleset::load(path.to_str().expect("utf-8")).expect("loads");
+    let e = r
+        .load_state("tests/language/probes/side_extra_field.toml")
+        .expect_err("no default, not in the file");
+    assert_eq!(e.0[0].code.as_str(), "umpire::state::missing_field");
+    assert!(
+        e.0[0].message.contains("`immobile_on_move`"),
+        "{}",
+        e.0[0].message
+    );
+    std::fs::write(&path, rules.replace("0..\n", "0.. = 0\n")).expect("write");
+    let mut r = Ruleset::load(path.to_str().expect("utf-8")).expect("loads");
+    r.load_state("tests/language/probes/side_extra_field.toml")
+        .expect("the default fills it");
+    assert_eq!(answer(&r, "sides.blue.free"), "20");
+    assert_eq!(answer(&r, "sides.blue.immobile_on_move"), "0");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -404,6 +404,23 @@ impl Checker<'_> {
                 if let Some(Global::EnumType(e)) = self.prog.globals.get(n).cloned() {
                     return self.qualified_value(e, field, span);
                 }
+                // `ks.SOME_CONST`, `ks.Arm`: a name of the ruleset used as `ks`.
+                let used = format!("{n}.{}", field.node);
+                if self.prog.globals.contains_key(used.as_str()) {
+                    return self.name(&used, span, scope, None);
+                }
+            }
+        }
+        // `ks.Arm.infantry`: a value of an enum of the ruleset used as `ks`.
+        if let ast::ExprKind::Field(inner, en) = &base.kind {
+            if let ast::ExprKind::Name(n) = &inner.kind {
+                let used = format!("{n}.{}", en.node);
+                if scope.lookup(n).is_none() {
+                    if let Some(Global::EnumType(e)) = self.prog.globals.get(used.as_str()).cloned()
+                    {
+                        return self.qualified_value(e, field, span);
+                    }
+                }
             }
         }
         let (be, bt) = self.expr(base, scope, None);
