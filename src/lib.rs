@@ -133,8 +133,10 @@ impl Ruleset {
             limits: *limits,
             ..Default::default()
         };
-        let (program, warnings) =
-            check::check_file(&ast, &sources, &opts).map_err(|d| d.with_sources(&sources))?;
+        let (program, warnings) = check::check_file(&ast, &sources, &opts).map_err(|d| {
+            Diags(d.0.into_iter().map(|d| house_first(d, &sources)).collect())
+                .with_sources(&sources)
+        })?;
         let warnings = warnings
             .into_iter()
             .map(|d| d.with_sources(&sources))
@@ -478,6 +480,32 @@ impl Ruleset {
             own.name
         ))
     }
+}
+
+/// An error that points into a base (or a used ruleset) and also into the file loaded
+/// (a house rule's row overlapping a base row) points into the file loaded first: a
+/// diagnostic draws one file, and the house rule is what its reader wrote. The base's
+/// place is told in words.
+fn house_first(mut d: Diag, sources: &SourceMap) -> Diag {
+    let own = span::FileId(0);
+    let Some(first) = d.labels.first().map(|(s, _)| *s) else {
+        return d;
+    };
+    if first.file == own {
+        return d;
+    }
+    let Some(at) = d.labels.iter().position(|(s, _)| s.file == own) else {
+        return d;
+    };
+    let house = d.labels.remove(at);
+    d.labels.insert(0, house);
+    if let Some(file) = sources.get(first.file) {
+        let before = file.text.get(..first.start as usize).unwrap_or("");
+        let line = before.matches('\n').count() + 1;
+        let what = sources.snippet(first);
+        d = d.help(format!("the other is `{what}`, {}:{line}", file.name));
+    }
+    d
 }
 
 /// The result of one check of one example.

@@ -298,3 +298,20 @@ fn a_house_rule_adds_a_field_to_a_base_record() {
     assert_eq!(answer(&r, "sides.blue.immobile_on_move"), "0");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A house row naming several values of a key takes its numbers from each base row of
+/// those values: `good_order, disorder | 6` leaves Tardy on 5 and Shaken on 5 (the
+/// base's `5,6` rows of both columns), and gives 6 to the house.
+#[test]
+fn a_house_row_of_several_columns_trims_each() {
+    let r = Ruleset::from_source(
+        "h.rules",
+        "extends \"furious_reason\"\noverride table manoeuvre_table {\n  good_order, disorder | 6 => hold\n}\n",
+    )
+    .unwrap_or_else(|e| panic!("no overlap from the patch: {e}"));
+    assert!(answer(&r, "manoeuvre_table(good_order, 6)").starts_with("Hold"));
+    assert!(answer(&r, "manoeuvre_table(disorder, 6)").starts_with("Hold"));
+    assert!(answer(&r, "manoeuvre_table(good_order, 5)").starts_with("Tardy"));
+    assert!(answer(&r, "manoeuvre_table(disorder, 5)").starts_with("Shaken"));
+    assert!(answer(&r, "manoeuvre_table(good_order, 7)").starts_with("Well Handled"));
+}

@@ -118,9 +118,11 @@ pub(super) fn text(sources: &SourceMap, p: &Pattern) -> String {
     sources.snippet(p.span()).split_whitespace().collect()
 }
 
-/// The base's rows less what the house row `house` decides: a row with the same keys,
-/// or one the house row covers on every key, is dropped; a row it covers on every key
-/// but one of whole numbers keeps the numbers the house row leaves.
+/// The base's rows less what the house row `house` decides: a row the house row covers
+/// on every key (`_`, each of its alternatives written in the house row's, or numbers
+/// all among the house row's) is
+/// dropped; a row it covers on every key but one of whole numbers keeps the numbers the
+/// house row leaves.
 pub(super) fn trim(sources: &SourceMap, base: &mut Vec<Row>, house: &Row) {
     let hkeys: Vec<String> = house.patterns.iter().map(|p| text(sources, p)).collect();
     base.retain_mut(|r| {
@@ -129,7 +131,11 @@ pub(super) fn trim(sources: &SourceMap, base: &mut Vec<Row>, house: &Row) {
         }
         let mut differ = None;
         for (i, (h, b)) in house.patterns.iter().zip(&r.patterns).enumerate() {
-            let covered = matches!(h, Pattern::Any(_)) || hkeys[i] == text(sources, b);
+            // `_`, or every alternative of the base's among the house row's.
+            let btext = text(sources, b);
+            let covered = matches!(h, Pattern::Any(_))
+                || btext.split(',').all(|a| hkeys[i].split(',').any(|x| x == a))
+                || matches!((bands(h), bands(b)), (Some(hb), Some(bb)) if minus(&bb, &hb).is_empty());
             if !covered {
                 if differ.is_some() {
                     return true;
