@@ -10,7 +10,7 @@
 use crate::diagnostic::{Code, Diag};
 use crate::span::{Span, Spanned};
 use crate::syntax::ast::{self, Block, Expr, ExprKind, Item, Pattern, Row, Stmt, TypeExpr};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Why a definition of a used ruleset was left out: the state field it reads, and the
 /// definitions through which it reaches it (the last reads the field).
@@ -87,13 +87,78 @@ struct Rename<'a> {
     die: Option<u32>,
     /// Parameters and `let`s of the definition being renamed.
     locals: HashSet<String>,
-    /// Definitions of the used ruleset it refers to (unqualified).
-    refs: HashSet<String>,
+    /// Definitions of the used ruleset it refers to (unqualified), in order, so that
+    /// the reason one is left out is always the same.
+    refs: BTreeSet<String>,
     /// The first state field it reads.
     reads: Option<String>,
 }
 
 impl Rename<'_> {
+    /// Renames one definition, citing `book` where it cites nothing; false for what
+    /// stays behind (its state, title, die and examples).
+    fn item(&mut self, item: &mut Item, book: Option<&Spanned<String>>) -> bool {
+        // Explanations of its definitions cite its rulebook.
+        let cite = |c: &mut Option<Spanned<String>>| {
+            if c.is_none() {
+                *c = book.cloned();
+            }
+        };
+        match item {
+            Item::Rule(d) => {
+                self.name(&mut d.name);
+                self.params(&mut d.params);
+                if let Some(t) = &mut d.returns {
+                    self.ty(t);
+                }
+                self.block(&mut d.body);
+                cite(&mut d.cite);
+            }
+            Item::Table(d) => {
+                self.name(&mut d.name);
+                self.params(&mut d.keys);
+                self.params(&mut d.extra);
+                if let Some(t) = &mut d.returns {
+                    self.ty(t);
+                }
+                self.rows(&mut d.rows, true);
+                cite(&mut d.cite);
+            }
+            Item::Modifiers(d) => {
+                self.name(&mut d.name);
+                self.params(&mut d.params);
+                for m in &mut d.modifiers {
+                    self.expr(&mut m.amount);
+                    for e in m.per.iter_mut().chain(m.condition.iter_mut()) {
+                        self.expr(e);
+                    }
+                }
+                cite(&mut d.cite);
+            }
+            Item::Const(d) => {
+                self.name(&mut d.name);
+                if let Some(t) = &mut d.ty {
+                    self.ty(t);
+                }
+                self.expr(&mut d.value);
+                cite(&mut d.cite);
+            }
+            Item::Enum(d) => self.name(&mut d.name),
+            Item::Record(d) => {
+                self.name(&mut d.name);
+                for f in &mut d.fields {
+                    self.ty(&mut f.ty);
+                    if let Some(e) = &mut f.default {
+                        self.expr(e);
+                    }
+                }
+            }
+            Item::Interpretation(d) => self.name(&mut d.name),
+            _ => return false,
+        }
+        true
+    }
+
     fn qualify(&self, n: &str) -> String {
         format!("{}.{n}", self.alias)
     }
@@ -260,83 +325,45 @@ pub(super) fn rename(file: ast::File, alias: &ast::Name, ruleset: &str) -> Used 
             _ => {}
         }
     }
-    let mut kept: Vec<(Item, Option<String>, HashSet<String>)> = Vec::new();
+    let mut kept: Vec<Kept> = Vec::new();
     for mut item in file.items {
         let mut r = Rename {
             alias: &alias.node,
             names: &names,
             die,
             locals: HashSet::new(),
-            refs: HashSet::new(),
+            refs: BTreeSet::new(),
             reads: None,
         };
-        // Explanations of its definitions cite its rulebook.
-        let cite = |c: &mut Option<Spanned<String>>| {
-            if c.is_none() {
-                *c = book.clone();
-            }
-        };
-        match &mut item {
-            Item::Rule(d) => {
-                r.name(&mut d.name);
-                r.params(&mut d.params);
-                if let Some(t) = &mut d.returns {
-                    r.ty(t);
-                }
-                r.block(&mut d.body);
-                cite(&mut d.cite);
-            }
-            Item::Table(d) => {
-                r.name(&mut d.name);
-                r.params(&mut d.keys);
-                r.params(&mut d.extra);
-                if let Some(t) = &mut d.returns {
-                    r.ty(t);
-                }
-                r.rows(&mut d.rows, true);
-                cite(&mut d.cite);
-            }
-            Item::Modifiers(d) => {
-                r.name(&mut d.name);
-                r.params(&mut d.params);
-                for m in &mut d.modifiers {
-                    r.expr(&mut m.amount);
-                    for e in m.per.iter_mut().chain(m.condition.iter_mut()) {
-                        r.expr(e);
-                    }
-                }
-                cite(&mut d.cite);
-            }
-            Item::Const(d) => {
-                r.name(&mut d.name);
-                if let Some(t) = &mut d.ty {
-                    r.ty(t);
-                }
-                r.expr(&mut d.value);
-                cite(&mut d.cite);
-            }
-            Item::Enum(d) => r.name(&mut d.name),
-            Item::Record(d) => {
-                r.name(&mut d.name);
-                for f in &mut d.fields {
-                    r.ty(&mut f.ty);
-                    if let Some(e) = &mut f.default {
-                        r.expr(e);
-                    }
-                }
-            }
-            Item::Interpretation(d) => r.name(&mut d.name),
-            // Its state, title, die and examples stay behind.
-            _ => continue,
+        // Its state, title, die and examples stay behind.
+        if r.item(&mut item, book.as_ref()) {
+            let (reads, refs) = (r.reads, r.refs);
+            kept.push((item, reads, refs));
         }
-        let (reads, refs) = (r.reads, r.refs);
-        kept.push((item, reads, refs));
     }
-    // What reads the state, or refers to what does, is left out.
+    let left = left_out(&kept, &alias.node);
+    let items = kept
+        .into_iter()
+        .map(|(i, _, _)| i)
+        .filter(|i| def_name(i).is_none_or(|n| !left.contains_key(&unqualified(n, &alias.node))))
+        .collect();
+    Used {
+        alias: alias.clone(),
+        items,
+        left,
+        ruleset: ruleset.to_string(),
+    }
+}
+
+/// A definition renamed: the state field it reads, the definitions it refers to.
+type Kept = (Item, Option<String>, BTreeSet<String>);
+
+/// What reads the used ruleset's state, or refers to what does: left out, with why.
+fn left_out(kept: &[Kept], alias: &str) -> BTreeMap<String, Left> {
     let mut left: BTreeMap<String, Left> = BTreeMap::new();
-    for (item, reads, _) in &kept {
+    for (item, reads, _) in kept {
         if let (Some(field), Some(n)) = (reads, def_name(item)) {
-            let n = unqualified(n, &alias.node);
+            let n = unqualified(n, alias);
             left.insert(
                 n.clone(),
                 Left {
@@ -348,8 +375,8 @@ pub(super) fn rename(file: ast::File, alias: &ast::Name, ruleset: &str) -> Used 
     }
     loop {
         let mut more = Vec::new();
-        for (item, _, refs) in &kept {
-            let Some(n) = def_name(item).map(|n| unqualified(n, &alias.node)) else {
+        for (item, _, refs) in kept {
+            let Some(n) = def_name(item).map(|n| unqualified(n, alias)) else {
                 continue;
             };
             if left.contains_key(&n) {
@@ -368,20 +395,9 @@ pub(super) fn rename(file: ast::File, alias: &ast::Name, ruleset: &str) -> Used 
             }
         }
         if more.is_empty() {
-            break;
+            return left;
         }
         left.extend(more);
-    }
-    let items = kept
-        .into_iter()
-        .map(|(i, _, _)| i)
-        .filter(|i| def_name(i).is_none_or(|n| !left.contains_key(&unqualified(n, &alias.node))))
-        .collect();
-    Used {
-        alias: alias.clone(),
-        items,
-        left,
-        ruleset: ruleset.to_string(),
     }
 }
 
