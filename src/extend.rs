@@ -181,6 +181,7 @@ fn bring(sources: &SourceMap, file: &mut ast::File, used: Vec<uses::Used>) -> Re
         return Err(Diags(errors).with_sources(sources));
     }
     for u in used {
+        file.items.extend(u.left_out());
         file.items.extend(u.items);
     }
     Ok(())

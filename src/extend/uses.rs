@@ -22,6 +22,48 @@ pub(super) struct Left {
     through: Vec<String>,
 }
 
+impl Left {
+    /// `` `ks.outer` calls `ks.inner`, which reads `move` of the state of `k.rules`, ...``
+    fn sentence(&self, full: &str, alias: &str, ruleset: &str) -> String {
+        let reads = match self.through.as_slice() {
+            [_, rest @ ..] if !rest.is_empty() => format!(
+                "calls `{alias}.{}`, which reads",
+                rest.join(&format!("`, which calls `{alias}."))
+            ),
+            _ => "reads".to_string(),
+        };
+        format!(
+            "`{full}` {reads} `{}` of the state of `{ruleset}`, and a used ruleset brings its definitions, not its state",
+            self.field
+        )
+    }
+
+    /// What to do instead.
+    fn help(ruleset: &str) -> String {
+        format!(
+            "write the rule in this file, reading this ruleset's own state, or `extends \"{ruleset}\"` to play on the state of `{ruleset}`"
+        )
+    }
+}
+
+impl Used {
+    /// Markers for the definitions left out, so that a question naming one is told why.
+    pub fn left_out(&self) -> Vec<Item> {
+        let a = &self.alias.node;
+        self.left
+            .iter()
+            .map(|(n, why)| Item::LeftOut {
+                name: format!("{a}.{n}"),
+                why: format!(
+                    "{}; {}",
+                    why.sentence(&format!("{a}.{n}"), a, &self.ruleset),
+                    Left::help(&self.ruleset)
+                ),
+            })
+            .collect()
+    }
+}
+
 /// A used ruleset's definitions, renamed: those kept, and those left out.
 pub(super) struct Used {
     /// The alias.
@@ -444,26 +486,13 @@ impl<'a> Qualify<'a> {
             return;
         };
         if let Some(why) = u.left.get(n) {
-            let reads = match why.through.as_slice() {
-                [_, rest @ ..] if !rest.is_empty() => format!(
-                    "calls `{a}.{}`, which reads",
-                    rest.join(&format!("`, which calls `{a}."))
-                ),
-                _ => "reads".to_string(),
-            };
             let d = Diag::at(
                 Code::UseState,
-                format!(
-                    "`{a}.{n}` {reads} `{}` of the state of `{}`, and a used ruleset brings its definitions, not its state",
-                    why.field, u.ruleset
-                ),
+                why.sentence(&format!("{a}.{n}"), a, &u.ruleset),
                 span,
                 "reads another ruleset's state",
             )
-            .help(format!(
-                "write the rule in this file, reading this ruleset's own state, or `extends \"{}\"` to play on the state of `{}`",
-                u.ruleset, u.ruleset
-            ));
+            .help(Left::help(&u.ruleset));
             self.errors.push(d);
         }
     }

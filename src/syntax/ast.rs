@@ -49,6 +49,14 @@ pub enum Item {
     Example(ExampleDef),
     /// `extends "furious_reason"`: the ruleset this file changes.
     Extends(Spanned<String>),
+    /// A definition of a used ruleset left out because it reads that ruleset's state
+    /// (never written: put in by `use`), so that naming it says why it is not there.
+    LeftOut {
+        /// Its name, qualified (`ks.victual`).
+        name: String,
+        /// Why, in words: the state field it reads, and through what.
+        why: String,
+    },
     /// `use "kriegspiel" as ks`: another ruleset's definitions, named `ks.NAME`.
     Use {
         /// The ruleset: a bundled name, or a path beside this file.
