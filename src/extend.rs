@@ -264,7 +264,12 @@ fn extend_base(
         limits,
         chain,
     )?;
-    merge(sources, base, house, name)
+    let (merged, trimmed) = merge(sources, base, house, name)?;
+    // The base's rows as the house rule trimmed them, for explanations to quote.
+    if let Some(t) = trimmed {
+        sources.add(t);
+    }
+    Ok(merged)
 }
 
 /// A short alias for a ruleset named `name` (a bundled name or a path), for help text:
@@ -390,24 +395,35 @@ fn mark(item: Item, file: &str, span: Span) -> Item {
 }
 
 /// The base's definitions with the house file's laid over them.
+///
+/// With them, the text of the base's rows that house rows trimmed (`5` of `5,6`), a
+/// source to add to `sources` next: the trimmed rows' spans point into it.
 fn merge(
     sources: &SourceMap,
     base: ast::File,
     house: ast::File,
     house_name: &str,
-) -> Result<ast::File, Diags> {
+) -> Result<(ast::File, Option<SourceFile>), Diags> {
+    let next = crate::span::FileId(u32::try_from(sources.files().len()).unwrap_or(u32::MAX));
     let mut m = Merge {
         sources,
         house_name,
         items: base.items,
         errors: Vec::new(),
         overridden: Vec::new(),
+        trimmed: patch::Trimmed::new(next),
     };
     for item in house.items {
         m.item(item);
     }
     if m.errors.is_empty() {
-        Ok(ast::File { items: m.items })
+        let trimmed = (!m.trimmed.text.is_empty()).then(|| {
+            SourceFile::new(
+                format!("{}, as {house_name} trims it", m.trimmed.base),
+                m.trimmed.text,
+            )
+        });
+        Ok((ast::File { items: m.items }, trimmed))
     } else {
         Err(Diags(m.errors).with_sources(sources))
     }
@@ -421,6 +437,8 @@ struct Merge<'a> {
     errors: Vec<Diag>,
     /// What the house file overrode whole so far: kind, name, where.
     overridden: Vec<(&'static str, String, Span)>,
+    /// The text of the base's rows trimmed by house rows.
+    trimmed: patch::Trimmed,
 }
 
 impl Merge<'_> {
@@ -564,7 +582,7 @@ impl Merge<'_> {
             seen.push((keys.clone(), row.span));
             // The base's rows keep the numbers no house row covers.
             let mut base = t.rows.split_off(front);
-            patch::trim(sources, &mut base, &row);
+            patch::trim(sources, &mut base, &row, &mut self.trimmed);
             t.rows.push(row);
             t.rows.append(&mut base);
             front += 1;

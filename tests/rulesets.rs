@@ -249,6 +249,22 @@ fn the_house_rule_probes_work_or_say_what_to_write() {
         assert!(answer(&r, "manoeuvre_table(good_order, 7)").starts_with("Well Handled"));
         assert!(answer(&r, "manoeuvre_table(good_order, 5)").starts_with("Tardy"));
         assert!(answer(&r, "manoeuvre_table(disorder, 6)").starts_with("Shaken"));
+        // The trimmed base row is explained as it now reads: 5, not `5,6`.
+        let q = r
+            .question("<t>", "manoeuvre_table(good_order, 5)")
+            .expect("checks");
+        let a = r
+            .adjudicate(
+                &q,
+                &mut umpire::dice::Given::new(vec![]),
+                umpire::eval::Options {
+                    trace: true,
+                    ..r.options()
+                },
+            )
+            .expect("answers");
+        let why = umpire::render::explain(&r.program, a.trace.as_deref().unwrap_or(&[]));
+        assert!(why.contains("row `5` of column `good_order`"), "{why}");
     }
     // The record retyped whole still loads; a state file is read with the new field.
     let mut r = Ruleset::load("tests/language/probes/side_extra_field.rules").expect("loads");

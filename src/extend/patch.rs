@@ -4,7 +4,7 @@
 //! and drops its `7 or more` row, and the patch itself never makes rows overlap.
 
 use crate::diagnostic::{Code, Diag};
-use crate::span::{SourceMap, Span};
+use crate::span::{FileId, SourceMap, Span};
 use crate::syntax::ast::{self, Alternative, ColumnPatch, Pattern, Row};
 
 /// The patch's `column KEY = PATTERN { rows }` blocks put in among its plain rows, each
@@ -98,6 +98,97 @@ fn minus(keep: &Bands, take: &Bands) -> Bands {
     left
 }
 
+/// The text of base rows trimmed by house rows, as a source of its own (the `file` to
+/// come): an explanation quotes a trimmed row as it now reads (`5`, not `5,6`).
+pub(super) struct Trimmed {
+    /// The id the source will have.
+    file: FileId,
+    /// The rows' text, a line each.
+    pub text: String,
+    /// The name of the file the first trimmed row came from.
+    pub base: String,
+}
+
+impl Trimmed {
+    /// None yet, to be added as source `file`.
+    pub fn new(file: FileId) -> Trimmed {
+        Trimmed {
+            file,
+            text: String::new(),
+            base: String::new(),
+        }
+    }
+
+    /// Row `r` (as written at `row_span`) with its pattern `i` now `p`: its text
+    /// written out, its spans moved into it. A pattern written outside the row (a
+    /// `column` block's) leaves the row as it was.
+    fn retext(&mut self, sources: &SourceMap, r: &mut Row, i: usize, p: Pattern) {
+        let (row, old) = (r.span, r.patterns[i].span());
+        let (Some(words), written) = (pattern_words(&p), old.file == row.file) else {
+            r.patterns[i] = p;
+            return;
+        };
+        if !written || old.start < row.start || old.end > row.end {
+            r.patterns[i] = p;
+            return;
+        }
+        if self.base.is_empty() {
+            self.base = sources
+                .get(row.file)
+                .map_or(String::new(), |f| f.name.clone());
+        }
+        let text = sources.snippet(row);
+        let (a, b) = (
+            (old.start - row.start) as usize,
+            (old.end - row.start) as usize,
+        );
+        let (Some(head), Some(tail)) = (text.get(..a), text.get(b..)) else {
+            r.patterns[i] = p;
+            return;
+        };
+        let start = self.text.len();
+        self.text.push_str(head);
+        let at = self.text.len();
+        self.text.push_str(&words);
+        let end_pattern = self.text.len();
+        self.text.push_str(tail);
+        let end = self.text.len();
+        self.text.push('\n');
+        let pspan = Span::new(self.file, at, end_pattern);
+        r.patterns[i] = respan(p, pspan);
+        r.span = Span::new(self.file, start, end);
+    }
+}
+
+/// A pattern of whole numbers in words, as a table row writes it (`5`, `3-4`, `7 or more`).
+fn pattern_words(p: &Pattern) -> Option<String> {
+    let Pattern::Alternatives(alts, _) = p else {
+        return None;
+    };
+    let words: Option<Vec<String>> = alts
+        .iter()
+        .map(|a| match a {
+            Alternative::Int(n, _) => Some(n.to_string()),
+            Alternative::Range(a, b, _) => Some(format!("{a}-{b}")),
+            Alternative::AtLeast(n, _) => Some(format!("{n} or more")),
+            Alternative::AtMost(n, _) => Some(format!("{n} or less")),
+            _ => None,
+        })
+        .collect();
+    words.map(|w| w.join(","))
+}
+
+/// The pattern `p` and its alternatives placed at `span`.
+fn respan(p: Pattern, span: Span) -> Pattern {
+    match p {
+        Pattern::Alternatives(alts, _) => {
+            let b = bands(&Pattern::Alternatives(alts, span)).unwrap_or_default();
+            pattern(&b, span)
+        }
+        Pattern::Any(_) => Pattern::Any(span),
+    }
+}
+
 /// Bands written back as a pattern, at `span`.
 fn pattern(b: &Bands, span: Span) -> Pattern {
     let alts = b
@@ -123,7 +214,7 @@ pub(super) fn text(sources: &SourceMap, p: &Pattern) -> String {
 /// all among the house row's) is
 /// dropped; a row it covers on every key but one of whole numbers keeps the numbers the
 /// house row leaves.
-pub(super) fn trim(sources: &SourceMap, base: &mut Vec<Row>, house: &Row) {
+pub(super) fn trim(sources: &SourceMap, base: &mut Vec<Row>, house: &Row, out: &mut Trimmed) {
     let hkeys: Vec<String> = house.patterns.iter().map(|p| text(sources, p)).collect();
     base.retain_mut(|r| {
         if r.patterns.len() != house.patterns.len() {
@@ -154,7 +245,8 @@ pub(super) fn trim(sources: &SourceMap, base: &mut Vec<Row>, house: &Row) {
             return false;
         }
         if left != bb {
-            r.patterns[i] = pattern(&left, r.patterns[i].span());
+            let p = pattern(&left, r.patterns[i].span());
+            out.retext(sources, r, i, p);
         }
         true
     });
