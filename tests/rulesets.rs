@@ -331,3 +331,34 @@ fn a_house_row_of_several_columns_trims_each() {
     assert!(answer(&r, "manoeuvre_table(disorder, 5)").starts_with("Shaken"));
     assert!(answer(&r, "manoeuvre_table(good_order, 7)").starts_with("Well Handled"));
 }
+
+/// A used ruleset may use another: each alias qualifies its own file's names, and the
+/// outer file reaches the inner one's rules only through the middle one's.
+#[test]
+fn a_used_ruleset_may_use_another() {
+    let dir = std::env::temp_dir().join(format!("umpire-use-chain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch");
+    std::fs::write(
+        dir.join("inner.rules"),
+        "enum Arm { foot \"Foot\", horse \"Horse\" }\nrule speed(a: Arm) -> Int { match a { foot => 6\n horse => 12 } }\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("middle.rules"),
+        "use \"inner.rules\" as i\nrule charge(a: i.Arm) -> Int { i.speed(a) * 2 }\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("outer.rules"),
+        "use \"middle.rules\" as m\nrule horse_charge() -> Int { m.charge(m.i.Arm.horse) }\nrule mounted(a: m.i.Arm) -> Bool { match a {\n m.i.Arm.horse => true\n _ => false } }\n",
+    )
+    .expect("write");
+    let r = Ruleset::load(dir.join("outer.rules").to_str().expect("utf-8"))
+        .unwrap_or_else(|e| panic!("loads: {e}"));
+    // A horse moves 12, and charges at twice its move.
+    assert_eq!(answer(&r, "horse_charge()"), "24");
+    assert_eq!(answer(&r, "m.charge(m.i.Arm.foot)"), "12");
+    assert_eq!(answer(&r, "mounted(m.i.Arm.horse)"), "true");
+    assert_eq!(answer(&r, "mounted(m.i.Arm.foot)"), "false");
+    let _ = std::fs::remove_dir_all(&dir);
+}

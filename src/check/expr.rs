@@ -404,22 +404,19 @@ impl Checker<'_> {
                 if let Some(Global::EnumType(e)) = self.prog.globals.get(n).cloned() {
                     return self.qualified_value(e, field, span);
                 }
-                // `ks.SOME_CONST`, `ks.Arm`: a name of the ruleset used as `ks`.
-                let used = format!("{n}.{}", field.node);
-                if self.prog.globals.contains_key(used.as_str()) {
-                    return self.name(&used, span, scope, None);
-                }
             }
         }
-        // `ks.Arm.infantry`: a value of an enum of the ruleset used as `ks`.
-        if let ast::ExprKind::Field(inner, en) = &base.kind {
-            if let ast::ExprKind::Name(n) = &inner.kind {
-                let used = format!("{n}.{}", en.node);
-                if scope.lookup(n).is_none() {
-                    if let Some(Global::EnumType(e)) = self.prog.globals.get(used.as_str()).cloned()
-                    {
-                        return self.qualified_value(e, field, span);
-                    }
+        // `ks.SOME_CONST`, `ks.Arm`, `ks.Arm.infantry`: names of the ruleset used as
+        // `ks` (`ks.k.Arm` of one it uses as `k`).
+        if let Some(path) = dotted(base) {
+            let first = path.split('.').next().unwrap_or_default();
+            if scope.lookup(first).is_none() {
+                if let Some(Global::EnumType(e)) = self.prog.globals.get(path.as_str()).cloned() {
+                    return self.qualified_value(e, field, span);
+                }
+                let used = format!("{path}.{}", field.node);
+                if self.prog.globals.contains_key(used.as_str()) {
+                    return self.name(&used, span, scope, None);
                 }
             }
         }
@@ -635,5 +632,14 @@ impl Checker<'_> {
             return Ty::Any;
         }
         ty
+    }
+}
+
+/// `ks.k.Arm` written as fields of a name: the names joined by dots.
+fn dotted(e: &ast::Expr) -> Option<String> {
+    match &e.kind {
+        ast::ExprKind::Name(n) => Some(n.clone()),
+        ast::ExprKind::Field(b, f) => dotted(b).map(|p| format!("{p}.{}", f.node)),
+        _ => None,
     }
 }

@@ -464,14 +464,15 @@ impl Builder {
         let parts: Vec<Pair<Rule>> = head.into_inner().collect();
         let name = match parts.as_slice() {
             [n] => self.name(n.clone()),
-            [a, b] => {
+            [a, .., b] => {
                 let (sa, sb) = (self.span(a), self.span(b));
+                let words: Vec<&str> = parts.iter().map(|p| p.as_str()).collect();
                 Name::new(
-                    format!("{}.{}", a.as_str(), b.as_str()),
+                    words.join("."),
                     Span::new(sa.file, sa.start as usize, sb.end as usize),
                 )
             }
-            _ => unreachable!("call"),
+            [] => unreachable!("call"),
         };
         let mut args = Vec::new();
         for a in it {

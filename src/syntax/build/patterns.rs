@@ -150,15 +150,17 @@ impl Builder {
                 }
                 // `ks.Arm.infantry`: the enum `ks.Arm`, the value `infantry`.
                 Rule::pat_used_value => match parts.as_slice() {
-                    [a, e, v] => {
+                    [a, .., e, v] => {
                         let (sa, se) = (self.span(a), self.span(e));
+                        let words: Vec<&str> =
+                            parts[..parts.len() - 1].iter().map(|p| p.as_str()).collect();
                         let qual = Name::new(
-                            format!("{}.{}", a.as_str(), e.as_str()),
+                            words.join("."),
                             Span::new(sa.file, sa.start as usize, se.end as usize),
                         );
                         Alternative::Name(Some(qual), self.name(v.clone()))
                     }
-                    _ => unreachable!("pat_used_value has three parts"),
+                    _ => unreachable!("pat_used_value has three parts or more"),
                 },
                 Rule::pat_name => {
                     let mut it = parts.into_iter();
