@@ -12,6 +12,9 @@ use crate::limits::Limits;
 use crate::span::{SourceFile, SourceMap, Span, Spanned};
 use crate::syntax::ast::{self, Item, ModifierChange};
 
+mod patch;
+mod uses;
+
 /// Deepest chain of rulesets extending one another.
 const MAX_EXTENDS: u32 = 8;
 
@@ -27,11 +30,172 @@ pub fn parse_tree(
     depth: u32,
     limits: &Limits,
 ) -> Result<ast::File, Diags> {
+    parse_in(sources, source, depth, limits, &mut Vec::new())
+}
+
+/// [`parse_tree`], `chain` holding the files being read, each using or extending the
+/// next (a file using one of them again is a circle).
+fn parse_in(
+    sources: &mut SourceMap,
+    source: SourceFile,
+    depth: u32,
+    limits: &Limits,
+    chain: &mut Vec<String>,
+) -> Result<ast::File, Diags> {
     let name = source.name.clone();
-    let name = name.as_str();
+    chain.push(name.clone());
     let (file, text) = sources.add(source);
-    let house =
+    let mut house =
         crate::syntax::parse_file(file, &text).map_err(|d| Diags::from(d).with_sources(sources))?;
+    let used = use_all(sources, &mut house, &name, depth, limits, chain)?;
+    let mut merged = extend_base(sources, house, &name, depth, limits, chain)?;
+    chain.pop();
+    bring(sources, &mut merged, used)?;
+    Ok(merged)
+}
+
+/// The rulesets `house` (the file `name`) uses, each read whole and renamed under its
+/// alias; `house`'s names of their definitions checked.
+fn use_all(
+    sources: &mut SourceMap,
+    house: &mut ast::File,
+    name: &str,
+    depth: u32,
+    limits: &Limits,
+    chain: &mut Vec<String>,
+) -> Result<Vec<uses::Used>, Diags> {
+    let wanted: Vec<(Spanned<String>, ast::Name)> = house
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Use { ruleset, alias } => Some((ruleset.clone(), alias.clone())),
+            _ => None,
+        })
+        .collect();
+    let fail = |d: Diag, sources: &SourceMap| Diags::from(d).with_sources(sources);
+    let mut used: Vec<uses::Used> = Vec::new();
+    for (ruleset, alias) in wanted {
+        if let Some(first) = used.iter().find(|u| u.alias.node == alias.node) {
+            let d = Diag::at(
+                Code::UseAlias,
+                format!("two rulesets are used as `{}`", alias.node),
+                alias.span,
+                "a second ruleset of this name",
+            )
+            .label(first.alias.span, "the first")
+            .help("give each `use` a name of its own");
+            return Err(fail(d, sources));
+        }
+        if depth >= MAX_EXTENDS {
+            let d = Diag::at(
+                Code::ExtendDepth,
+                format!("rulesets use or extend one another more than {MAX_EXTENDS} deep"),
+                ruleset.span,
+                "one too many",
+            );
+            return Err(fail(d, sources));
+        }
+        let (label, text) =
+            read_base(&ruleset, name, limits, "uses").map_err(|d| fail(d, sources))?;
+        if let Some(at) = chain.iter().position(|c| *c == label) {
+            let mut circle: Vec<&str> = chain[at..].iter().map(String::as_str).collect();
+            circle.push(&label);
+            let d = Diag::at(
+                Code::UseCycle,
+                format!(
+                    "rulesets use one another in a circle: {}",
+                    circle.join(" → ")
+                ),
+                ruleset.span,
+                "uses a ruleset that is already being read",
+            )
+            .help("take the `use` out of one of them: a ruleset cannot be made of itself");
+            return Err(fail(d, sources));
+        }
+        let tree = parse_in(
+            sources,
+            SourceFile::new(label, text),
+            depth + 1,
+            limits,
+            chain,
+        )?;
+        used.push(uses::rename(tree, &alias, &ruleset.node));
+    }
+    if !used.is_empty() {
+        let mut q = uses::Qualify::new(&used);
+        for item in &mut house.items {
+            q.item(item);
+        }
+        if !q.errors.is_empty() {
+            return Err(Diags(q.errors).with_sources(sources));
+        }
+    }
+    Ok(used)
+}
+
+/// The used rulesets' definitions put beside the ruleset's own, once no alias is a name
+/// of the ruleset.
+fn bring(sources: &SourceMap, file: &mut ast::File, used: Vec<uses::Used>) -> Result<(), Diags> {
+    file.items.retain(|i| !matches!(i, Item::Use { .. }));
+    let mut errors = Vec::new();
+    for u in &used {
+        let clash = file.items.iter().find_map(|i| match i {
+            Item::State(st) => st
+                .fields
+                .iter()
+                .find(|f| f.name.node == u.alias.node)
+                .map(|f| ("a field of the state", f.name.span)),
+            Item::Enum(e) => e
+                .values
+                .iter()
+                .find(|v| v.name.node == u.alias.node)
+                .map(|v| ("a value of an enum", v.name.span))
+                .or((e.name.node == u.alias.node).then_some(("an enum", e.name.span))),
+            Item::Interpretation(d) => {
+                (d.name.node == u.alias.node).then_some(("an interpretation", d.name.span))
+            }
+            other => named(other).and_then(|(k, n, span)| {
+                (n == u.alias.node && k != "example").then_some((k, span))
+            }),
+        });
+        if let Some((what, span)) = clash {
+            errors.push(
+                Diag::at(
+                    Code::UseAlias,
+                    format!(
+                        "`{}` is both the name of a used ruleset and {what} of this ruleset",
+                        u.alias.node
+                    ),
+                    u.alias.span,
+                    "the used ruleset's name",
+                )
+                .label(span, "the same name")
+                .help(format!(
+                    "give the used ruleset another name: `use \"{}\" as {}_rules`",
+                    u.ruleset, u.alias.node
+                )),
+            );
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Diags(errors).with_sources(sources));
+    }
+    for u in used {
+        file.items.extend(u.left_out());
+        file.items.extend(u.items);
+    }
+    Ok(())
+}
+
+/// `house` (the file `name`) read on top of the ruleset it extends, if any.
+fn extend_base(
+    sources: &mut SourceMap,
+    house: ast::File,
+    name: &str,
+    depth: u32,
+    limits: &Limits,
+    chain: &mut Vec<String>,
+) -> Result<ast::File, Diags> {
     let extends: Vec<&Spanned<String>> = house
         .items
         .iter()
@@ -46,6 +210,7 @@ pub fn parse_tree(
         if let Some(span) = house.items.iter().find_map(|i| match i {
             Item::Override(_, span) => Some(*span),
             Item::TablePatch { name, .. } | Item::ModifiersPatch { name, .. } => Some(name.span),
+            Item::RecordPatch(r) => Some(r.name.span),
             _ => None,
         }) {
             return Err(fail(
@@ -69,7 +234,13 @@ pub fn parse_tree(
                 second.span,
                 "a second `extends`",
             )
-            .label(base_name.span, "the first"),
+            .label(base_name.span, "the first")
+            .help(format!(
+                "keep one `extends`; for the rules of the other, write `use \"{}\" as {}` and call them as `{}.NAME(...)`",
+                second.node,
+                alias_for(&second.node),
+                alias_for(&second.node)
+            )),
             sources,
         ));
     }
@@ -84,9 +255,51 @@ pub fn parse_tree(
             sources,
         ));
     }
-    let (label, text) = read_base(&base_name, name, limits).map_err(|d| fail(d, sources))?;
-    let base = parse_tree(sources, SourceFile::new(label, text), depth + 1, limits)?;
-    merge(sources, base, house, name)
+    let (label, text) =
+        read_base(&base_name, name, limits, "extends").map_err(|d| fail(d, sources))?;
+    let base = parse_in(
+        sources,
+        SourceFile::new(label, text),
+        depth + 1,
+        limits,
+        chain,
+    )?;
+    let (merged, trimmed) = merge(sources, base, house, name)?;
+    // The base's rows as the house rule trimmed them, for explanations to quote.
+    if let Some(t) = trimmed {
+        sources.add(t);
+    }
+    Ok(merged)
+}
+
+/// A short alias for a ruleset named `name` (a bundled name or a path), for help text:
+/// the initials of its file name's words (`kriegspiel` → `ks`, `little_wars` → `lw`).
+fn alias_for(name: &str) -> String {
+    let stem = std::path::Path::new(name)
+        .file_stem()
+        .map_or(name.to_string(), |s| s.to_string_lossy().into_owned());
+    let words: Vec<&str> = stem
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let letters: Vec<char> = match words.as_slice() {
+        // One word: its first letter and its middle one (`kriegspiel` → `ks`).
+        [one] => {
+            let cs: Vec<char> = one.chars().collect();
+            vec![cs[0], cs[cs.len() / 2]]
+        }
+        many => many.iter().filter_map(|w| w.chars().next()).collect(),
+    };
+    let a: String = letters
+        .into_iter()
+        .filter(|c| c.is_alphabetic())
+        .flat_map(char::to_lowercase)
+        .collect();
+    if a.is_empty() {
+        "other".to_string()
+    } else {
+        a
+    }
 }
 
 /// The text of the ruleset `base_name` that the file `name` extends, and the name it is
@@ -95,6 +308,7 @@ fn read_base(
     base_name: &Spanned<String>,
     name: &str,
     limits: &Limits,
+    verb: &str,
 ) -> Result<(String, String), Diag> {
     // The base: a bundled name, or a path beside the extending file.
     let base_text_name = &base_name.node;
@@ -122,7 +336,7 @@ fn read_base(
                 Err(ds) => {
                     let d = Diag::at(
                         Code::ExtendBase,
-                        format!("cannot read the ruleset this file extends, `{base_text_name}`"),
+                        format!("cannot read the ruleset this file {verb}, `{base_text_name}`"),
                         base_name.span,
                         "not found",
                     )
@@ -153,11 +367,6 @@ fn named(item: &Item) -> Option<(&'static str, &str, Span)> {
     })
 }
 
-/// A pattern as written, spaces taken out, for matching a patch row with a base row.
-fn pattern_text(sources: &SourceMap, p: &ast::Pattern) -> String {
-    sources.snippet(p.span()).split_whitespace().collect()
-}
-
 /// Marks a definition replaced whole by a house rule: with no section of its own, its
 /// explanations cite the house-rule file.
 fn mark(item: Item, file: &str, span: Span) -> Item {
@@ -186,24 +395,35 @@ fn mark(item: Item, file: &str, span: Span) -> Item {
 }
 
 /// The base's definitions with the house file's laid over them.
+///
+/// With them, the text of the base's rows that house rows trimmed (`5` of `5,6`), a
+/// source to add to `sources` next: the trimmed rows' spans point into it.
 fn merge(
     sources: &SourceMap,
     base: ast::File,
     house: ast::File,
     house_name: &str,
-) -> Result<ast::File, Diags> {
+) -> Result<(ast::File, Option<SourceFile>), Diags> {
+    let next = crate::span::FileId(u32::try_from(sources.files().len()).unwrap_or(u32::MAX));
     let mut m = Merge {
         sources,
         house_name,
         items: base.items,
         errors: Vec::new(),
         overridden: Vec::new(),
+        trimmed: patch::Trimmed::new(next),
     };
     for item in house.items {
         m.item(item);
     }
     if m.errors.is_empty() {
-        Ok(ast::File { items: m.items })
+        let trimmed = (!m.trimmed.text.is_empty()).then(|| {
+            SourceFile::new(
+                format!("{}, as {house_name} trims it", m.trimmed.base),
+                m.trimmed.text,
+            )
+        });
+        Ok((ast::File { items: m.items }, trimmed))
     } else {
         Err(Diags(m.errors).with_sources(sources))
     }
@@ -217,6 +437,8 @@ struct Merge<'a> {
     errors: Vec<Diag>,
     /// What the house file overrode whole so far: kind, name, where.
     overridden: Vec<(&'static str, String, Span)>,
+    /// The text of the base's rows trimmed by house rows.
+    trimmed: patch::Trimmed,
 }
 
 impl Merge<'_> {
@@ -227,7 +449,7 @@ impl Merge<'_> {
             Item::Override(inner, _)
                 if matches!(
                     *inner,
-                    Item::TablePatch { .. } | Item::ModifiersPatch { .. }
+                    Item::TablePatch { .. } | Item::ModifiersPatch { .. } | Item::RecordPatch(_)
                 ) =>
             {
                 *inner
@@ -248,7 +470,13 @@ impl Merge<'_> {
                 }
             }
             Item::Override(inner, span) => self.override_whole(*inner, span),
-            Item::TablePatch { name, cite, rows } => self.patch_table(&name, cite, rows),
+            Item::RecordPatch(r) => self.patch_record(r),
+            Item::TablePatch {
+                name,
+                cite,
+                rows,
+                columns,
+            } => self.patch_table(&name, cite, rows, columns),
             // (A modifier a house rule adds or changes says so by its label.)
             Item::ModifiersPatch {
                 name,
@@ -309,6 +537,7 @@ impl Merge<'_> {
         name: &ast::Name,
         cite: Option<Spanned<String>>,
         rows: Vec<ast::Row>,
+        columns: Vec<ast::ColumnPatch>,
     ) {
         let sources = self.sources;
         let Some(Item::Table(t)) = self
@@ -320,6 +549,13 @@ impl Merge<'_> {
             self.errors.push(d);
             return;
         };
+        let rows = match patch::with_columns(&t.keys, rows, columns) {
+            Ok(rows) => rows,
+            Err(d) => {
+                self.errors.push(d);
+                return;
+            }
+        };
         let mut seen: Vec<(Vec<String>, Span)> = Vec::new();
         let mut front = 0;
         for mut row in rows {
@@ -329,7 +565,7 @@ impl Merge<'_> {
             let keys: Vec<String> = row
                 .patterns
                 .iter()
-                .map(|p| pattern_text(sources, p))
+                .map(|p| patch::text(sources, p))
                 .collect();
             if let Some((_, first)) = seen.iter().find(|(k, _)| *k == keys) {
                 self.errors.push(
@@ -344,15 +580,44 @@ impl Merge<'_> {
                 continue;
             }
             seen.push((keys.clone(), row.span));
-            t.rows.retain(|r| {
-                r.patterns
-                    .iter()
-                    .map(|p| pattern_text(sources, p))
-                    .collect::<Vec<_>>()
-                    != keys
-            });
-            t.rows.insert(front, row);
+            // The base's rows keep the numbers no house row covers.
+            let mut base = t.rows.split_off(front);
+            patch::trim(sources, &mut base, &row, &mut self.trimmed);
+            t.rows.push(row);
+            t.rows.append(&mut base);
             front += 1;
+        }
+    }
+
+    /// `override record NAME { add ... }`: fields added at the end of the base's record.
+    fn patch_record(&mut self, patch: ast::RecordDef) {
+        let Some(Item::Record(r)) = self
+            .items
+            .iter_mut()
+            .find(|i| matches!(i, Item::Record(r) if r.name.node == patch.name.node))
+        else {
+            let d = self.missing("record", &patch.name.node, patch.name.span);
+            self.errors.push(d);
+            return;
+        };
+        for f in patch.fields {
+            if let Some(old) = r.fields.iter().find(|x| x.name.node == f.name.node) {
+                self.errors.push(
+                    Diag::at(
+                        Code::ExtendShadow,
+                        format!("`{}` already has a field `{}`", r.name.node, f.name.node),
+                        f.name.span,
+                        "already in the base",
+                    )
+                    .label(old.name.span, "the base's field")
+                    .help(format!(
+                        "`add` gives a new field; to change this one, write the whole record: `override record {} {{ ... }}`",
+                        r.name.node
+                    )),
+                );
+                continue;
+            }
+            r.fields.push(f);
         }
     }
 
@@ -432,7 +697,17 @@ impl Merge<'_> {
             span,
             "not in the base",
         );
-        if let Some(best) = closest(name, names.iter().map(String::as_str)) {
+        // A definition of another bundled ruleset is used, not overridden.
+        let elsewhere = crate::bundled::names().iter().copied().find(|b| {
+            crate::bundled::source(b)
+                .is_some_and(|t| t.lines().any(|l| l.starts_with(&format!("{kind} {name}("))))
+        });
+        if let Some(other) = elsewhere {
+            let alias = alias_for(other);
+            d = d.help(format!(
+                "`{name}` is a {kind} of the bundled ruleset `{other}`: to play it beside this base, write `use \"{other}\" as {alias}` and call `{alias}.{name}(...)`"
+            ));
+        } else if let Some(best) = closest(name, names.iter().map(String::as_str)) {
             d = d.help(format!("did you mean `{best}`?"));
         } else if !names.is_empty() {
             d = d.help(format!("its {kind}s: {}", names.join(", ")));

@@ -133,8 +133,10 @@ impl Ruleset {
             limits: *limits,
             ..Default::default()
         };
-        let (program, warnings) =
-            check::check_file(&ast, &sources, &opts).map_err(|d| d.with_sources(&sources))?;
+        let (program, warnings) = check::check_file(&ast, &sources, &opts).map_err(|d| {
+            Diags(d.0.into_iter().map(|d| house_first(d, &sources)).collect())
+                .with_sources(&sources)
+        })?;
         let warnings = warnings
             .into_iter()
             .map(|d| d.with_sources(&sources))
@@ -464,6 +466,7 @@ impl Ruleset {
                 dice_failed |= failure
                     .as_ref()
                     .is_some_and(|d| d.code.phase() == crate::diagnostic::Phase::Dice);
+                let failure = failure.map(|d| self.base_example(d, &ex.name, ex.span));
                 out.push(ExampleResult {
                     example: ex.name.clone(),
                     check: self.sources.snippet(chk.span).to_string(),
@@ -489,6 +492,52 @@ impl Ruleset {
         }
         out
     }
+}
+
+impl Ruleset {
+    /// A failed check of an example that the ruleset it extends gives (`span` is not in
+    /// the file loaded): the house rule changed what it checks, so the help says which
+    /// example to override in the house-rule file.
+    fn base_example(&self, d: Diag, name: &str, span: span::Span) -> Diag {
+        let Some(own) = self.sources.files().first() else {
+            return d;
+        };
+        let file = self.sources.get(span.file);
+        if span.file == span::FileId(0) || d.code != Code::TestFailed {
+            return d;
+        }
+        d.help(format!(
+            "this example is the base's ({}), and the house rule changes what it checks: to check it as the house plays, write `override example \"{name}\" {{ ... }}` in {} (its checks, as the house rule answers them)",
+            file.map_or("the base", |f| f.name.as_str()),
+            own.name
+        ))
+    }
+}
+
+/// An error that points into a base (or a used ruleset) and also into the file loaded
+/// (a house rule's row overlapping a base row) points into the file loaded first: a
+/// diagnostic draws one file, and the house rule is what its reader wrote. The base's
+/// place is told in words.
+fn house_first(mut d: Diag, sources: &SourceMap) -> Diag {
+    let own = span::FileId(0);
+    let Some(first) = d.labels.first().map(|(s, _)| *s) else {
+        return d;
+    };
+    if first.file == own {
+        return d;
+    }
+    let Some(at) = d.labels.iter().position(|(s, _)| s.file == own) else {
+        return d;
+    };
+    let house = d.labels.remove(at);
+    d.labels.insert(0, house);
+    if let Some(file) = sources.get(first.file) {
+        let before = file.text.get(..first.start as usize).unwrap_or("");
+        let line = before.matches('\n').count() + 1;
+        let what = sources.snippet(first);
+        d = d.help(format!("the other is `{what}`, {}:{line}", file.name));
+    }
+    d
 }
 
 /// The result of one check of one example.

@@ -2554,3 +2554,115 @@ fn prob_of_a_let_gives_the_joint_odds_of_one_roll() {
         );
     }
 }
+
+/// A house rule using Kriegspiel's supply rules beside Little Wars (issue 17, form 9).
+const SUPPLIED: &str = "ruleset \"Little Wars, supplied\"\nextends \"little_wars\"\nuse \"kriegspiel\" as ks\nrule rations(men: 0..) -> Int { ks.food_packets(men: men, isolated: false) }\nexample \"rations\" { rations(46) == 2 }\n";
+
+/// `use "kriegspiel" as ks`: its rules called as `ks.NAME`, its values named `ks.Arm.x`,
+/// in `eval` (the explanation citing Kriegspiel), `prob` and `test` (which runs the
+/// using file's examples and the base's, never the used ruleset's).
+#[test]
+fn a_used_ruleset_answers_in_eval_prob_and_test() {
+    let dir = Scratch::new("use");
+    std::fs::write(dir.join("supplied.rules"), SUPPLIED).expect("write");
+    // "Forty-six infantry require two packets of food."
+    let o = umpire_in(
+        &dir,
+        &["eval", "supplied.rules", "rations(46)", "--explain"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("2\n"), "{out}");
+    assert!(
+        out.contains("ks.food_packets(men: 46, isolated: false)  [Little Wars, Kriegspiel: Supply in the Field]"),
+        "{out}"
+    );
+    let o = umpire_in(&dir, &["eval", "supplied.rules", "ks.Arm.infantry"], "");
+    assert_eq!(stdout(&o), "Infantry\n", "{}", stderr(&o));
+    // Men 10 to 60 by tens: 0 (10), 1 (20, 30, 40), 2 (50, 60).
+    let o = umpire_in(
+        &dir,
+        &[
+            "prob",
+            "supplied.rules",
+            "ks.food_packets(men: d6 * 10, isolated: false)",
+        ],
+        "",
+    );
+    let out = stdout(&o);
+    assert!(out.contains("0  1/6"), "{out}");
+    assert!(out.contains("1  1/2"), "{out}");
+    assert!(out.contains("2  1/3"), "{out}");
+    let o = umpire_in(&dir, &["test", "supplied.rules"], "");
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(
+        out.contains("supplied.rules: rations — rations(46) == 2"),
+        "{out}"
+    );
+    assert!(out.contains("supplied.rules: nine against eleven"), "{out}");
+    assert!(!out.contains("forty-six and forty-four infantry"), "{out}");
+}
+
+/// A used ruleset's readings are chosen as `ks.NAME=READING`, on the command line and
+/// in the REPL: eight horses take two packets by the default reading (whole packets),
+/// one by the fractions rule (a part-six of two is disregarded).
+#[test]
+fn a_used_ruleset_s_readings_are_chosen_by_its_alias() {
+    let dir = Scratch::new("use-readings");
+    std::fs::write(dir.join("supplied.rules"), SUPPLIED).expect("write");
+    let q = "ks.forage_packets(horses: 8)";
+    let o = umpire_in(&dir, &["eval", "supplied.rules", q], "");
+    assert_eq!(stdout(&o), "2\n", "{}", stderr(&o));
+    let o = umpire_in(
+        &dir,
+        &[
+            "eval",
+            "supplied.rules",
+            q,
+            "--interpret",
+            "ks.forage_part_six=fractions_rule",
+        ],
+        "",
+    );
+    assert_eq!(stdout(&o), "1\n", "{}", stderr(&o));
+    let o = umpire_in(
+        &dir,
+        &["repl", "supplied.rules"],
+        &format!(":interpret ks.forage_part_six=fractions_rule\n{q}\n"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l == "1"), "{out}");
+}
+
+/// A game log's digest counts the files a ruleset uses: a changed used file is told by
+/// `umpire replay`, as a changed base is.
+#[test]
+fn a_replay_notices_a_changed_used_file() {
+    let dir = Scratch::new("use-replay");
+    std::fs::write(dir.join("k.rules"), "rule bonus(n: Int) -> Int { n + 1 }\n").expect("write");
+    std::fs::write(
+        dir.join("house.rules"),
+        "use \"k.rules\" as k\nrule r() -> Int { k.bonus(1) }\n",
+    )
+    .expect("write");
+    let o = umpire_in(&dir, &["repl", "house.rules"], ":log game.log\nr()\n");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = umpire_in(&dir, &["replay", "game.log"], "");
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    // Only the used file changes: 1 + 2 is 3, where the log has 2.
+    std::fs::write(dir.join("k.rules"), "rule bonus(n: Int) -> Int { n + 2 }\n").expect("write");
+    let o = umpire_in(&dir, &["replay", "game.log"], "");
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let all = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(
+        all.contains("has changed since the game was logged"),
+        "{all}"
+    );
+    assert!(
+        all.contains("the log has value 2, the replay gives value 3"),
+        "{all}"
+    );
+}

@@ -131,6 +131,16 @@ fn every_bundled_scenario_reports_every_result_in_words() {
             ],
         ),
         (
+            // Forty-six men, two packets; eight horses by the fractions rule, one; the
+            // used ruleset's reading named by its alias.
+            "little_wars_supplied",
+            &[
+                "ks.forage_part_six = fractions_rule",
+                "rations(46)\n   2\n",
+                "forage(8)\n   1",
+            ],
+        ),
+        (
             "little_wars_two_melees",
             &[
                 "a, b: melee_on_table(attacker: \"a\", defender: \"b\"",

@@ -235,3 +235,144 @@ fn the_record_and_let_probes_work_as_their_authors_meant() {
         2
     );
 }
+
+/// The answer of `expr` in `r`, in words, with no dice.
+fn answer(r: &Ruleset, expr: &str) -> String {
+    use umpire::dice::Given;
+    let q = r
+        .question("<t>", expr)
+        .unwrap_or_else(|e| panic!("{expr}: {e}"));
+    let a = r
+        .adjudicate(&q, &mut Given::new(vec![]), r.options())
+        .unwrap_or_else(|e| panic!("{expr}: {e}"));
+    umpire::render::headline(&r.program, &a.outcome)
+}
+
+/// The authoring probes of issue 17's form 9 (copied from the shared reviews): a row of
+/// a `column`-block table patched as a row or as a block, a field added to a base
+/// record, and the two that cannot load saying what to write instead.
+#[test]
+fn the_house_rule_probes_work_or_say_what_to_write() {
+    // Good order, 6 or more: Well Handled under the house row; the base's `5,6 => tardy`
+    // keeps 5, and the patch itself makes no rows overlap.
+    for probe in ["patch_column_block_row", "patch_column_block"] {
+        let r = Ruleset::load(&format!("tests/language/probes/{probe}.rules"))
+            .unwrap_or_else(|e| panic!("{probe} loads: {e}"));
+        assert!(r.warnings.is_empty(), "{probe}: {:?}", r.warnings);
+        assert!(answer(&r, "manoeuvre_table(good_order, 6)").starts_with("Well Handled"));
+        assert!(answer(&r, "manoeuvre_table(good_order, 7)").starts_with("Well Handled"));
+        assert!(answer(&r, "manoeuvre_table(good_order, 5)").starts_with("Tardy"));
+        assert!(answer(&r, "manoeuvre_table(disorder, 6)").starts_with("Shaken"));
+        // The trimmed base row is explained as it now reads: 5, not `5,6`.
+        let q = r
+            .question("<t>", "manoeuvre_table(good_order, 5)")
+            .expect("checks");
+        let a = r
+            .adjudicate(
+                &q,
+                &mut umpire::dice::Given::new(vec![]),
+                umpire::eval::Options {
+                    trace: true,
+                    ..r.options()
+                },
+            )
+            .expect("answers");
+        let why = umpire::render::explain(&r.program, a.trace.as_deref().unwrap_or(&[]));
+        assert!(why.contains("row `5` of column `good_order`"), "{why}");
+    }
+    // The record retyped whole still loads; a state file is read with the new field.
+    let mut r = Ruleset::load("tests/language/probes/side_extra_field.rules").expect("loads");
+    r.load_state("tests/language/probes/side_extra_field.toml")
+        .expect("the new field has a default");
+    assert_eq!(answer(&r, "sides.red.immobile_on_move"), "0");
+    // Two `extends`: keep one, `use` the other.
+    let e = Ruleset::load("tests/language/probes/two_extends.rules").expect_err("two bases");
+    assert_eq!(e.0[0].code.as_str(), "umpire::extend::twice");
+    let help = e.0[0].help.clone().unwrap_or_default();
+    assert!(help.contains("write `use \"kriegspiel\" as ks`"), "{help}");
+    // An older docs example overriding a rule of another bundled ruleset.
+    let e = Ruleset::load("tests/language/probes/doc_4_9_example.rules").expect_err("no such rule");
+    assert_eq!(e.0[0].code.as_str(), "umpire::extend::unknown");
+    let help = e.0[0].help.clone().unwrap_or_default();
+    assert!(
+        help.contains("`forced_march` is a rule of the bundled ruleset `horse_and_musket`")
+            && help.contains("write `use \"horse_and_musket\" as ham`"),
+        "{help}"
+    );
+}
+
+/// A field added with `override record NAME { add ... }`: the base's fields kept, a
+/// state file without it refused when it has no default, naming the field.
+#[test]
+fn a_house_rule_adds_a_field_to_a_base_record() {
+    let dir = std::env::temp_dir().join(format!("umpire-add-field-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let rules = "extends \"little_wars\"\noverride record Side {\n  add immobile_on_move: 0..\n}\n";
+    let path = dir.join("g.rules");
+    std::fs::write(&path, rules).expect("write");
+    let mut r = Ruleset::load(path.to_str().expect("utf-8")).expect("loads");
+    let e = r
+        .load_state("tests/language/probes/side_extra_field.toml")
+        .expect_err("no default, not in the file");
+    assert_eq!(e.0[0].code.as_str(), "umpire::state::missing_field");
+    assert!(
+        e.0[0].message.contains("`immobile_on_move`"),
+        "{}",
+        e.0[0].message
+    );
+    std::fs::write(&path, rules.replace("0..\n", "0.. = 0\n")).expect("write");
+    let mut r = Ruleset::load(path.to_str().expect("utf-8")).expect("loads");
+    r.load_state("tests/language/probes/side_extra_field.toml")
+        .expect("the default fills it");
+    assert_eq!(answer(&r, "sides.blue.free"), "20");
+    assert_eq!(answer(&r, "sides.blue.immobile_on_move"), "0");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A house row naming several values of a key takes its numbers from each base row of
+/// those values: `good_order, disorder | 6` leaves Tardy on 5 and Shaken on 5 (the
+/// base's `5,6` rows of both columns), and gives 6 to the house.
+#[test]
+fn a_house_row_of_several_columns_trims_each() {
+    let r = Ruleset::from_source(
+        "h.rules",
+        "extends \"furious_reason\"\noverride table manoeuvre_table {\n  good_order, disorder | 6 => hold\n}\n",
+    )
+    .unwrap_or_else(|e| panic!("no overlap from the patch: {e}"));
+    assert!(answer(&r, "manoeuvre_table(good_order, 6)").starts_with("Hold"));
+    assert!(answer(&r, "manoeuvre_table(disorder, 6)").starts_with("Hold"));
+    assert!(answer(&r, "manoeuvre_table(good_order, 5)").starts_with("Tardy"));
+    assert!(answer(&r, "manoeuvre_table(disorder, 5)").starts_with("Shaken"));
+    assert!(answer(&r, "manoeuvre_table(good_order, 7)").starts_with("Well Handled"));
+}
+
+/// A used ruleset may use another: each alias qualifies its own file's names, and the
+/// outer file reaches the inner one's rules only through the middle one's.
+#[test]
+fn a_used_ruleset_may_use_another() {
+    let dir = std::env::temp_dir().join(format!("umpire-use-chain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch");
+    std::fs::write(
+        dir.join("inner.rules"),
+        "enum Arm { foot \"Foot\", horse \"Horse\" }\nrule speed(a: Arm) -> Int { match a { foot => 6\n horse => 12 } }\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("middle.rules"),
+        "use \"inner.rules\" as i\nrule charge(a: i.Arm) -> Int { i.speed(a) * 2 }\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("outer.rules"),
+        "use \"middle.rules\" as m\nrule horse_charge() -> Int { m.charge(m.i.Arm.horse) }\nrule mounted(a: m.i.Arm) -> Bool { match a {\n m.i.Arm.horse => true\n _ => false } }\n",
+    )
+    .expect("write");
+    let r = Ruleset::load(dir.join("outer.rules").to_str().expect("utf-8"))
+        .unwrap_or_else(|e| panic!("loads: {e}"));
+    // A horse moves 12, and charges at twice its move.
+    assert_eq!(answer(&r, "horse_charge()"), "24");
+    assert_eq!(answer(&r, "m.charge(m.i.Arm.foot)"), "12");
+    assert_eq!(answer(&r, "mounted(m.i.Arm.horse)"), "true");
+    assert_eq!(answer(&r, "mounted(m.i.Arm.foot)"), "false");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -56,6 +56,10 @@ impl Checker<'_> {
                     "not defined",
                 )
                 .suggest(&name.node, names.iter().map(|s| s.as_str()));
+                let d = match self.prog.left_out.get(&name.node) {
+                    Some(why) => d.help(why.clone()),
+                    None => d,
+                };
                 self.err(d);
                 for a in args {
                     self.expr(&a.value, scope, None);

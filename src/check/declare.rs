@@ -143,6 +143,9 @@ impl Checker<'_> {
                 ast::Item::Enum(e) => {
                     self.declare_enum(e);
                 }
+                ast::Item::LeftOut { name, why } => {
+                    self.prog.left_out.insert(name.clone(), why.clone());
+                }
                 // An interpretation's readings are an enum of its own.
                 ast::Item::Interpretation(d) => {
                     let e = ast::EnumDef {

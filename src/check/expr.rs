@@ -410,6 +410,20 @@ impl Checker<'_> {
                 }
             }
         }
+        // `ks.SOME_CONST`, `ks.Arm`, `ks.Arm.infantry`: names of the ruleset used as
+        // `ks` (`ks.k.Arm` of one it uses as `k`).
+        if let Some(path) = dotted(base) {
+            let first = path.split('.').next().unwrap_or_default();
+            if scope.lookup(first).is_none() {
+                if let Some(Global::EnumType(e)) = self.prog.globals.get(path.as_str()).cloned() {
+                    return self.qualified_value(e, field, span);
+                }
+                let used = format!("{path}.{}", field.node);
+                if self.prog.globals.contains_key(used.as_str()) {
+                    return self.name(&used, span, scope, None);
+                }
+            }
+        }
         let (be, bt) = self.expr(base, scope, None);
         // The field's name as the record type holds it: values of the type share that
         // text, so finding the field is a pointer comparison (`Value::field`).
@@ -701,6 +715,15 @@ impl Checker<'_> {
 fn declared_record(t: &Ty) -> Option<Ty> {
     match t {
         Ty::Record(shape) if shape.record.is_some() || shape.name.is_some() => Some(t.clone()),
+        _ => None,
+    }
+}
+
+/// `ks.k.Arm` written as fields of a name: the names joined by dots.
+fn dotted(e: &ast::Expr) -> Option<String> {
+    match &e.kind {
+        ast::ExprKind::Name(n) => Some(n.clone()),
+        ast::ExprKind::Field(b, f) => dotted(b).map(|p| format!("{p}.{}", f.node)),
         _ => None,
     }
 }

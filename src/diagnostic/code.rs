@@ -57,6 +57,14 @@ pub enum Code {
     ExtendTwice,
     /// `override table movment_rate { ... }` (misspelt): the base has nothing of that name.
     ExtendUnknown,
+    /// `use "kriegspiel" as move` in a ruleset whose state has a field `move`: an alias
+    /// that is another name of the ruleset, or two `use`s of one alias.
+    UseAlias,
+    /// `use "b.rules" as b` in a.rules, and `use "a.rules" as a` in b.rules: a circle.
+    UseCycle,
+    /// `ks.supply_lines(...)`, kriegspiel's rule reading its own state: a used ruleset brings
+    /// no state.
+    UseState,
     // check: a ruleset or a question that reads but does not make sense (some only warn)
     /// `const first_order = hold`, `hold` a value of two enums: which enum's value is meant?
     CheckAmbiguous,
@@ -309,7 +317,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 132] = [
+    pub const ALL: [Code; 135] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseDefault,
@@ -331,6 +339,9 @@ impl Code {
         Code::ExtendSimilarLabel,
         Code::ExtendTwice,
         Code::ExtendUnknown,
+        Code::UseAlias,
+        Code::UseCycle,
+        Code::UseState,
         Code::CheckAmbiguous,
         Code::CheckArgument,
         Code::CheckBuiltinName,
@@ -468,6 +479,9 @@ impl Code {
             Code::ExtendSimilarLabel => "umpire::extend::similar_label",
             Code::ExtendTwice => "umpire::extend::twice",
             Code::ExtendUnknown => "umpire::extend::unknown",
+            Code::UseAlias => "umpire::extend::use_alias",
+            Code::UseCycle => "umpire::extend::use_cycle",
+            Code::UseState => "umpire::extend::use_state",
             Code::CheckAmbiguous => "umpire::check::ambiguous",
             Code::CheckArgument => "umpire::check::argument",
             Code::CheckBuiltinName => "umpire::check::builtin_name",
@@ -605,7 +619,10 @@ impl Code {
             | Code::ExtendShadow
             | Code::ExtendSimilarLabel
             | Code::ExtendTwice
-            | Code::ExtendUnknown => Phase::Extend,
+            | Code::ExtendUnknown
+            | Code::UseAlias
+            | Code::UseCycle
+            | Code::UseState => Phase::Extend,
             Code::CheckAmbiguous
             | Code::CheckArgument
             | Code::CheckBuiltinName

@@ -484,6 +484,9 @@ pub struct Program {
     pub examples: Vec<ExampleInfo>,
     /// Top-level names.
     pub globals: HashMap<String, Global>,
+    /// Definitions of used rulesets left out because they read their own ruleset's
+    /// state (`ks.victual`), with why in words: what a question naming one is told.
+    pub left_out: HashMap<String, String>,
     /// Enum value names → every (enum, index) with that name.
     pub enum_values: HashMap<String, Vec<(EnumId, u16)>>,
     /// Interpretations of ambiguous rules, by index.

@@ -49,6 +49,21 @@ pub enum Item {
     Example(ExampleDef),
     /// `extends "furious_reason"`: the ruleset this file changes.
     Extends(Spanned<String>),
+    /// A definition of a used ruleset left out because it reads that ruleset's state
+    /// (never written: put in by `use`), so that naming it says why it is not there.
+    LeftOut {
+        /// Its name, qualified (`ks.victual`).
+        name: String,
+        /// Why, in words: the state field it reads, and through what.
+        why: String,
+    },
+    /// `use "kriegspiel" as ks`: another ruleset's definitions, named `ks.NAME`.
+    Use {
+        /// The ruleset: a bundled name, or a path beside this file.
+        ruleset: Spanned<String>,
+        /// The name its definitions are qualified with.
+        alias: Name,
+    },
     /// `interpretation NAME "what is ambiguous" { reading "text" default, ... }`
     Interpretation(InterpretationDef),
     /// `override DEFINITION`: replaces the base ruleset's definition of that name.
@@ -62,7 +77,13 @@ pub enum Item {
         cite: Option<Spanned<String>>,
         /// The rows.
         rows: Vec<Row>,
+        /// `column KEY = PATTERN { rows }` blocks, put in among the rows when the
+        /// base's keys are known.
+        columns: Vec<ColumnPatch>,
     },
+    /// `override record NAME { add field: Type = default }`: fields added to the base's
+    /// record.
+    RecordPatch(RecordDef),
     /// `override modifiers NAME { "Label" ...; remove "Label" }`: modifiers changed (by
     /// label), added, or removed.
     ModifiersPatch {
@@ -88,6 +109,19 @@ pub struct InterpretationDef {
     pub readings: Vec<EnumValueDef>,
     /// The reading used unless another is chosen (none: "not given" until chosen).
     pub default: Option<Name>,
+}
+
+/// A `column` block of a table patch: its rows give `key` as `pattern`.
+#[derive(Debug, Clone)]
+pub struct ColumnPatch {
+    /// The key the block fixes (`order`).
+    pub key: Name,
+    /// Its pattern (`good_order`).
+    pub pattern: Pattern,
+    /// The rows, without that key.
+    pub rows: Vec<Row>,
+    /// How many of the patch's plain rows come before the block.
+    pub after: usize,
 }
 
 /// One change to a modifier list.

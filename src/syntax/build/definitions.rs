@@ -8,7 +8,7 @@ impl Builder {
     pub(crate) fn build_definition(&self, p: Pair<Rule>) -> R<Item> {
         let span = self.span(&p);
         let rule = p.as_rule();
-        let inner = p.into_inner().peekable();
+        let mut inner = p.into_inner().peekable();
         match rule {
             Rule::ruleset_decl => self.build_ruleset(span, inner),
             Rule::die_decl => self.build_die(span, inner),
@@ -21,6 +21,18 @@ impl Builder {
             Rule::modifiers_def => self.build_modifiers(span, inner),
             Rule::example_def => self.build_example(span, inner),
             Rule::interpretation_def => self.build_interpretation(span, inner),
+            Rule::use_decl => {
+                let mut next = || inner.next().ok_or_else(|| incomplete(span));
+                let _use_kw = next()?;
+                let ruleset = self.string(next()?);
+                let _as_kw = next()?;
+                let alias = self.name(next()?);
+                Ok(Item::Use { ruleset, alias })
+            }
+            Rule::record_patch => {
+                let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
+                Ok(Item::RecordPatch(self.build_fields(name, inner)?))
+            }
             Rule::extends_decl | Rule::override_def | Rule::table_patch | Rule::modifiers_patch => {
                 self.build_house(span, rule, inner)
             }
@@ -149,6 +161,7 @@ impl Builder {
                         default,
                     });
                 }
+                Rule::add_kw => {}
                 r => unreachable!("{r:?} in build_fields"),
             }
             Ok(())
@@ -292,9 +305,28 @@ impl Builder {
             Rule::table_patch => {
                 let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
                 let mut rows = Vec::new();
+                let mut columns = Vec::new();
                 let c = self.clauses(inner, |q| {
                     match q.as_rule() {
                         Rule::row => rows.push(self.build_row(q)?),
+                        Rule::column_block => {
+                            let mut ci = q.into_inner();
+                            if let (Some(key), Some(pat)) = (ci.next(), ci.next()) {
+                                let pattern = self.build_pattern(pat)?;
+                                let mut crows = Vec::new();
+                                for r in ci {
+                                    let mut row = self.build_row(r)?;
+                                    row.column = Some(pattern.span());
+                                    crows.push(row);
+                                }
+                                columns.push(ColumnPatch {
+                                    key: self.name(key),
+                                    pattern,
+                                    rows: crows,
+                                    after: rows.len(),
+                                });
+                            }
+                        }
                         r => unreachable!("{r:?} in table_patch"),
                     }
                     Ok(())
@@ -303,6 +335,7 @@ impl Builder {
                     name,
                     cite: c.cite,
                     rows,
+                    columns,
                 })
             }
             Rule::modifiers_patch => {

@@ -478,10 +478,23 @@ impl Builder {
     /// `name(arg, name: arg, ...)`.
     fn build_call(&self, p: Pair<Rule>) -> R<ExprKind> {
         let mut it = p.into_inner();
-        let Some(n) = it.next().and_then(|head| head.into_inner().next()) else {
+        let Some(head) = it.next() else {
             unreachable!("call")
         };
-        let name = self.name(n);
+        // `ks.food_packets(...)`: the name of a used ruleset's rule, dot and all.
+        let parts: Vec<Pair<Rule>> = head.into_inner().collect();
+        let name = match parts.as_slice() {
+            [n] => self.name(n.clone()),
+            [a, .., b] => {
+                let (sa, sb) = (self.span(a), self.span(b));
+                let words: Vec<&str> = parts.iter().map(|p| p.as_str()).collect();
+                Name::new(
+                    words.join("."),
+                    Span::new(sa.file, sa.start as usize, sb.end as usize),
+                )
+            }
+            [] => unreachable!("call"),
+        };
         let mut args = Vec::new();
         for a in it {
             let parts: Vec<Pair<Rule>> = a.into_inner().collect();

@@ -36,7 +36,7 @@ impl Builder {
             return Err(Diag::at(Code::ParseSyntax, "expected a type", span, "here"));
         };
         Ok(match inner.as_rule() {
-            Rule::ident => TypeExpr::Named(self.name(inner)),
+            Rule::ident | Rule::qualified_name => TypeExpr::Named(self.name(inner)),
             Rule::range_type => {
                 let mut ri = inner.into_inner();
                 let lo = ri.next().map(|x| self.int(&x)).transpose()?.unwrap_or(0);
@@ -148,6 +148,20 @@ impl Builder {
                 Rule::pat_bool => {
                     Alternative::Bool(parts.first().is_some_and(|b| b.as_str() == "true"), aspan)
                 }
+                // `ks.Arm.infantry`: the enum `ks.Arm`, the value `infantry`.
+                Rule::pat_used_value => match parts.as_slice() {
+                    [a, .., e, v] => {
+                        let (sa, se) = (self.span(a), self.span(e));
+                        let words: Vec<&str> =
+                            parts[..parts.len() - 1].iter().map(|p| p.as_str()).collect();
+                        let qual = Name::new(
+                            words.join("."),
+                            Span::new(sa.file, sa.start as usize, se.end as usize),
+                        );
+                        Alternative::Name(Some(qual), self.name(v.clone()))
+                    }
+                    _ => unreachable!("pat_used_value has three parts or more"),
+                },
                 Rule::pat_name => {
                     let mut it = parts.into_iter();
                     let first = it.next().map(|n| self.name(n));
