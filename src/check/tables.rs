@@ -54,7 +54,7 @@ impl Checker<'_> {
                 } else {
                     c.expect_ty(&ty, &declared, row.cell.span);
                 }
-                let text = c.sources.snippet(row.span).split_whitespace().collect::<Vec<_>>().join(" ");
+                let text = row.grid.clone().unwrap_or_else(|| c.sources.snippet(row.span).split_whitespace().collect::<Vec<_>>().join(" "));
                 let column = row.column.map(|col| rc(c.sources.snippet(col).trim()));
                 let cite = row.cite.as_ref().map(|c| rc(&c.node));
                 rows.push(RowInfo { patterns, cell, text: rc(&text), column, span: row.span, cite });
@@ -92,7 +92,7 @@ impl Checker<'_> {
         let Some(k) = coverage::number_key(info) else {
             return false;
         };
-        let scale = coverage::Scale::of(&info.sig.params[k].ty);
+        let scale = coverage::Scale::of_key(&info.sig.params[k].ty, rows, k);
         let mut holed = false;
         let mut reported = std::collections::HashSet::new();
         let mut fractions_told = false;
@@ -124,13 +124,23 @@ impl Checker<'_> {
             .flat_map(|(r, iv)| iv.into_iter().map(move |(lo, hi)| (lo, hi, r)))
             .collect();
         spans.sort();
-        let mut widest: Option<(i128, usize)> = None;
+        let mut widest: Option<(i128, usize, i128)> = None;
         for &(lo, hi, r) in &spans {
-            if let Some((top, earlier)) = widest {
-                if lo <= top && earlier != r {
+            if let Some((top, earlier, bottom)) = widest {
+                if lo <= top && earlier != r && !ladder(scale, (bottom, top, earlier), (lo, hi, r))
+                {
                     let (ra, rb) = (earlier.min(r), earlier.max(r));
                     if reported.insert((ra, rb)) && reported.len() <= 20 {
                         let shared = (lo, top.min(hi));
+                        // Two thresholds the same way, the wider one first: the other is
+                        // never read where they meet.
+                        let same_way = (top >= scale.hi() && hi >= scale.hi())
+                            || (bottom <= scale.lo() && lo <= scale.lo());
+                        let help = if same_way {
+                            format!("thresholds are read from the top down: put {} above {}, so that the wider one takes what the other leaves", rows[rb].quoted(), rows[ra].quoted())
+                        } else {
+                            "each number belongs to one row: change one of them".to_string()
+                        };
                         self.err(
                             Diag::at(
                                 Code::CheckOverlap,
@@ -144,13 +154,13 @@ impl Checker<'_> {
                                 "overlaps an earlier row",
                             )
                             .label(rows[ra].span, "this row")
-                            .help("each number belongs to one row: change one of them"),
+                            .help(help),
                         );
                     }
                 }
             }
-            if widest.is_none_or(|(top, _)| hi > top) {
-                widest = Some((hi, r));
+            if widest.is_none_or(|(top, _, _)| hi > top) {
+                widest = Some((hi, r, lo));
             }
         }
     }
@@ -165,7 +175,7 @@ impl Checker<'_> {
         col: &coverage::Column,
     ) -> bool {
         let key = &info.sig.params[k];
-        let scale = coverage::Scale::of(&key.ty);
+        let scale = coverage::Scale::of_key(&key.ty, rows, k);
         if col.rows.is_empty() {
             // A column a declared range asks for (`odds: 1..6`), with no row at all.
             self.err(
@@ -206,8 +216,12 @@ impl Checker<'_> {
             ),
         };
         let help = match scale.a_fraction((lo, hi)) {
+            Some(f) if scale.length => format!(
+                "`{}` is a `Length`: it can be {f}, and a row must take it (`13\"-24\"` takes 13\" and 24\" and every length between, nothing past them). Write the bands as thresholds read from the top down, each taking what the rows above it leave (`more than 2' => ...` then `more than 12\" => ...`: past 12\" up to 2'); or give a last row `_ => ...`",
+                key.name
+            ),
             Some(f) => format!(
-                "`{}` is a `Num`: it can be a fraction such as {f}, and a row must take it. If the rulebook rounds it (\"odds are rounded down\"), make the key a whole number (`{}: Int`) and round where the table is called (`floor(...)`); or give a last row `_ => ...` for what falls between the rows",
+                "`{}` is a `Num`: it can be a fraction such as {f}, and a row must take it. If the rulebook rounds it (\"odds are rounded down\"), make the key a whole number (`{}: Int`) and round where the table is called (`floor(...)`); if the bands meet there, write them as thresholds read from the top down, each taking what the rows above it leave (`6 or more => 6` then `3 or more => 3`: 3 up to 6); or give a last row `_ => ...` for what falls between the rows",
                 key.name, key.name
             ),
             None => "add a row for it, or widen a neighbouring row".into(),
@@ -230,7 +244,7 @@ impl Checker<'_> {
         col: &coverage::Column,
         (lo, hi): (i128, i128),
     ) -> (Span, &'static str) {
-        let scale = coverage::Scale::of(&info.sig.params[k].ty);
+        let scale = coverage::Scale::of_key(&info.sig.params[k].ty, rows, k);
         let covers = |n: i128| {
             col.rows.iter().copied().find(|&r| {
                 scale
@@ -258,7 +272,7 @@ impl Checker<'_> {
         col: &coverage::Column,
     ) -> bool {
         let key = &info.sig.params[k];
-        let scale = coverage::Scale::of(&key.ty);
+        let scale = coverage::Scale::of_key(&key.ty, rows, k);
         let Some(&otherwise) = col
             .rows
             .iter()
@@ -289,8 +303,9 @@ impl Checker<'_> {
             Diag::at(
                 Code::CheckFractionsOtherwise,
                 format!(
-                    "`{}` is a `Num`, and {}{} fall to row {} of `{}` ({f} among them), not to the rows beside them",
+                    "`{}` is a `{}`, and {}{} fall to row {} of `{}` ({f} among them), not to the rows beside them",
                     key.name,
+                    if scale.length { "Length" } else { "Num" },
                     scale.shown_all(&between),
                     col.name,
                     rows[otherwise].quoted(),
@@ -465,4 +480,16 @@ fn covered_combinations<'r>(
         }
     }
     Some((covered, left))
+}
+
+/// Two overlapping stretches `(lo, hi, row)` of a number key that are a rulebook's ladder
+/// of thresholds read from the top down, not an overlap: both open the same way, the later
+/// row reaching further (`6 or more => 6` then `3 or more => 3`: 3 to 6 read the second;
+/// `more than 24"` then `more than 12"`). A later row the earlier one wholly holds is
+/// still an overlap (it is never read there).
+fn ladder(scale: coverage::Scale, a: (i128, i128, usize), b: (i128, i128, usize)) -> bool {
+    let (earlier, later) = if a.2 < b.2 { (a, b) } else { (b, a) };
+    let up = earlier.1 >= scale.hi() && later.1 >= scale.hi() && later.0 < earlier.0;
+    let down = earlier.0 <= scale.lo() && later.0 <= scale.lo() && later.1 > earlier.1;
+    up || down
 }

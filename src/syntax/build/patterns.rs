@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::diagnostic::Code;
+use crate::value::LengthUnit;
 
 impl Builder {
     pub(super) fn build_params(&self, p: Pair<Rule>) -> R<(Vec<Param>, Vec<Param>)> {
@@ -91,6 +92,7 @@ impl Builder {
             span,
             column: None,
             cite: None,
+            grid: None,
         })
     }
 
@@ -121,15 +123,26 @@ impl Builder {
             if rule == Rule::wildcard {
                 return Ok(Pattern::Any(span));
             }
-            let parts: Vec<Pair<Rule>> = a.into_inner().collect();
-            let int_at =
-                |i: usize| -> R<i64> { parts.get(i).map(|x| self.int(x)).unwrap_or(Ok(0)) };
+            let parts: Vec<Pair<Rule>> = a
+                .into_inner()
+                .filter(|x| !matches!(x.as_rule(), Rule::more_kw | Rule::less_kw | Rule::than_kw))
+                .collect();
+            let bound_at = |i: usize| -> R<Bound> {
+                match parts.get(i) {
+                    Some(x) => self.bound(x.clone()),
+                    None => Ok(Bound::int(0, aspan)),
+                }
+            };
             alts.push(match rule {
-                Rule::pat_or_more => Alternative::AtLeast(int_at(0)?, aspan),
-                Rule::pat_or_less => Alternative::AtMost(int_at(0)?, aspan),
+                Rule::pat_or_more => Alternative::AtLeast(bound_at(0)?, aspan),
+                Rule::pat_or_less => Alternative::AtMost(bound_at(0)?, aspan),
+                Rule::pat_more_than => Alternative::MoreThan(bound_at(0)?, aspan),
+                Rule::pat_less_than => Alternative::LessThan(bound_at(0)?, aspan),
                 Rule::pat_range => {
-                    let (lo, hi) = (int_at(0)?, int_at(1)?);
-                    if lo > hi {
+                    let (lo, hi) = (bound_at(0)?, bound_at(1)?);
+                    if lo.value > hi.value && lo.length == hi.length {
+                        let text = |i: usize| parts.get(i).map_or("", |x| x.as_str().trim());
+                        let (lo, hi) = (text(0), text(1));
                         // Never "write `1-2`": to a wargamer `2-1` may be an odds column,
                         // and `1-2` is another one.
                         return Err(Diag::at(
@@ -144,7 +157,7 @@ impl Builder {
                     }
                     Alternative::Range(lo, hi, aspan)
                 }
-                Rule::pat_int => Alternative::Int(int_at(0)?, aspan),
+                Rule::pat_int => Alternative::Int(bound_at(0)?, aspan),
                 Rule::pat_bool => {
                     Alternative::Bool(parts.first().is_some_and(|b| b.as_str() == "true"), aspan)
                 }
@@ -161,5 +174,50 @@ impl Builder {
             });
         }
         Ok(Pattern::Alternatives(alts, span))
+    }
+
+    /// A pattern's bound: `7`, `-1/2`, `1 1/2`, `2.5`, `6"`, `1' 6"` (a length in inches).
+    fn bound(&self, p: Pair<Rule>) -> R<Bound> {
+        let span = self.span(&p);
+        let mut negative = false;
+        let mut out = None;
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::pat_minus => negative = true,
+                Rule::length_ahead => {}
+                Rule::length_lit => {
+                    let whole = !q.as_str().contains(['/', '.']);
+                    let inches = match self.build_length(q, span)? {
+                        ExprKind::Length(v, LengthUnit::Feet) => {
+                            num_traits::CheckedMul::checked_mul(&v, &Rational::from_integer(12))
+                        }
+                        ExprKind::Length(v, LengthUnit::Inches) => Some(v),
+                        _ => None,
+                    };
+                    let value = inches.ok_or_else(|| {
+                        Diag::at(
+                            Code::ParseNumber,
+                            "this length is too large to hold exactly",
+                            span,
+                            "too large",
+                        )
+                    })?;
+                    out = Some((value, true, whole && value.is_integer()));
+                }
+                _ => {
+                    let value = self.number(&q, "")?;
+                    out = Some((value, false, q.as_rule() == Rule::int));
+                }
+            }
+        }
+        let Some((value, length, whole)) = out else {
+            unreachable!("a pattern bound without a number")
+        };
+        Ok(Bound {
+            value: if negative { -value } else { value },
+            length,
+            whole,
+            span,
+        })
     }
 }
