@@ -221,3 +221,11 @@ fn house_rule_files_load_and_pass_their_examples() {
         assert!(examples_pass(&path) > 0, "{path} has examples");
     }
 }
+
+/// A house rule changes one cell of a printed grid (`grid roll by odds`) with the row the
+/// grid means, `3 | 2-3` (odds then roll): that cell changes, the others stay.
+#[test]
+fn a_house_rule_patches_one_cell_of_a_printed_grid() {
+    let checks = examples_pass("tests/house/grid_cell.rules");
+    assert!(checks >= 4, "the house rule's examples and the base's run");
+}

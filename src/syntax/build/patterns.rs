@@ -221,3 +221,61 @@ impl Builder {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::span::FileId;
+    use crate::syntax::ast::{Alternative, Item, Pattern};
+    use crate::syntax::parser::parse_file;
+
+    /// The table's rows, each as its first pattern's first alternative.
+    fn rows(text: &str) -> Vec<Alternative> {
+        let file = parse_file(FileId(0), text).expect("parses");
+        let Some(Item::Table(t)) = file.items.into_iter().next() else {
+            panic!("a table")
+        };
+        t.rows
+            .into_iter()
+            .map(|r| match &r.patterns[0] {
+                Pattern::Alternatives(a, _) => a[0].clone(),
+                Pattern::Any(_) => panic!("a number pattern"),
+            })
+            .collect()
+    }
+
+    /// After a cell, a line that reads as a row is a new row, whatever its bound:
+    /// `-1/2 or less` is never `- 1/2` taken from the cell above.
+    #[test]
+    fn a_line_that_reads_as_a_row_starts_one() {
+        let got = rows(
+            "table t(d: Num) -> Int {\n  9 or more => a + 1\n  1/2 or more => b\n  6\" or less => c * 2\n  more than 2' => a\n  less than 1 => b - 1\n  -1/2 or less => 3\n  1 1/2-3 => 1\n  2.5 or more => 1\n}\n",
+        );
+        assert_eq!(got.len(), 8, "{got:?}");
+        let half = crate::value::Rational::new(1, 2);
+        assert!(matches!(&got[1], Alternative::AtLeast(b, _) if b.value == half && !b.length));
+        assert!(matches!(&got[2], Alternative::AtMost(b, _) if b.value == 6.into() && b.length));
+        assert!(matches!(&got[3], Alternative::MoreThan(b, _) if b.value == 24.into()));
+        assert!(matches!(&got[4], Alternative::LessThan(b, _) if b.value == 1.into()));
+        assert!(matches!(&got[5], Alternative::AtMost(b, _) if b.value == -half));
+        assert!(matches!(&got[6], Alternative::Range(a, b, _)
+            if a.value == crate::value::Rational::new(3, 2) && b.value == 3.into()));
+        assert!(matches!(&got[7], Alternative::AtLeast(b, _)
+            if b.value == crate::value::Rational::new(5, 2)));
+    }
+
+    /// `1' 6"` is 18 inches; a reversed length range is refused as reversed.
+    #[test]
+    fn lengths_are_inches_and_ranges_run_low_to_high() {
+        let got = rows("table t(d: Length) -> Int {\n  1' 6\"-2' => 1\n}\n");
+        assert!(matches!(&got[0], Alternative::Range(a, b, _)
+            if a.value == 18.into() && b.value == 24.into()));
+        let e = parse_file(
+            FileId(0),
+            "table t(d: Length) -> Int {\n  2'-13\" => 1\n}\n",
+        );
+        assert_eq!(
+            e.err().map(|d| d.code),
+            Some(crate::diagnostic::Code::ParseRange)
+        );
+    }
+}
