@@ -360,8 +360,6 @@ pub struct Bound {
     pub value: Rational,
     /// Written as a length (`6"`, `2'`), not a number.
     pub length: bool,
-    /// Written as a whole number (`6`, `-1`, `24"`), not a fraction or decimal.
-    pub whole: bool,
     /// Where it was written.
     pub span: Span,
 }
@@ -372,7 +370,6 @@ impl Bound {
         Bound {
             value: Rational::from_integer(n),
             length: false,
-            whole: true,
             span,
         }
     }

@@ -22,6 +22,8 @@ pub(in crate::check) struct Scale {
     pub denom: i128,
     /// A `Length` key: its numbers are inches, shown `6"`.
     pub length: bool,
+    /// A `Length` key whose rows write feet: whole feet are shown `2'`.
+    pub feet: bool,
 }
 
 /// The most steps a whole number is cut into (past it the bounds are placed between
@@ -34,6 +36,7 @@ impl Scale {
         fractions: false,
         denom: 1,
         length: false,
+        feet: false,
     };
 
     /// The scale of a key of type `ty` whose bounds are all whole: a `Num` or a `Length`
@@ -43,6 +46,7 @@ impl Scale {
             fractions: matches!(ty, Ty::Num | Ty::Length),
             denom: 1,
             length: *ty == Ty::Length,
+            feet: false,
         }
     }
 
@@ -52,6 +56,8 @@ impl Scale {
         if !scale.fractions {
             return scale;
         }
+        // (A row's words hold a foot mark only in a length: names and numbers have none.)
+        scale.feet = scale.length && rows.iter().any(|r| r.text.contains(['\'', '′']));
         for row in rows {
             let Some(Pat::Alts(alts)) = row.patterns.get(k) else {
                 continue;
@@ -201,6 +207,10 @@ impl Scale {
     fn number(self, n: i128) -> String {
         let mark = if self.length { "\"" } else { "" };
         let q = Q::new(n, self.denom);
+        let foot = Q::from_integer(12);
+        if self.feet && q != Q::from_integer(0) && (q / foot).is_integer() {
+            return format!("{}'", (q / foot).to_integer());
+        }
         match (i64::try_from(*q.numer()), i64::try_from(*q.denom())) {
             (Ok(a), Ok(b)) => format!("{}{mark}", Mixed(Rational::new(a, b))),
             _ => format!("{n}/{}{mark}", self.denom),
@@ -312,6 +322,7 @@ mod tests {
         fractions: true,
         denom: 1,
         length: false,
+        feet: false,
     };
 
     #[test]
@@ -350,6 +361,37 @@ mod tests {
         assert_eq!(FRACTIONS.a_fraction((10, 10)), None);
         assert_eq!(FRACTIONS.a_fraction((1, 1)).as_deref(), Some("1/2"));
         assert_eq!(WHOLE.shown((7, 9)), "7-9");
+    }
+
+    #[test]
+    fn strict_and_fractional_bounds_on_a_length_key() {
+        let inches = Scale {
+            fractions: true,
+            denom: 2,
+            length: true,
+            feet: true,
+        };
+        let n = Rational::from_integer;
+        // `more than 2'` (24") starts just past 24" (at 2 x 48 + 1); `2' or less` ends on it.
+        let more = Pat::Alts(vec![Alt::MoreThan(n(24))]);
+        let upto = Pat::Alts(vec![Alt::AtMost(n(24))]);
+        assert_eq!(inches.spans(&more), Some(vec![(97, inches.hi())]));
+        assert_eq!(inches.spans(&upto), Some(vec![(inches.lo(), 96)]));
+        // `less than 1/2"`: up to just short of the half inch (2 x 1).
+        let less = Pat::Alts(vec![Alt::LessThan(Rational::new(1, 2))]);
+        assert_eq!(inches.spans(&less), Some(vec![(inches.lo(), 1)]));
+        assert_eq!(inches.shown((96, 96)), "2'");
+        assert_eq!(
+            inches.shown((95, 95)),
+            "the lengths between 23 1/2\" and 2'"
+        );
+        assert_eq!(inches.a_fraction((95, 95)).as_deref(), Some("23 3/4\""));
+        // On a whole-number key, strict bounds are the next whole number in.
+        let six = Pat::Alts(vec![
+            Alt::MoreThan(n(6)),
+            Alt::LessThan(Rational::new(1, 2)),
+        ]);
+        assert_eq!(WHOLE.spans(&six), Some(vec![(7, HI), (LO, 0)]));
     }
 
     #[test]

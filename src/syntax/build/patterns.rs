@@ -186,7 +186,6 @@ impl Builder {
                 Rule::pat_minus => negative = true,
                 Rule::length_ahead => {}
                 Rule::length_lit => {
-                    let whole = !q.as_str().contains(['/', '.']);
                     let inches = match self.build_length(q, span)? {
                         ExprKind::Length(v, LengthUnit::Feet) => {
                             num_traits::CheckedMul::checked_mul(&v, &Rational::from_integer(12))
@@ -202,21 +201,20 @@ impl Builder {
                             "too large",
                         )
                     })?;
-                    out = Some((value, true, whole && value.is_integer()));
+                    out = Some((value, true));
                 }
                 _ => {
                     let value = self.number(&q, "")?;
-                    out = Some((value, false, q.as_rule() == Rule::int));
+                    out = Some((value, false));
                 }
             }
         }
-        let Some((value, length, whole)) = out else {
+        let Some((value, length)) = out else {
             unreachable!("a pattern bound without a number")
         };
         Ok(Bound {
             value: if negative { -value } else { value },
             length,
-            whole,
             span,
         })
     }
