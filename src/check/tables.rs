@@ -96,8 +96,14 @@ impl Checker<'_> {
         let mut holed = false;
         let mut reported = std::collections::HashSet::new();
         let mut fractions_told = false;
+        // The other number keys, each on its scale (a CRT's ratio columns).
+        let others: Vec<(usize, coverage::Scale)> = (0..info.keys.min(info.sig.params.len()))
+            .filter(|&j| j != k)
+            .filter(|&j| matches!(info.sig.params[j].ty, Ty::Int | Ty::Num | Ty::Length))
+            .map(|j| (j, coverage::Scale::of_key(&info.sig.params[j].ty, rows, j)))
+            .collect();
         for col in coverage::columns(&self.prog, info, rows, k) {
-            self.overlaps(rows, k, scale, &col, &mut reported);
+            self.overlaps(rows, (k, scale), &others, &col, &mut reported);
             holed |= self.holes(info, rows, k, &col);
             if !holed && !fractions_told {
                 fractions_told = self.fractions_otherwise(info, rows, k, &col);
@@ -112,8 +118,8 @@ impl Checker<'_> {
     fn overlaps(
         &mut self,
         rows: &[RowInfo],
-        k: usize,
-        scale: coverage::Scale,
+        (k, scale): (usize, coverage::Scale),
+        others: &[(usize, coverage::Scale)],
         col: &coverage::Column,
         reported: &mut std::collections::HashSet<(usize, usize)>,
     ) {
@@ -127,7 +133,10 @@ impl Checker<'_> {
         let mut widest: Option<(i128, usize, i128)> = None;
         for &(lo, hi, r) in &spans {
             if let Some((top, earlier, bottom)) = widest {
-                if lo <= top && earlier != r && !ladder(scale, (bottom, top, earlier), (lo, hi, r))
+                if lo <= top
+                    && earlier != r
+                    && !ladder(scale, (bottom, top, earlier), (lo, hi, r))
+                    && !ladder_elsewhere(rows, others, earlier.min(r), earlier.max(r))
                 {
                     let (ra, rb) = (earlier.min(r), earlier.max(r));
                     if reported.insert((ra, rb)) && reported.len() <= 20 {
@@ -136,8 +145,11 @@ impl Checker<'_> {
                         // never read where they meet.
                         let same_way = (top >= scale.hi() && hi >= scale.hi())
                             || (bottom <= scale.lo() && lo <= scale.lo());
-                        let help = if same_way {
-                            format!("thresholds are read from the top down: put {} above {}, so that the wider one takes what the other leaves", rows[rb].quoted(), rows[ra].quoted())
+                        let (b, a) = (rows[rb].quoted(), rows[ra].quoted());
+                        let help = if ladder_elsewhere(rows, others, rb, ra) {
+                            format!("thresholds are read in order, a grid's columns from left to right: put {b} before {a}, so that the wider one takes what the other leaves")
+                        } else if same_way {
+                            format!("thresholds are read from the top down: put {b} above {a}, so that the wider one takes what the other leaves")
                         } else {
                             "each number belongs to one row: change one of them".to_string()
                         };
@@ -492,4 +504,24 @@ fn ladder(scale: coverage::Scale, a: (i128, i128, usize), b: (i128, i128, usize)
     let up = earlier.1 >= scale.hi() && later.1 >= scale.hi() && later.0 < earlier.0;
     let down = earlier.0 <= scale.lo() && later.0 <= scale.lo() && later.1 > earlier.1;
     up || down
+}
+
+/// Rows `a` then `b` that are a ladder of thresholds on another number key (a CRT's ratio
+/// columns `3 or more` then `2 or more`): `b` is read where `a` is not.
+fn ladder_elsewhere(
+    rows: &[RowInfo],
+    others: &[(usize, coverage::Scale)],
+    a: usize,
+    b: usize,
+) -> bool {
+    others.iter().any(|&(j, s)| {
+        let one = |r: usize| match s.spans(&rows[r].patterns[j]).as_deref() {
+            Some(&[x]) => Some(x),
+            _ => None,
+        };
+        match (one(a), one(b)) {
+            (Some(x), Some(y)) => ladder(s, (x.0, x.1, 0), (y.0, y.1, 1)),
+            _ => false,
+        }
+    })
 }
