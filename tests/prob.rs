@@ -285,6 +285,8 @@ fn bands_and_grids_agree_with_brute_force_and_the_printed_crt() {
         "reach(2d6 * 2\")",
         "column_of(d6 / d4)",
         "ladder(d6 / 2)",
+        "ratio_attack(5, 2)",
+        "ratio_attack(d4, 2)",
     ] {
         assert_eq!(exact_map(&rules, expr), brute_force(&rules, expr), "{expr}");
     }

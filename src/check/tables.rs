@@ -272,9 +272,7 @@ impl Checker<'_> {
         (at.map_or(info.sig.span, |r| rows[r].span), place)
     }
 
-    /// (A `Length` key takes fractions of an inch the same way, once its rows can be
-    /// written as lengths; these words are for `Num`, the only such key rows take today.)
-    /// On a `Num` key, an `_` row that takes the fractions between the numbered rows (`3-5`,
+    /// On a `Num` key (or a `Length` key, in fractions of an inch), an `_` row that takes the fractions between the numbered rows (`3-5`,
     /// `6 or more`, `_`: 5 1/2 reads `_`) is told, once: a warning. Returns whether it was.
     fn fractions_otherwise(
         &mut self,
