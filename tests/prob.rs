@@ -375,3 +375,34 @@ fn a_typed_record_and_its_defaults_are_one_outcome_with_the_untyped_one() {
     assert_eq!(by["false"], frac(5, 6));
     assert_eq!(exact_map(&rules, expr), brute_force(&rules, expr));
 }
+
+/// Distance bands, ratios and a printed grid (issue 17, form 2): the exact odds agree with
+/// every face tried, and the grid's column reads as printed.
+#[test]
+fn bands_and_grids_agree_with_brute_force_and_the_printed_crt() {
+    let rules = Ruleset::load("tests/language/bands.rules").expect("loads");
+    for expr in [
+        "attack(2)",
+        "attack(d6 - 2)",
+        "charge(d6 * 6\")",
+        "reach(2d6 * 2\")",
+        "column_of(d6 / d4)",
+        "ladder(d6 / 2)",
+        "ratio_attack(5, 2)",
+        "ratio_attack(d4, 2)",
+    ] {
+        assert_eq!(exact_map(&rules, expr), brute_force(&rules, expr), "{expr}");
+    }
+    // The `2` column: 1 Attacker retreats, 2-3 Defender retreats, 4-6 Exchange.
+    let by_label: HashMap<String, BigRational> =
+        labelled(&rules, "attack(2)").into_iter().collect();
+    assert_eq!(by_label["Attacker retreats"], frac(1, 6));
+    assert_eq!(by_label["Defender retreats"], frac(1, 3));
+    assert_eq!(by_label["Exchange"], frac(1, 2));
+    // d6 x 6": 6" and 12" walk, 18" and 24" trot, 30" and 36" gallop (more than 2').
+    let charge: HashMap<String, BigRational> =
+        labelled(&rules, "charge(d6 * 6\")").into_iter().collect();
+    assert_eq!(charge["Walk"], frac(1, 3));
+    assert_eq!(charge["Trot"], frac(1, 3));
+    assert_eq!(charge["Gallop"], frac(1, 3));
+}

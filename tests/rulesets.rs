@@ -376,3 +376,11 @@ fn a_used_ruleset_may_use_another() {
     assert_eq!(answer(&r, "mounted(m.i.Arm.foot)"), "false");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A house rule changes one cell of a printed grid (`grid roll by odds`) with the row the
+/// grid means, `3 | 2-3` (odds then roll): that cell changes, the others stay.
+#[test]
+fn a_house_rule_patches_one_cell_of_a_printed_grid() {
+    let checks = examples_pass("tests/house/grid_cell.rules");
+    assert!(checks >= 4, "the house rule's examples and the base's run");
+}

@@ -54,7 +54,7 @@ impl Checker<'_> {
                 } else {
                     c.expect_ty(&ty, &declared, row.cell.span);
                 }
-                let text = c.sources.snippet(row.span).split_whitespace().collect::<Vec<_>>().join(" ");
+                let text = row.grid.clone().unwrap_or_else(|| c.sources.snippet(row.span).split_whitespace().collect::<Vec<_>>().join(" "));
                 let column = row.column.map(|col| rc(c.sources.snippet(col).trim()));
                 let cite = row.cite.as_ref().map(|c| rc(&c.node));
                 rows.push(RowInfo { patterns, cell, text: rc(&text), column, span: row.span, cite });
@@ -92,12 +92,18 @@ impl Checker<'_> {
         let Some(k) = coverage::number_key(info) else {
             return false;
         };
-        let scale = coverage::Scale::of(&info.sig.params[k].ty);
+        let scale = coverage::Scale::of_key(&info.sig.params[k].ty, rows, k);
         let mut holed = false;
         let mut reported = std::collections::HashSet::new();
         let mut fractions_told = false;
+        // The other number keys, each on its scale (a CRT's ratio columns).
+        let others: Vec<(usize, coverage::Scale)> = (0..info.keys.min(info.sig.params.len()))
+            .filter(|&j| j != k)
+            .filter(|&j| matches!(info.sig.params[j].ty, Ty::Int | Ty::Num | Ty::Length))
+            .map(|j| (j, coverage::Scale::of_key(&info.sig.params[j].ty, rows, j)))
+            .collect();
         for col in coverage::columns(&self.prog, info, rows, k) {
-            self.overlaps(rows, k, scale, &col, &mut reported);
+            self.overlaps(rows, (k, scale), &others, &col, &mut reported);
             holed |= self.holes(info, rows, k, &col);
             if !holed && !fractions_told {
                 fractions_told = self.fractions_otherwise(info, rows, k, &col);
@@ -112,8 +118,8 @@ impl Checker<'_> {
     fn overlaps(
         &mut self,
         rows: &[RowInfo],
-        k: usize,
-        scale: coverage::Scale,
+        (k, scale): (usize, coverage::Scale),
+        others: &[(usize, coverage::Scale)],
         col: &coverage::Column,
         reported: &mut std::collections::HashSet<(usize, usize)>,
     ) {
@@ -124,13 +130,29 @@ impl Checker<'_> {
             .flat_map(|(r, iv)| iv.into_iter().map(move |(lo, hi)| (lo, hi, r)))
             .collect();
         spans.sort();
-        let mut widest: Option<(i128, usize)> = None;
+        let mut widest: Option<(i128, usize, i128)> = None;
         for &(lo, hi, r) in &spans {
-            if let Some((top, earlier)) = widest {
-                if lo <= top && earlier != r {
+            if let Some((top, earlier, bottom)) = widest {
+                if lo <= top
+                    && earlier != r
+                    && !ladder(scale, (bottom, top, earlier), (lo, hi, r))
+                    && !ladder_elsewhere(rows, others, earlier.min(r), earlier.max(r))
+                {
                     let (ra, rb) = (earlier.min(r), earlier.max(r));
                     if reported.insert((ra, rb)) && reported.len() <= 20 {
                         let shared = (lo, top.min(hi));
+                        // Two thresholds the same way, the wider one first: the other is
+                        // never read where they meet.
+                        let same_way = (top >= scale.hi() && hi >= scale.hi())
+                            || (bottom <= scale.lo() && lo <= scale.lo());
+                        let (b, a) = (rows[rb].quoted(), rows[ra].quoted());
+                        let help = if ladder_elsewhere(rows, others, rb, ra) {
+                            format!("thresholds are read in order, a grid's columns from left to right: put {b} before {a}, so that the wider one takes what the other leaves")
+                        } else if same_way {
+                            format!("thresholds are read from the top down: put {b} above {a}, so that the wider one takes what the other leaves")
+                        } else {
+                            "each number belongs to one row: change one of them".to_string()
+                        };
                         self.err(
                             Diag::at(
                                 Code::CheckOverlap,
@@ -144,13 +166,13 @@ impl Checker<'_> {
                                 "overlaps an earlier row",
                             )
                             .label(rows[ra].span, "this row")
-                            .help("each number belongs to one row: change one of them"),
+                            .help(help),
                         );
                     }
                 }
             }
-            if widest.is_none_or(|(top, _)| hi > top) {
-                widest = Some((hi, r));
+            if widest.is_none_or(|(top, _, _)| hi > top) {
+                widest = Some((hi, r, lo));
             }
         }
     }
@@ -165,7 +187,7 @@ impl Checker<'_> {
         col: &coverage::Column,
     ) -> bool {
         let key = &info.sig.params[k];
-        let scale = coverage::Scale::of(&key.ty);
+        let scale = coverage::Scale::of_key(&key.ty, rows, k);
         if col.rows.is_empty() {
             // A column a declared range asks for (`odds: 1..6`), with no row at all.
             self.err(
@@ -206,8 +228,12 @@ impl Checker<'_> {
             ),
         };
         let help = match scale.a_fraction((lo, hi)) {
+            Some(f) if scale.length => format!(
+                "`{}` is a `Length`: it can be {f}, and a row must take it (`13\"-24\"` takes 13\" and 24\" and every length between, nothing past them). Write the bands as thresholds read from the top down, each taking what the rows above it leave (`more than 2' => ...` then `more than 12\" => ...`: past 12\" up to 2'); or give a last row `_ => ...`",
+                key.name
+            ),
             Some(f) => format!(
-                "`{}` is a `Num`: it can be a fraction such as {f}, and a row must take it. If the rulebook rounds it (\"odds are rounded down\"), make the key a whole number (`{}: Int`) and round where the table is called (`floor(...)`); or give a last row `_ => ...` for what falls between the rows",
+                "`{}` is a `Num`: it can be a fraction such as {f}, and a row must take it. If the rulebook rounds it (\"odds are rounded down\"), make the key a whole number (`{}: Int`) and round where the table is called (`floor(...)`); if the bands meet there, write them as thresholds read from the top down, each taking what the rows above it leave (`6 or more => 6` then `3 or more => 3`: 3 up to 6); or give a last row `_ => ...` for what falls between the rows",
                 key.name, key.name
             ),
             None => "add a row for it, or widen a neighbouring row".into(),
@@ -230,7 +256,7 @@ impl Checker<'_> {
         col: &coverage::Column,
         (lo, hi): (i128, i128),
     ) -> (Span, &'static str) {
-        let scale = coverage::Scale::of(&info.sig.params[k].ty);
+        let scale = coverage::Scale::of_key(&info.sig.params[k].ty, rows, k);
         let covers = |n: i128| {
             col.rows.iter().copied().find(|&r| {
                 scale
@@ -246,9 +272,7 @@ impl Checker<'_> {
         (at.map_or(info.sig.span, |r| rows[r].span), place)
     }
 
-    /// (A `Length` key takes fractions of an inch the same way, once its rows can be
-    /// written as lengths; these words are for `Num`, the only such key rows take today.)
-    /// On a `Num` key, an `_` row that takes the fractions between the numbered rows (`3-5`,
+    /// On a `Num` key (or a `Length` key, in fractions of an inch), an `_` row that takes the fractions between the numbered rows (`3-5`,
     /// `6 or more`, `_`: 5 1/2 reads `_`) is told, once: a warning. Returns whether it was.
     fn fractions_otherwise(
         &mut self,
@@ -258,7 +282,7 @@ impl Checker<'_> {
         col: &coverage::Column,
     ) -> bool {
         let key = &info.sig.params[k];
-        let scale = coverage::Scale::of(&key.ty);
+        let scale = coverage::Scale::of_key(&key.ty, rows, k);
         let Some(&otherwise) = col
             .rows
             .iter()
@@ -289,8 +313,9 @@ impl Checker<'_> {
             Diag::at(
                 Code::CheckFractionsOtherwise,
                 format!(
-                    "`{}` is a `Num`, and {}{} fall to row {} of `{}` ({f} among them), not to the rows beside them",
+                    "`{}` is a `{}`, and {}{} fall to row {} of `{}` ({f} among them), not to the rows beside them",
                     key.name,
+                    if scale.length { "Length" } else { "Num" },
                     scale.shown_all(&between),
                     col.name,
                     rows[otherwise].quoted(),
@@ -465,4 +490,36 @@ fn covered_combinations<'r>(
         }
     }
     Some((covered, left))
+}
+
+/// Two overlapping stretches `(lo, hi, row)` of a number key that are a rulebook's ladder
+/// of thresholds read from the top down, not an overlap: both open the same way, the later
+/// row reaching further (`6 or more => 6` then `3 or more => 3`: 3 to 6 read the second;
+/// `more than 24"` then `more than 12"`). A later row the earlier one wholly holds is
+/// still an overlap (it is never read there).
+fn ladder(scale: coverage::Scale, a: (i128, i128, usize), b: (i128, i128, usize)) -> bool {
+    let (earlier, later) = if a.2 < b.2 { (a, b) } else { (b, a) };
+    let up = earlier.1 >= scale.hi() && later.1 >= scale.hi() && later.0 < earlier.0;
+    let down = earlier.0 <= scale.lo() && later.0 <= scale.lo() && later.1 > earlier.1;
+    up || down
+}
+
+/// Rows `a` then `b` that are a ladder of thresholds on another number key (a CRT's ratio
+/// columns `3 or more` then `2 or more`): `b` is read where `a` is not.
+fn ladder_elsewhere(
+    rows: &[RowInfo],
+    others: &[(usize, coverage::Scale)],
+    a: usize,
+    b: usize,
+) -> bool {
+    others.iter().any(|&(j, s)| {
+        let one = |r: usize| match s.spans(&rows[r].patterns[j]).as_deref() {
+            Some(&[x]) => Some(x),
+            _ => None,
+        };
+        match (one(a), one(b)) {
+            (Some(x), Some(y)) => ladder(s, (x.0, x.1, 0), (y.0, y.1, 1)),
+            _ => false,
+        }
+    })
 }

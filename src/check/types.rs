@@ -52,12 +52,25 @@ impl Checker<'_> {
         let mut out = Vec::new();
         for a in alts {
             let alt = match a {
-                ast::Alternative::AtLeast(n, s) => self.int_pat(ty, *s).then_some(Alt::AtLeast(*n)),
-                ast::Alternative::AtMost(n, s) => self.int_pat(ty, *s).then_some(Alt::AtMost(*n)),
-                ast::Alternative::Range(a, b, s) => {
-                    self.int_pat(ty, *s).then_some(Alt::Range(*a, *b))
+                ast::Alternative::AtLeast(n, s) => self
+                    .bound_pat(ty, *s, &[n])
+                    .then_some(Alt::AtLeast(n.value)),
+                ast::Alternative::AtMost(n, s) => {
+                    self.bound_pat(ty, *s, &[n]).then_some(Alt::AtMost(n.value))
                 }
-                ast::Alternative::Int(n, s) => self.int_pat(ty, *s).then_some(Alt::Range(*n, *n)),
+                ast::Alternative::MoreThan(n, s) => self
+                    .bound_pat(ty, *s, &[n])
+                    .then_some(Alt::MoreThan(n.value)),
+                ast::Alternative::LessThan(n, s) => self
+                    .bound_pat(ty, *s, &[n])
+                    .then_some(Alt::LessThan(n.value)),
+                ast::Alternative::Range(a, b, s) => self
+                    .bound_pat(ty, *s, &[a, b])
+                    .then_some(Alt::Range(a.value, b.value)),
+                ast::Alternative::Int(n, s) => {
+                    let ok = self.bound_pat(ty, *s, &[n]) && self.whole_value(ty, n);
+                    ok.then_some(Alt::Range(n.value, n.value))
+                }
                 ast::Alternative::Bool(b, s) => {
                     if compatible(&Ty::Bool, ty) {
                         Some(Alt::Bool(*b))
@@ -76,6 +89,61 @@ impl Checker<'_> {
             out.extend(alt);
         }
         Pat::Alts(out)
+    }
+
+    /// A number pattern's bounds against its key: a number on an `Int` or `Num` key, a
+    /// length on a `Length` key (`6"`, not `6`), each told what to write.
+    fn bound_pat(&mut self, ty: &Ty, span: Span, bounds: &[&ast::Bound]) -> bool {
+        if !matches!(ty, Ty::Length) && !self.int_pat(ty, span) {
+            return false;
+        }
+        let mut ok = true;
+        for b in bounds {
+            let written = crate::value::Mixed(b.value);
+            let wrong = match (ty, b.length) {
+                (Ty::Length, false) => Some((
+                    format!("this key is a Length, and `{written}` is a number, not a length"),
+                    format!("write `{written}\"` (inches) or the length in feet (`2'` is `24\"`)"),
+                )),
+                (Ty::Int | Ty::Num, true) => Some((
+                    format!(
+                        "this key is {}, and `{}` is a length",
+                        ty.describe(&self.prog),
+                        crate::value::Length {
+                            inches: b.value,
+                            unit: crate::value::LengthUnit::Inches
+                        }
+                    ),
+                    format!("write the number alone: `{written}`, not `{written}\"`; or make the key a `Length` to read distances"),
+                )),
+                _ => None,
+            };
+            if let Some((message, help)) = wrong {
+                ok = false;
+                self.err(
+                    Diag::at(Code::CheckPattern, message, b.span, "wrong kind of bound").help(help),
+                );
+            }
+        }
+        ok
+    }
+
+    /// A single value on a whole-number key must be whole: `1/2` alone never matches.
+    fn whole_value(&mut self, ty: &Ty, b: &ast::Bound) -> bool {
+        if *ty != Ty::Int || b.value.is_integer() {
+            return true;
+        }
+        let written = crate::value::Mixed(b.value);
+        self.err(
+            Diag::at(
+                Code::CheckPattern,
+                format!("this key is a whole number, and is never `{written}`"),
+                b.span,
+                "a fraction",
+            )
+            .help(format!("write a whole number, or a bound such as `{written} or more` or `less than {written}`")),
+        );
+        false
     }
 
     pub(super) fn int_pat(&mut self, ty: &Ty, span: Span) -> bool {

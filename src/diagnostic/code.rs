@@ -17,6 +17,9 @@ pub enum Code {
     ParseBlockValue,
     /// `column state = good_order { ... }` in a table with no key `state`: not a key.
     ParseColumn,
+    /// `grid roll by odds { 1 | 2 \n 1 => AE | AR | DR }`: a row of a printed grid with
+    /// more or fewer cells than its header has columns, or a grid on keys the table has not.
+    ParseGrid,
     /// An `interpretation` with two readings marked `default`: which one is used unless chosen?
     ParseDefault,
     /// `die 2d6`: a ruleset's `die` line names one die, like `die d6`.
@@ -317,9 +320,10 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 135] = [
+    pub const ALL: [Code; 136] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
+        Code::ParseGrid,
         Code::ParseDefault,
         Code::ParseDie,
         Code::ParseExampleDice,
@@ -460,6 +464,7 @@ impl Code {
         match self {
             Code::ParseBlockValue => "umpire::parse::block_value",
             Code::ParseColumn => "umpire::parse::column",
+            Code::ParseGrid => "umpire::parse::grid",
             Code::ParseDefault => "umpire::parse::default",
             Code::ParseDie => "umpire::parse::die",
             Code::ParseExampleDice => "umpire::parse::example_dice",
@@ -601,6 +606,7 @@ impl Code {
         match self {
             Code::ParseBlockValue
             | Code::ParseColumn
+            | Code::ParseGrid
             | Code::ParseDefault
             | Code::ParseDie
             | Code::ParseExampleDice

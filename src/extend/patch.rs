@@ -5,7 +5,7 @@
 
 use crate::diagnostic::{Code, Diag};
 use crate::span::{FileId, SourceMap, Span};
-use crate::syntax::ast::{self, Alternative, ColumnPatch, Pattern, Row};
+use crate::syntax::ast::{self, Alternative, Bound, ColumnPatch, Pattern, Row};
 
 /// The patch's `column KEY = PATTERN { rows }` blocks put in among its plain rows, each
 /// row given the block's pattern at its key's place (as a `column` block of a table).
@@ -59,13 +59,21 @@ fn bands(p: &Pattern) -> Option<Bands> {
     };
     alts.iter()
         .map(|a| match a {
-            Alternative::Int(n, _) => Some((Some(*n), Some(*n))),
-            Alternative::AtLeast(n, _) => Some((Some(*n), None)),
-            Alternative::AtMost(n, _) => Some((None, Some(*n))),
-            Alternative::Range(a, b, _) => Some((Some(*a), Some(*b))),
+            Alternative::Int(n, _) => whole(n).map(|n| (Some(n), Some(n))),
+            Alternative::AtLeast(n, _) => whole(n).map(|n| (Some(n), None)),
+            Alternative::AtMost(n, _) => whole(n).map(|n| (None, Some(n))),
+            Alternative::Range(a, b, _) => Some((Some(whole(a)?), Some(whole(b)?))),
             _ => None,
         })
         .collect()
+}
+
+/// A bound written as a whole number (`5`, not `5"` or `1/2`).
+fn whole(b: &Bound) -> Option<i64> {
+    if b.length || !b.value.is_integer() {
+        return None;
+    }
+    Some(b.value.to_integer())
 }
 
 /// `keep` less the numbers of `take`.
@@ -168,10 +176,10 @@ fn pattern_words(p: &Pattern) -> Option<String> {
     let words: Option<Vec<String>> = alts
         .iter()
         .map(|a| match a {
-            Alternative::Int(n, _) => Some(n.to_string()),
-            Alternative::Range(a, b, _) => Some(format!("{a}-{b}")),
-            Alternative::AtLeast(n, _) => Some(format!("{n} or more")),
-            Alternative::AtMost(n, _) => Some(format!("{n} or less")),
+            Alternative::Int(n, _) => whole(n).map(|n| n.to_string()),
+            Alternative::Range(a, b, _) => Some(format!("{}-{}", whole(a)?, whole(b)?)),
+            Alternative::AtLeast(n, _) => whole(n).map(|n| format!("{n} or more")),
+            Alternative::AtMost(n, _) => whole(n).map(|n| format!("{n} or less")),
             _ => None,
         })
         .collect();
@@ -194,11 +202,13 @@ fn pattern(b: &Bands, span: Span) -> Pattern {
     let alts = b
         .iter()
         .map(|&(lo, hi)| match (lo, hi) {
-            (Some(l), Some(h)) if l == h => Alternative::Int(l, span),
-            (Some(l), Some(h)) => Alternative::Range(l, h, span),
-            (Some(l), None) => Alternative::AtLeast(l, span),
-            (None, Some(h)) => Alternative::AtMost(h, span),
-            (None, None) => Alternative::AtLeast(i64::MIN, span),
+            (Some(l), Some(h)) if l == h => Alternative::Int(Bound::int(l, span), span),
+            (Some(l), Some(h)) => {
+                Alternative::Range(Bound::int(l, span), Bound::int(h, span), span)
+            }
+            (Some(l), None) => Alternative::AtLeast(Bound::int(l, span), span),
+            (None, Some(h)) => Alternative::AtMost(Bound::int(h, span), span),
+            (None, None) => Alternative::AtLeast(Bound::int(i64::MIN, span), span),
         })
         .collect();
     Pattern::Alternatives(alts, span)

@@ -2,6 +2,7 @@
 //! resolved — patterns, built-ins, callees, expressions and statements.
 
 use super::*;
+use crate::value::Rational;
 
 /// A key pattern.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,18 +16,26 @@ pub enum Pat {
 impl Pat {
     /// Does `v` match this pattern?
     pub fn matches(&self, v: &Value) -> bool {
-        use crate::value::Rational;
         match self {
             Pat::Any => true,
-            Pat::Alts(alts) => alts.iter().any(|a| match (a, v) {
-                (Alt::AtLeast(n), Value::Num(r)) => *r >= Rational::from_integer(*n),
-                (Alt::AtMost(n), Value::Num(r)) => *r <= Rational::from_integer(*n),
-                (Alt::Range(lo, hi), Value::Num(r)) => {
-                    *r >= Rational::from_integer(*lo) && *r <= Rational::from_integer(*hi)
+            Pat::Alts(alts) => alts.iter().any(|a| {
+                // A number, or a length in inches (the checker holds each kind of
+                // pattern to its kind of key).
+                let number: Option<Rational> = match v {
+                    Value::Num(r) => Some(*r),
+                    Value::Length(l) => Some(l.inches),
+                    _ => None,
+                };
+                match (a, number, v) {
+                    (Alt::AtLeast(n), Some(r), _) => r >= *n,
+                    (Alt::AtMost(n), Some(r), _) => r <= *n,
+                    (Alt::MoreThan(n), Some(r), _) => r > *n,
+                    (Alt::LessThan(n), Some(r), _) => r < *n,
+                    (Alt::Range(lo, hi), Some(r), _) => r >= *lo && r <= *hi,
+                    (Alt::Bool(b), _, Value::Bool(x)) => b == x,
+                    (Alt::Enum(e, i), _, Value::Enum(f, j)) => e == f && i == j,
+                    _ => false,
                 }
-                (Alt::Bool(b), Value::Bool(x)) => b == x,
-                (Alt::Enum(e, i), Value::Enum(f, j)) => e == f && i == j,
-                _ => false,
             }),
         }
     }
@@ -35,12 +44,16 @@ impl Pat {
 /// One alternative of a pattern.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Alt {
-    /// `7 or more`
-    AtLeast(i64),
-    /// `0 or less`
-    AtMost(i64),
-    /// `3-4`
-    Range(i64, i64),
+    /// `7 or more`, `1/2 or more`, `2' or more` (a length in inches)
+    AtLeast(Rational),
+    /// `0 or less`, `6" or less`
+    AtMost(Rational),
+    /// `more than 2'`: the bound itself not included
+    MoreThan(Rational),
+    /// `less than 1/2`: the bound itself not included
+    LessThan(Rational),
+    /// `3-4`, `13"-24"` (both ends included)
+    Range(Rational, Rational),
     /// `true`/`false`
     Bool(bool),
     /// An enum value.

@@ -361,6 +361,9 @@ pub struct Row {
     /// A row a house rule put into a base table: the section (or the file) it cites,
     /// shown when it decides.
     pub cite: Option<Spanned<String>>,
+    /// A cell of a printed grid (`grid roll by odds { ... }`): the row as explanations
+    /// name it, each key with its pattern as written (`roll 2-3, odds 2`).
+    pub grid: Option<String>,
 }
 
 /// A key pattern: `_`/`otherwise`, or alternatives separated by `,`.
@@ -384,18 +387,45 @@ impl Pattern {
 /// One alternative of a pattern.
 #[derive(Debug, Clone)]
 pub enum Alternative {
-    /// `7 or more`
-    AtLeast(i64, Span),
-    /// `0 or less`
-    AtMost(i64, Span),
-    /// `3-4` (bounds inclusive)
-    Range(i64, i64, Span),
-    /// `5`
-    Int(i64, Span),
+    /// `7 or more`, `1/2 or more`, `2' or more`
+    AtLeast(Bound, Span),
+    /// `0 or less`, `6" or less`
+    AtMost(Bound, Span),
+    /// `more than 2'`, `more than 6`: the bound itself not included
+    MoreThan(Bound, Span),
+    /// `less than 1'`, `less than 1/2`: the bound itself not included
+    LessThan(Bound, Span),
+    /// `3-4`, `13"-24"`, `1 1/2-3` (bounds inclusive)
+    Range(Bound, Bound, Span),
+    /// `5`, `1/2`, `6"`
+    Int(Bound, Span),
     /// `true` / `false`
     Bool(bool, Span),
     /// `infantry` or `Arm.infantry`
     Name(Option<Name>, Name),
+}
+
+/// The number or length a number pattern is bounded by, as written: `6`, `1/2`,
+/// `1 1/2`, `2.5`, `-1`, or a length `6"`, `2'`, `1' 6"`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bound {
+    /// The number, or the length in inches (`2'` is 24).
+    pub value: Rational,
+    /// Written as a length (`6"`, `2'`), not a number.
+    pub length: bool,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl Bound {
+    /// A whole number written as itself (`5`).
+    pub fn int(n: i64, span: Span) -> Bound {
+        Bound {
+            value: Rational::from_integer(n),
+            length: false,
+            span,
+        }
+    }
 }
 
 /// A block: statements then one final expression.

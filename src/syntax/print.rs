@@ -8,7 +8,7 @@
 //! pair, a block) is not. Literals print as umpire prints their values (`1 3/4"`,
 //! `12' 6"`, `1/2 move`); a `let`'s declared kind is left out.
 
-use super::ast::{Alternative, Block, Expr, ExprKind, Pattern, Row, SetOp, Stmt, UnOp};
+use super::ast::{Alternative, Block, Bound, Expr, ExprKind, Pattern, Row, SetOp, Stmt, UnOp};
 use crate::value::{Length, LengthUnit, Mixed, Moves, Rational, RealMinutes};
 use std::fmt::Write;
 
@@ -228,6 +228,12 @@ fn rows_to(out: &mut String, rows: &[Row]) {
     out.push_str(" }");
 }
 
+/// A pattern's bound as it reads back: `5`, `1 1/2`, `6"` (a length in inches).
+fn bound(b: &Bound) -> String {
+    let mark = if b.length { "\"" } else { "" };
+    format!("{}{mark}", crate::value::Mixed(b.value))
+}
+
 fn pattern_to(out: &mut String, pattern: &Pattern) {
     let Pattern::Alternatives(alternatives, _) = pattern else {
         out.push('_');
@@ -238,10 +244,12 @@ fn pattern_to(out: &mut String, pattern: &Pattern) {
             out.push_str(", ");
         }
         match a {
-            Alternative::AtLeast(n, _) => push(out, format_args!("{n} or more")),
-            Alternative::AtMost(n, _) => push(out, format_args!("{n} or less")),
-            Alternative::Range(a, b, _) => push(out, format_args!("{a}..{b}")),
-            Alternative::Int(n, _) => push(out, n),
+            Alternative::AtLeast(n, _) => push(out, format_args!("{} or more", bound(n))),
+            Alternative::AtMost(n, _) => push(out, format_args!("{} or less", bound(n))),
+            Alternative::MoreThan(n, _) => push(out, format_args!("more than {}", bound(n))),
+            Alternative::LessThan(n, _) => push(out, format_args!("less than {}", bound(n))),
+            Alternative::Range(a, b, _) => push(out, format_args!("{}..{}", bound(a), bound(b))),
+            Alternative::Int(n, _) => push(out, bound(n)),
             Alternative::Bool(b, _) => push(out, b),
             Alternative::Name(Some(ty), name) => {
                 push(out, format_args!("{}.{}", ty.node, name.node))

@@ -647,6 +647,19 @@ pub(super) fn narrow_to(x: &Expr, pat: &Pat, env: &mut [Fact]) -> bool {
     let ExprKind::Local(slot) = &x.kind else {
         return true;
     };
+    // (Only whole, inclusive bounds: on a `Num` local `more than 2` or `1/2 or more`
+    // takes numbers a whole-number hull would leave out.)
+    if let Pat::Alts(alts) = pat {
+        let whole = |n: &crate::value::Rational| n.is_integer();
+        if !alts.iter().all(|a| match a {
+            Alt::AtLeast(n) | Alt::AtMost(n) => whole(n),
+            Alt::Range(a, b) => whole(a) && whole(b),
+            Alt::MoreThan(_) | Alt::LessThan(_) => false,
+            _ => true,
+        }) {
+            return true;
+        }
+    }
     let Some(iv) = intervals(pat) else {
         return true;
     };

@@ -13,8 +13,9 @@
 //! - `interval`: ranges of numbers and their arithmetic;
 //! - `facts`: what each expression can be (`Reacher`);
 //! - `sites`: where number-keyed tables are called, and with what;
-//! - `scale`: the numbers of a key counted in whole steps, fractions between whole
-//!   numbers included on a `Num` key;
+//! - `scale`: the numbers of a key counted in steps, cut at every bound its rows write
+//!   (`1/2 or more`, `more than 2'`), the numbers between two bounds included on a `Num`
+//!   or `Length` key;
 //! - `report`: the columns of a table, and the rolls and rows that miss each other;
 //! - `dead`: enum values nothing produces or reads.
 

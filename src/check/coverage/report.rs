@@ -26,7 +26,7 @@ fn is_number(ty: &Ty) -> bool {
 
 /// The whole numbers a pattern covers, as inclusive intervals (`None` for `_`).
 pub(in crate::check) fn intervals(p: &Pat) -> Option<Vec<(i128, i128)>> {
-    Scale { fractions: false }.spans(p)
+    Scale::WHOLE.spans(p)
 }
 
 /// How one of the other keys is for a column: a pattern (one value of an enum, each way
@@ -156,7 +156,7 @@ impl Choice {
 /// The stretches of number key `j` that the rows tell apart (cut at every end a row
 /// writes): those some row takes, and every one inside the key's declared range.
 fn pieces(rows: &[RowInfo], j: usize, key: &ParamInfo) -> Vec<Choice> {
-    let s = Scale::of(&key.ty);
+    let s = Scale::of_key(&key.ty, rows, j);
     let domain = key.range.map_or((s.lo(), s.hi()), |r| s.range(r));
     let mut cuts = vec![domain.0, domain.1 + 1];
     for row in rows {
@@ -214,7 +214,7 @@ pub(in crate::check) fn columns(
     rows: &[RowInfo],
     k: usize,
 ) -> Vec<Column> {
-    let scale = Scale::of(&table.sig.params[k].ty);
+    let scale = Scale::of_key(&table.sig.params[k].ty, rows, k);
     let mut choices: Vec<Vec<Choice>> = Vec::new();
     for (j, p) in table.sig.params[..table.keys.min(table.sig.params.len())]
         .iter()
@@ -359,11 +359,12 @@ pub(in crate::check) fn uncovered(
 fn others_out_of_range(table: &TableInfo, k: usize, s: &CallSite, out: &mut Vec<Diag>) {
     let keys = table.sig.params.iter().take(table.keys).enumerate();
     let others = keys.filter(|(i, _)| *i != k).map(|(_, p)| p);
-    for (key, reach) in others.zip(&s.other_reach) {
+    let index = (0..table.keys).filter(|i| *i != k);
+    for ((key, reach), j) in others.zip(&s.other_reach).zip(index) {
         let (Some((reach, span)), Some(r)) = (reach, key.range) else {
             continue;
         };
-        let scale = Scale::of(&key.ty);
+        let scale = Scale::of_key(&key.ty, &table.rows, j);
         let Some(bounds) = scale.bounds(*reach).filter(|_| reach.known()) else {
             continue;
         };
@@ -416,7 +417,7 @@ fn without_rows(table: &TableInfo, cols: &[Column], s: &CallSite, out: &mut Vec<
     let Some(key) = table.sig.params.get(k) else {
         return;
     };
-    let scale = Scale::of(&key.ty);
+    let scale = Scale::of_key(&key.ty, &table.rows, k);
     let Some(mut bounds) = scale.bounds(s.reach) else {
         return;
     };
@@ -519,7 +520,7 @@ pub(super) fn table(
     } else {
         return;
     };
-    let Some(bounds) = Scale::of(&key.ty).bounds(reachable) else {
+    let Some(bounds) = Scale::of_key(&key.ty, &table.rows, k).bounds(reachable) else {
         return;
     };
     unreachable_rows(table, k, bounds, &rolls, diags);
@@ -535,7 +536,7 @@ fn unreachable_rows(
     diags: &mut Vec<Diag>,
 ) {
     let key = &table.sig.params[k];
-    let scale = Scale::of(&key.ty);
+    let scale = Scale::of_key(&key.ty, &table.rows, k);
     for row in &table.rows {
         let Some(iv) = scale.spans(&row.patterns[k]) else {
             continue;
@@ -591,7 +592,7 @@ mod tests {
     use super::super::interval::{HI, LO};
     use super::*;
 
-    const WHOLE: Scale = Scale { fractions: false };
+    const WHOLE: Scale = Scale::WHOLE;
     fn shown(iv: (i128, i128)) -> String {
         WHOLE.shown(iv)
     }
@@ -602,10 +603,11 @@ mod tests {
     #[test]
     fn intervals_of_patterns() {
         assert_eq!(intervals(&Pat::Any), None);
+        let n = crate::value::Rational::from_integer;
         let p = Pat::Alts(vec![
-            Alt::Range(1, 3),
-            Alt::AtLeast(10),
-            Alt::AtMost(-1),
+            Alt::Range(n(1), n(3)),
+            Alt::AtLeast(n(10)),
+            Alt::AtMost(n(-1)),
             Alt::Bool(true),
         ]);
         // `1-3 | 10+ | -1-` ; a `true` alternative covers no number.

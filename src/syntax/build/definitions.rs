@@ -209,6 +209,7 @@ impl Builder {
             match q.as_rule() {
                 Rule::row => rows.push(self.build_row(q)?),
                 Rule::column_block => rows.extend(self.build_column(q, &keys)?),
+                Rule::grid_block => rows.extend(self.build_grid(q, &keys)?),
                 r => unreachable!("{r:?} in build_table"),
             }
             Ok(())
@@ -254,6 +255,97 @@ impl Builder {
                 .insert(pos.min(row.patterns.len()), pat.clone());
             row.column = Some(pat.span());
             rows.push(row);
+        }
+        Ok(rows)
+    }
+
+    /// `grid ROWKEY by COLUMNKEY { HEADER ROWS }`: the printed grid, one row
+    /// `ROWPAT | COLPAT => cell` (keys in the table's order) for each of its cells.
+    fn build_grid(&self, q: Pair<Rule>, keys: &[Param]) -> R<Vec<Row>> {
+        let span = self.span(&q);
+        let mut gi = q
+            .into_inner()
+            .filter(|p| !matches!(p.as_rule(), Rule::grid_kw | Rule::by_kw));
+        let (Some(down), Some(across), Some(header)) = (gi.next(), gi.next(), gi.next()) else {
+            return Err(incomplete(span));
+        };
+        let (down, across) = (self.name(down), self.name(across));
+        let key_at = |name: &Name| -> R<usize> {
+            keys.iter()
+                .position(|k| k.name.node == name.node)
+                .ok_or_else(|| {
+                    Diag::at(
+                        Code::ParseGrid,
+                        format!("`{}` is not a key of this table", name.node),
+                        name.span,
+                        "not a key",
+                    )
+                    .suggest(&name.node, keys.iter().map(|k| k.name.node.as_str()))
+                    .help(format!(
+                        "`grid ROWKEY by COLUMNKEY`: two of the table's keys ({})",
+                        keys.iter()
+                            .map(|k| format!("`{}`", k.name.node))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                })
+        };
+        let (d, a) = (key_at(&down)?, key_at(&across)?);
+        if d == a || keys.len() != 2 {
+            return Err(Diag::at(
+                Code::ParseGrid,
+                if d == a {
+                    format!("a grid reads two keys, and `{}` is named twice", down.node)
+                } else {
+                    format!("a grid reads two keys, and this table has {}", keys.len())
+                },
+                span,
+                "the grid",
+            )
+            .help("write `grid ROWKEY by COLUMNKEY { ... }` in a table of two keys (parameters that are not keys go after a `;`); for more keys, use rows or `column` blocks"));
+        }
+        // Each pattern with its words as written, for the explanation.
+        let written = |p: &Pair<Rule>| p.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
+        let columns = header
+            .into_inner()
+            .map(|p| Ok((written(&p), self.build_pattern(p)?)))
+            .collect::<R<Vec<_>>>()?;
+        let mut rows = Vec::new();
+        for r in gi {
+            let row_span = self.span(&r);
+            let mut ri = r.into_inner();
+            let Some(pat) = ri.next() else { continue };
+            let pat_text = written(&pat);
+            let pat = self.build_pattern(pat)?;
+            let cells = ri.map(|c| self.build_cell(c)).collect::<R<Vec<_>>>()?;
+            if cells.len() != columns.len() {
+                return Err(Diag::at(
+                    Code::ParseGrid,
+                    format!(
+                        "this row of the grid has {} cell(s), and its header has {} column(s)",
+                        cells.len(),
+                        columns.len()
+                    ),
+                    row_span,
+                    format!("{} cell(s)", cells.len()),
+                )
+                .help("give one cell per column, separated by `|` (`-` or `.` for a cell the chart leaves blank)"));
+            }
+            for ((col_text, col), cell) in columns.iter().zip(cells) {
+                let mut patterns = vec![pat.clone(), col.clone()];
+                if d > a {
+                    patterns.reverse();
+                }
+                let label = format!("{} {pat_text}, {} {col_text}", down.node, across.node);
+                rows.push(Row {
+                    patterns,
+                    span: cell.span,
+                    cell,
+                    column: None,
+                    cite: None,
+                    grid: Some(label),
+                });
+            }
         }
         Ok(rows)
     }

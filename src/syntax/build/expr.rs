@@ -429,7 +429,7 @@ impl Builder {
     }
 
     /// `3"`, `2'`, `12' 6"` (the inches carried as a fraction of a foot).
-    fn build_length(&self, p: Pair<Rule>, span: Span) -> R<ExprKind> {
+    pub(super) fn build_length(&self, p: Pair<Rule>, span: Span) -> R<ExprKind> {
         let mut it = p.into_inner();
         let (Some(n), Some(m)) = (it.next(), it.next()) else {
             unreachable!("length")

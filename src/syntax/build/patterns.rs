@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::diagnostic::Code;
+use crate::value::LengthUnit;
 
 impl Builder {
     pub(super) fn build_params(&self, p: Pair<Rule>) -> R<(Vec<Param>, Vec<Param>)> {
@@ -91,6 +92,7 @@ impl Builder {
             span,
             column: None,
             cite: None,
+            grid: None,
         })
     }
 
@@ -121,15 +123,26 @@ impl Builder {
             if rule == Rule::wildcard {
                 return Ok(Pattern::Any(span));
             }
-            let parts: Vec<Pair<Rule>> = a.into_inner().collect();
-            let int_at =
-                |i: usize| -> R<i64> { parts.get(i).map(|x| self.int(x)).unwrap_or(Ok(0)) };
+            let parts: Vec<Pair<Rule>> = a
+                .into_inner()
+                .filter(|x| !matches!(x.as_rule(), Rule::more_kw | Rule::less_kw | Rule::than_kw))
+                .collect();
+            let bound_at = |i: usize| -> R<Bound> {
+                match parts.get(i) {
+                    Some(x) => self.bound(x.clone()),
+                    None => Ok(Bound::int(0, aspan)),
+                }
+            };
             alts.push(match rule {
-                Rule::pat_or_more => Alternative::AtLeast(int_at(0)?, aspan),
-                Rule::pat_or_less => Alternative::AtMost(int_at(0)?, aspan),
+                Rule::pat_or_more => Alternative::AtLeast(bound_at(0)?, aspan),
+                Rule::pat_or_less => Alternative::AtMost(bound_at(0)?, aspan),
+                Rule::pat_more_than => Alternative::MoreThan(bound_at(0)?, aspan),
+                Rule::pat_less_than => Alternative::LessThan(bound_at(0)?, aspan),
                 Rule::pat_range => {
-                    let (lo, hi) = (int_at(0)?, int_at(1)?);
-                    if lo > hi {
+                    let (lo, hi) = (bound_at(0)?, bound_at(1)?);
+                    if lo.value > hi.value && lo.length == hi.length {
+                        let text = |i: usize| parts.get(i).map_or("", |x| x.as_str().trim());
+                        let (lo, hi) = (text(0), text(1));
                         // Never "write `1-2`": to a wargamer `2-1` may be an odds column,
                         // and `1-2` is another one.
                         return Err(Diag::at(
@@ -144,7 +157,7 @@ impl Builder {
                     }
                     Alternative::Range(lo, hi, aspan)
                 }
-                Rule::pat_int => Alternative::Int(int_at(0)?, aspan),
+                Rule::pat_int => Alternative::Int(bound_at(0)?, aspan),
                 Rule::pat_bool => {
                     Alternative::Bool(parts.first().is_some_and(|b| b.as_str() == "true"), aspan)
                 }
@@ -175,5 +188,106 @@ impl Builder {
             });
         }
         Ok(Pattern::Alternatives(alts, span))
+    }
+
+    /// A pattern's bound: `7`, `-1/2`, `1 1/2`, `2.5`, `6"`, `1' 6"` (a length in inches).
+    fn bound(&self, p: Pair<Rule>) -> R<Bound> {
+        let span = self.span(&p);
+        let mut negative = false;
+        let mut out = None;
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::pat_minus => negative = true,
+                Rule::length_ahead => {}
+                Rule::length_lit => {
+                    let inches = match self.build_length(q, span)? {
+                        ExprKind::Length(v, LengthUnit::Feet) => {
+                            num_traits::CheckedMul::checked_mul(&v, &Rational::from_integer(12))
+                        }
+                        ExprKind::Length(v, LengthUnit::Inches) => Some(v),
+                        _ => None,
+                    };
+                    let value = inches.ok_or_else(|| {
+                        Diag::at(
+                            Code::ParseNumber,
+                            "this length is too large to hold exactly",
+                            span,
+                            "too large",
+                        )
+                    })?;
+                    out = Some((value, true));
+                }
+                _ => {
+                    let value = self.number(&q, "")?;
+                    out = Some((value, false));
+                }
+            }
+        }
+        let Some((value, length)) = out else {
+            unreachable!("a pattern bound without a number")
+        };
+        Ok(Bound {
+            value: if negative { -value } else { value },
+            length,
+            span,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::span::FileId;
+    use crate::syntax::ast::{Alternative, Item, Pattern};
+    use crate::syntax::parser::parse_file;
+
+    /// The table's rows, each as its first pattern's first alternative.
+    fn rows(text: &str) -> Vec<Alternative> {
+        let file = parse_file(FileId(0), text).expect("parses");
+        let Some(Item::Table(t)) = file.items.into_iter().next() else {
+            panic!("a table")
+        };
+        t.rows
+            .into_iter()
+            .map(|r| match &r.patterns[0] {
+                Pattern::Alternatives(a, _) => a[0].clone(),
+                Pattern::Any(_) => panic!("a number pattern"),
+            })
+            .collect()
+    }
+
+    /// After a cell, a line that reads as a row is a new row, whatever its bound:
+    /// `-1/2 or less` is never `- 1/2` taken from the cell above.
+    #[test]
+    fn a_line_that_reads_as_a_row_starts_one() {
+        let got = rows(
+            "table t(d: Num) -> Int {\n  9 or more => a + 1\n  1/2 or more => b\n  6\" or less => c * 2\n  more than 2' => a\n  less than 1 => b - 1\n  -1/2 or less => 3\n  1 1/2-3 => 1\n  2.5 or more => 1\n}\n",
+        );
+        assert_eq!(got.len(), 8, "{got:?}");
+        let half = crate::value::Rational::new(1, 2);
+        assert!(matches!(&got[1], Alternative::AtLeast(b, _) if b.value == half && !b.length));
+        assert!(matches!(&got[2], Alternative::AtMost(b, _) if b.value == 6.into() && b.length));
+        assert!(matches!(&got[3], Alternative::MoreThan(b, _) if b.value == 24.into()));
+        assert!(matches!(&got[4], Alternative::LessThan(b, _) if b.value == 1.into()));
+        assert!(matches!(&got[5], Alternative::AtMost(b, _) if b.value == -half));
+        assert!(matches!(&got[6], Alternative::Range(a, b, _)
+            if a.value == crate::value::Rational::new(3, 2) && b.value == 3.into()));
+        assert!(matches!(&got[7], Alternative::AtLeast(b, _)
+            if b.value == crate::value::Rational::new(5, 2)));
+    }
+
+    /// `1' 6"` is 18 inches; a reversed length range is refused as reversed.
+    #[test]
+    fn lengths_are_inches_and_ranges_run_low_to_high() {
+        let got = rows("table t(d: Length) -> Int {\n  1' 6\"-2' => 1\n}\n");
+        assert!(matches!(&got[0], Alternative::Range(a, b, _)
+            if a.value == 18.into() && b.value == 24.into()));
+        let e = parse_file(
+            FileId(0),
+            "table t(d: Length) -> Int {\n  2'-13\" => 1\n}\n",
+        );
+        assert_eq!(
+            e.err().map(|d| d.code),
+            Some(crate::diagnostic::Code::ParseRange)
+        );
     }
 }
