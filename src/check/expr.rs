@@ -71,6 +71,11 @@ impl Checker<'_> {
                 )
             }
             ast::ExprKind::Block(b) => self.block(b, scope, expected),
+            ast::ExprKind::In {
+                value,
+                patterns,
+                negated,
+            } => self.membership(value, patterns, *negated, span, scope),
         }
     }
 

@@ -20,6 +20,7 @@ mod coverage;
 mod declare;
 mod definitions;
 mod expr;
+mod ordered;
 mod tables;
 mod types;
 

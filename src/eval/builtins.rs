@@ -54,6 +54,7 @@ impl Evaluator<'_> {
                 let key = |v: &Value| match v {
                     Value::Num(r) | Value::Time(r) => Ok(*r),
                     Value::Length(l) => Ok(l.inches),
+                    Value::Enum(_, i) => Ok(Rational::from_integer(i64::from(*i))),
                     _ => Err(internal(span, b.name())),
                 };
                 let mut best = first.clone();
@@ -86,6 +87,11 @@ impl Evaluator<'_> {
             Builtin::Count | Builtin::Highest | Builtin::Lowest => {
                 return Err(internal(span, b.name()))
             }
+            Builtin::Shift => self.shift(&first, vals.get(1), span)?,
+            Builtin::Place => match first {
+                Value::Enum(_, i) => Value::int(i64::from(i) + 1),
+                _ => return Err(internal(span, b.name())),
+            },
         })
     }
 

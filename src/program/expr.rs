@@ -79,11 +79,16 @@ pub enum Builtin {
     Highest,
     /// `lowest(1, 2d20)`: the sum of the lowest dice of a pool.
     Lowest,
+    /// `shift(odds, -2)`: a value of an ordered enum moved along its order, stopping at
+    /// the first and the last value.
+    Shift,
+    /// `place(odds)`: the position of a value of an ordered enum, 1 for the first.
+    Place,
 }
 
 impl Builtin {
     /// Every builtin with its name.
-    pub const ALL: [(&'static str, Builtin); 14] = [
+    pub const ALL: [(&'static str, Builtin); 16] = [
         ("floor", Builtin::Floor),
         ("ceil", Builtin::Ceil),
         ("round", Builtin::Round),
@@ -98,6 +103,8 @@ impl Builtin {
         ("count", Builtin::Count),
         ("highest", Builtin::Highest),
         ("lowest", Builtin::Lowest),
+        ("shift", Builtin::Shift),
+        ("place", Builtin::Place),
     ];
 
     /// Whether it takes a pool of dice, each die counted on its own.
@@ -209,6 +216,18 @@ pub enum ExprKind {
         /// Which field or parameter.
         index: u32,
     },
+    /// `x in (a, b)` / `x not in foot`: whether the value fits the pattern (with
+    /// `negated`, does not); `text` is what followed `in`, for the explanation.
+    In {
+        /// The value.
+        value: Box<Expr>,
+        /// The patterns.
+        pat: Pat,
+        /// `not in`.
+        negated: bool,
+        /// `foot`, `(one_two, one_one)`: as written.
+        text: Rc<str>,
+    },
     /// A whole number that must lie in a declared range (`lost_percent: 0..100`).
     InRange {
         /// The value.
@@ -273,7 +292,9 @@ impl Expr {
                 }
                 f(v);
             }
-            ExprKind::InRange { value, .. } | ExprKind::Fresh { value, .. } => f(value),
+            ExprKind::InRange { value, .. }
+            | ExprKind::Fresh { value, .. }
+            | ExprKind::In { value, .. } => f(value),
             ExprKind::Value(_)
             | ExprKind::State(_)
             | ExprKind::Local(_)

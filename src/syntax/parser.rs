@@ -50,7 +50,8 @@ pub(crate) static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::op_lt, Assoc::Left)
             | Op::infix(Rule::op_le, Assoc::Left)
             | Op::infix(Rule::op_gt, Assoc::Left)
-            | Op::infix(Rule::op_ge, Assoc::Left))
+            | Op::infix(Rule::op_ge, Assoc::Left)
+            | Op::postfix(Rule::membership))
         .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
         .op(Op::infix(Rule::op_mul, Assoc::Left)
             | Op::infix(Rule::op_div, Assoc::Left)
@@ -120,6 +121,14 @@ fn rule_name(rule: &Rule) -> String {
         Rule::foot_mark => "`'` (feet)",
         Rule::time_lit => "a time (`1/2 move`)",
         Rule::dice_lit => "dice (`d6`, `2d6`)",
+        Rule::ordered_kw => "`ordered`",
+        Rule::list_def | Rule::list_kw => "a list `list NAME: Enum { values }`",
+        Rule::to_kw => "`to`",
+        Rule::more_kw => "`more`",
+        Rule::less_kw => "`less`",
+        Rule::pat_name_range | Rule::pat_name_or_more | Rule::pat_name_or_less => {
+            "a pattern (`7 or more`, `5,6`, `3-4`, a name, `_`)"
+        }
         other => return format!("{other:?}").replace('_', " "),
     };
     s.to_string()
@@ -239,6 +248,7 @@ fn expected_word(rule: &Rule) -> String {
     match rule {
         r if is_infix(*r) => "an operator".into(),
         Rule::field_access | Rule::member_access => "an operator".into(),
+        Rule::membership | Rule::in_kw | Rule::not_in_kw => "an operator".into(),
         Rule::op_not
         | Rule::op_neg
         | Rule::op_pos

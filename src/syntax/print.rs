@@ -143,6 +143,17 @@ fn expr_to(out: &mut String, expr: &Expr) {
             cite_to(out, cite.as_deref());
         }
         ExprKind::Block(block) => block_to(out, block),
+        ExprKind::In {
+            value,
+            patterns,
+            negated,
+        } => {
+            out.push('(');
+            expr_to(out, value);
+            out.push_str(if *negated { " not in (" } else { " in (" });
+            pattern_to(out, patterns);
+            out.push_str("))");
+        }
     }
 }
 
@@ -239,8 +250,29 @@ fn pattern_to(out: &mut String, pattern: &Pattern) {
                 push(out, format_args!("{}.{}", ty.node, name.node))
             }
             Alternative::Name(None, name) => out.push_str(&name.node),
+            Alternative::NameRange(lo, hi, _) => {
+                enum_ref_to(out, lo);
+                out.push('-');
+                enum_ref_to(out, hi);
+            }
+            Alternative::NameAtLeast(v, _) => {
+                enum_ref_to(out, v);
+                out.push_str(" or more");
+            }
+            Alternative::NameAtMost(v, _) => {
+                enum_ref_to(out, v);
+                out.push_str(" or less");
+            }
         }
     }
+}
+
+/// `one_one` or `Odds.one_one`.
+fn enum_ref_to(out: &mut String, r: &super::ast::EnumRef) {
+    if let Some(q) = &r.qual {
+        push(out, format_args!("{}.", q.node));
+    }
+    out.push_str(&r.name.node);
 }
 
 #[cfg(test)]

@@ -23,7 +23,8 @@ impl Checker<'_> {
         let seen = values_used(prog);
         let mut found = Vec::new();
         for (id, e) in prog.enums.iter().enumerate() {
-            if typed.contains(&id) {
+            // An ordered enum's values are reached by `shift` and ranges as well.
+            if typed.contains(&id) || e.ordered {
                 continue;
             }
             let unused: Vec<&EnumValueInfo> = e

@@ -138,11 +138,12 @@ impl Builder {
                             aspan,
                             "reversed",
                         )
-                        .help(format!(
-                            "a range takes its two ends and every number between, the low end written first; if `{lo}-{hi}` is an odds column (\"{lo} to {hi}\"), it is not a number: give the columns names in an enum (`enum Odds {{ ... }}`)"
-                        )));
+                        .help(super::ordered::reversed_range_help(lo, hi, None)));
                     }
                     Alternative::Range(lo, hi, aspan)
+                }
+                Rule::pat_name_range | Rule::pat_name_or_more | Rule::pat_name_or_less => {
+                    self.build_name_alt(rule, parts, aspan)
                 }
                 Rule::pat_int => Alternative::Int(int_at(0)?, aspan),
                 Rule::pat_bool => {
