@@ -360,7 +360,10 @@ impl Checker<'_> {
                     span,
                     "not defined",
                 );
-                let d = match self.unknown_name_help(n, expected, &names) {
+                let help = self
+                    .list_as_value(n)
+                    .or_else(|| self.unknown_name_help(n, expected, &names));
+                let d = match help {
                     Some(h) => d.help(h),
                     None => d,
                 };

@@ -353,6 +353,15 @@ impl Checker<'_> {
         (Expr { kind, span }, ty)
     }
 
+    /// A list's name written as a value: it is a set of values, asked of with `in`.
+    pub(super) fn list_as_value(&self, n: &str) -> Option<String> {
+        let l = self.prog.lists.get(n)?;
+        let of = &self.prog.enums.get(usize::from(l.of))?.name;
+        Some(format!(
+            "`{n}` is a list of {of} values, not a value: ask whether a value is one of them with `x in {n}`, or use it as a pattern (`{n} => ...`)"
+        ))
+    }
+
     /// `x in (patterns)`, `x not in list`: true or false.
     pub(super) fn membership(
         &mut self,

@@ -325,6 +325,19 @@ mod tests {
             "(11 - (melee(attackers: 11, defenders: 9).attacker_killed))",
         ),
         ("units[name].men - 1", "(((units[name]).men) - 1)"),
+        // `in` binds like `==` (§5.2: "`d6 + 1 in (5 or more)` is `(d6 + 1) in (5 or
+        // more)`, and `not t in foot` is `not (t in foot)`"); the bracket after it holds
+        // patterns, never a pair.
+        ("d6 + 1 in (5 or more)", "((d6 + 1) in (5 or more))"),
+        ("not t in foot", "(not (t in (foot)))"),
+        (
+            "x in (a, b) and y not in (1-2)",
+            "((x in (a, b)) and (y not in (1..2)))",
+        ),
+        (
+            "o in (one_one-three_one, six_one or more)",
+            "(o in (one_one-three_one, six_one or more))",
+        ),
         ("f(1 + 2, n: -x)", "f((1 + 2), n: (-x))"),
         ("not f(x).ok", "(not (f(x).ok))"),
         // An `if` is one value; its conditions and branches are grouped inside it.

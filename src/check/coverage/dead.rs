@@ -141,6 +141,7 @@ fn values_used(prog: &Program) -> HashSet<(usize, u16)> {
                     pattern_values(p, &mut seen);
                 }
             }
+            ExprKind::In { pat, .. } => pattern_values(pat, &mut seen),
             _ => {}
         })
     };
