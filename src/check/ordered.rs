@@ -372,7 +372,14 @@ impl Checker<'_> {
         scope: &mut Scope,
     ) -> (Expr, Ty) {
         let (ve, vt) = self.expr(value, scope, None);
+        let mark = self.errors.len();
         let pat = self.pattern(patterns, &vt);
+        // The patterns' errors speak of a table's key; here it is the value before `in`.
+        for d in self.errors.iter_mut().skip(mark) {
+            if let Some(rest) = d.message.strip_prefix("this key is ") {
+                d.message = format!("the value before `in` is {rest}");
+            }
+        }
         let words: Vec<&str> = self
             .sources
             .snippet(patterns.span())
