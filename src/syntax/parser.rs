@@ -533,7 +533,31 @@ fn hints(mut d: Diag, text: &str, start: usize, what: &str, operator_expected: b
             ));
         }
     }
+    if inside_in_bracket(before) {
+        d = d.help("the bracket after `in` holds patterns as a table row does (`a, b`, `3-4`, `7 or more`, `one_one-three_one`, a list's name), not an expression: work a value out with `let` first, or compare with `==`");
+    }
     d
+}
+
+/// Whether `before` (the text up to a syntax error) ends inside the bracket of
+/// `x in (...)`: its last unclosed `(` comes straight after the word `in`.
+fn inside_in_bracket(before: &str) -> bool {
+    let mut depth = 0usize;
+    for (i, c) in before.char_indices().rev() {
+        match c {
+            ')' => depth += 1,
+            '(' if depth > 0 => depth -= 1,
+            '(' => {
+                let head = before[..i].trim_end();
+                return head.strip_suffix("in").is_some_and(|h| {
+                    !h.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                        && h.ends_with(char::is_whitespace)
+                });
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// What a parse stopped at, for "found …", and where that ends: a whole word (`let`,
