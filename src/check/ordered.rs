@@ -5,6 +5,15 @@
 use super::*;
 use crate::diagnostic::Code;
 use crate::value::EnumId;
+use std::collections::{HashMap, HashSet};
+
+/// The most enum values the ranges and lists of one ruleset may name, counted value by
+/// value (a CRT names a few dozen).
+const MAX_EXPANDED: usize = 1_000_000;
+/// A pattern's values: (enum, index), or true and false as (`u16::MAX`, 0 or 1).
+type Values = HashSet<(u16, u16)>;
+/// The most values compared while looking for rows that overlap.
+const OVERLAP_WORK: usize = 20_000_000;
 
 impl Checker<'_> {
     /// Every `list NAME: Enum { values }`, once every other name is known: its name is
@@ -142,6 +151,9 @@ impl Checker<'_> {
             ));
             return Vec::new();
         }
+        if !self.expand(values.len(), n.span) {
+            return Vec::new();
+        }
         values.into_iter().map(|i| Alt::Enum(e, i)).collect()
     }
 
@@ -209,6 +221,9 @@ impl Checker<'_> {
                 )
                 .help(format!("write the earlier value first: `{y}-{x}`")),
             );
+            return Vec::new();
+        }
+        if !self.expand(usize::from(b - a) + 1, span) {
             return Vec::new();
         }
         (a..=b).map(|i| Alt::Enum(e, i)).collect()
@@ -417,42 +432,36 @@ impl Checker<'_> {
         if !ordered || coverage::number_key(info).is_some() {
             return;
         }
+        // Each row's values on each key (`None`: `_`). The sets are as large as the
+        // patterns (bounded by `MAX_EXPANDED`); the pairs compared, by `OVERLAP_WORK`.
+        let sets: Vec<Vec<Option<Values>>> = rows
+            .iter()
+            .map(|r| r.patterns.iter().map(value_set).collect())
+            .collect();
+        let mut budget = OVERLAP_WORK;
         let mut told = 0;
-        for (j, later) in rows.iter().enumerate() {
-            let earlier = rows[..j].iter().find(|r| {
-                r.patterns
-                    .iter()
-                    .zip(&later.patterns)
-                    .all(|(a, b)| match (a, b) {
-                        (Pat::Alts(x), Pat::Alts(y)) => x.iter().any(|v| y.contains(v)),
-                        _ => false,
-                    })
+        for j in 0..rows.len() {
+            let found = (0..j).find_map(|i| {
+                let mut first = None;
+                for (a, b) in sets[i].iter().zip(&sets[j]) {
+                    let (Some(a), Some(b)) = (a, b) else {
+                        return None;
+                    };
+                    let (small, big) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+                    budget = budget.saturating_sub(small.len() + 1);
+                    let v = small.iter().find(|v| big.contains(v))?;
+                    first.get_or_insert(*v);
+                }
+                first.map(|v| (i, v))
             });
-            let Some(earlier) = earlier else { continue };
-            told += 1;
-            if told > 20 {
+            if budget == 0 {
                 return;
             }
-            let shared: Vec<String> = match (&earlier.patterns[..], &later.patterns[..]) {
-                ([Pat::Alts(x), ..], [Pat::Alts(y), ..]) => x
-                    .iter()
-                    .filter(|v| y.contains(v))
-                    .filter_map(|v| match v {
-                        Alt::Enum(e, i) => self
-                            .prog
-                            .enums
-                            .get(usize::from(*e))
-                            .and_then(|en| en.values.get(usize::from(*i)))
-                            .map(|v| v.name.to_string()),
-                        _ => None,
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            };
-            let on = if shared.is_empty() {
-                String::new()
-            } else {
-                format!(" on {}", shared.join(", "))
+            let Some((i, (e, v))) = found else { continue };
+            let (earlier, later) = (&rows[i], &rows[j]);
+            let on = match self.value_name(e, v) {
+                Some(n) => format!(" on {n}"),
+                None => String::new(),
             };
             self.err(
                 Diag::at(
@@ -468,7 +477,40 @@ impl Checker<'_> {
                 .label(earlier.span, "this row")
                 .help("each value belongs to one row: narrow one of the ranges"),
             );
+            told += 1;
+            if told >= 20 {
+                return;
+            }
         }
+    }
+
+    /// The name of value `i` of enum `e`.
+    fn value_name(&self, e: u16, i: u16) -> Option<Rc<str>> {
+        let en = self.prog.enums.get(usize::from(e))?;
+        Some(en.values.get(usize::from(i))?.name.clone())
+    }
+
+    /// Counts `n` more values named by ranges and lists; false (and an error, once) past
+    /// [`MAX_EXPANDED`] in all: a hostile file of huge enums and many ranges is refused,
+    /// not expanded without end.
+    fn expand(&mut self, n: usize, span: Span) -> bool {
+        let before = self.expanded;
+        self.expanded = self.expanded.saturating_add(n);
+        if self.expanded <= MAX_EXPANDED {
+            return true;
+        }
+        if before <= MAX_EXPANDED {
+            self.err(
+                Diag::at(
+                    Code::LimitEnum,
+                    format!("the ranges and lists of this ruleset name more than {MAX_EXPANDED} enum values in all"),
+                    span,
+                    "too many",
+                )
+                .help("write `_` or `otherwise` for the values a row does not single out"),
+            );
+        }
+        false
     }
 }
 
@@ -490,37 +532,53 @@ impl Checker<'_> {
         {
             return;
         }
-        for (j, (later, _, text)) in arms.iter().enumerate() {
-            let Pat::Alts(y) = later else { continue };
-            let earlier = arms[..j]
+        // The first arm of each value: one pass over the arms' values.
+        let mut first: HashMap<(u16, u16), usize> = HashMap::new();
+        for (j, (pat, _, text)) in arms.iter().enumerate() {
+            let Some(values) = value_set(pat) else {
+                continue;
+            };
+            let earlier = values
                 .iter()
-                .enumerate()
-                .find_map(|(i, (p, _, t))| match p {
-                    Pat::Alts(x) => x.iter().find(|v| y.contains(v)).map(|v| (i, t, v.clone())),
-                    Pat::Any => None,
-                });
-            let Some((i, first, Alt::Enum(e, v))) = earlier else {
-                continue;
-            };
-            let (Some(a), Some(b)) = (rows.get(i), rows.get(j)) else {
-                continue;
-            };
-            let value = self.prog.enums[usize::from(e)].values[usize::from(v)]
-                .name
-                .clone();
-            self.err(
-                Diag::at(
-                    Code::CheckOverlap,
-                    format!("arms `{first}` and `{text}` overlap on {value}"),
-                    b.span,
-                    "overlaps an earlier arm",
-                )
-                .label(a.span, "this arm")
-                .help("each value belongs to one arm: narrow one of the ranges"),
-            );
-            return;
+                .filter_map(|v| first.get(v).map(|i| (*i, *v)))
+                .min();
+            if let Some((i, (e, v))) = earlier {
+                let (Some(a), Some(b)) = (rows.get(i), rows.get(j)) else {
+                    return;
+                };
+                let value = self.value_name(e, v).unwrap_or_else(|| rc("?"));
+                let before = arms[i].2.clone();
+                self.err(
+                    Diag::at(
+                        Code::CheckOverlap,
+                        format!("arms `{before}` and `{text}` overlap on {value}"),
+                        b.span,
+                        "overlaps an earlier arm",
+                    )
+                    .label(a.span, "this arm")
+                    .help("each value belongs to one arm: narrow one of the ranges"),
+                );
+                return;
+            }
+            for v in values {
+                first.entry(v).or_insert(j);
+            }
         }
     }
+}
+
+/// A pattern's values as a set (enum values, and true and false); `None` for `_`.
+fn value_set(p: &Pat) -> Option<Values> {
+    let Pat::Alts(alts) = p else { return None };
+    Some(
+        alts.iter()
+            .filter_map(|a| match a {
+                Alt::Enum(e, i) => Some((*e, *i)),
+                Alt::Bool(b) => Some((u16::MAX, u16::from(*b))),
+                _ => None,
+            })
+            .collect(),
+    )
 }
 
 /// A type every ruleset knows (`Int`, `Length`, ...): not an enum.
