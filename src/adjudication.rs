@@ -191,6 +191,12 @@ pub enum TraceNode {
     },
     /// A `set` recorded a change to the game state.
     Effect(Effect),
+    /// A step the explanation tells in words: a membership (`spears is one of foot`),
+    /// a shift along an ordered enum (`3-1 shifted by -2: 1-1`).
+    Fact {
+        /// The words.
+        text: Rc<str>,
+    },
     /// A refusal.
     Refused {
         /// Why.

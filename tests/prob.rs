@@ -406,3 +406,37 @@ fn bands_and_grids_agree_with_brute_force_and_the_printed_crt() {
     assert_eq!(charge["Trot"], frac(1, 3));
     assert_eq!(charge["Gallop"], frac(1, 3));
 }
+
+/// The odds-ratio CRT of tests/language/ordered.rules, its column shifted by terrain
+/// (issue 17, form 1). 3-1 in woods is read on 2-1: 1-3 DR (1/2), 4 EX (1/6), 5-6 AR
+/// (1/3). 6-1 in the open is read on "5-1 or more": 1-3 DE, 4-5 DR, 6 EX. 1-1 in a town
+/// is worse than 1-2: AE, no die rolled.
+#[test]
+fn a_crt_column_shifted_by_terrain_has_the_odds_worked_by_hand() {
+    let rules = Ruleset::load("tests/language/ordered.rules").expect("loads");
+    let chances = |expr: &str| -> HashMap<String, BigRational> {
+        labelled(&rules, expr).into_iter().collect()
+    };
+    let woods = chances("attack(three_one, woods)");
+    assert_eq!(woods.len(), 3);
+    assert_eq!(woods["DR"], frac(1, 2));
+    assert_eq!(woods["EX"], frac(1, 6));
+    assert_eq!(woods["AR"], frac(1, 3));
+    let open = chances("attack(six_one, clear)");
+    assert_eq!(open["DE"], frac(1, 2));
+    assert_eq!(open["DR"], frac(1, 3));
+    assert_eq!(open["EX"], frac(1, 6));
+    let town = chances("attack(one_one, town)");
+    assert_eq!(town.len(), 1);
+    assert_eq!(town["AE"], BigRational::one());
+    // Membership and shifts are deterministic: prob's enumeration agrees with every face.
+    for expr in [
+        "attack(three_one, woods)",
+        "attack(shift(one_two, d6), clear)",
+        "d6 in (2-3, 6 or more)",
+        "shift(four_one, d6 - 4) not in (five_one or more)",
+        "place(shift(one_one, d6 - 3))",
+    ] {
+        assert_eq!(exact_map(&rules, expr), brute_force(&rules, expr), "{expr}");
+    }
+}

@@ -384,3 +384,25 @@ fn a_house_rule_patches_one_cell_of_a_printed_grid() {
     let checks = examples_pass("tests/house/grid_cell.rules");
     assert!(checks >= 4, "the house rule's examples and the base's run");
 }
+
+/// Ranges and lists of enum values are counted value by value, within a bound: a file of
+/// a large ordered enum and many `or more` rows is refused with a limit error, not
+/// expanded without end (1500 rows of up to 1500 values each name over a million).
+#[test]
+fn ranges_of_enum_values_are_bounded() {
+    let values: Vec<String> = (0..1500).map(|i| format!("v{i}")).collect();
+    let rows: Vec<String> = (0..1500)
+        .map(|i| format!("  v{i} or more => {i}"))
+        .collect();
+    let src = format!(
+        "enum E ordered {{ {} }}\ntable t(e: E) -> Int {{\n{}\n}}\n",
+        values.join(", "),
+        rows.join("\n")
+    );
+    let e = Ruleset::from_source("t.rules", &src).expect_err("too many values");
+    assert!(
+        e.0.iter().any(|d| d.code.as_str() == "umpire::limit::enum"),
+        "{:?}",
+        e.0.iter().map(|d| &d.message).collect::<Vec<_>>()
+    );
+}

@@ -377,6 +377,7 @@ impl Checker<'_> {
             scope,
             expected,
         );
+        self.arm_overlaps(&st, &arms, rows);
         let kind = ExprKind::Match(Box::new(se), arms);
         (Expr { kind, span }, ty)
     }

@@ -284,6 +284,9 @@ impl Checker<'_> {
         if b.is_pool() {
             return self.pool(b, args, span, scope);
         }
+        if matches!(b, Builtin::Shift | Builtin::Place) {
+            return self.ordered_builtin(b, name, args, span, scope);
+        }
         if let Some(n) = args.iter().find_map(|a| a.name.as_ref()) {
             self.err(Diag::at(
                 Code::CheckArgument,
@@ -354,6 +357,11 @@ impl Checker<'_> {
                 }
                 t
             }
+            Builtin::Min | Builtin::Max
+                if checked.iter().any(|(_, t, _)| matches!(t, Ty::Enum(_))) =>
+            {
+                self.enum_extreme(b, checked)
+            }
             Builtin::Min | Builtin::Max => {
                 let mut t = Ty::Never;
                 for (_, at, s) in checked {
@@ -386,6 +394,8 @@ impl Checker<'_> {
                 self.expect_ty(&checked[0].1, &Ty::Num, checked[0].2);
                 Ty::Length
             }
+            // Checked by `ordered_builtin`.
+            Builtin::Shift | Builtin::Place => Ty::Any,
             Builtin::Moves => {
                 self.expect_ty(&checked[0].1, &Ty::Num, checked[0].2);
                 Ty::Time

@@ -74,6 +74,7 @@ impl Checker<'_> {
             name: e.name.node.clone(),
             cite: cite_of(&e.cite),
             values,
+            ordered: e.ordered,
         });
         self.same_words(id);
         Some(id)
@@ -99,6 +100,7 @@ impl Checker<'_> {
             }
         }
         self.declare_callables(file);
+        self.declare_lists(file);
     }
 
     /// The ruleset's title and die, its enums and its interpretations (an enum each).
@@ -152,6 +154,7 @@ impl Checker<'_> {
                         name: d.name.clone(),
                         cite: d.cite.clone(),
                         values: d.readings.clone(),
+                        ordered: false,
                     };
                     if let Some(id) = self.declare_enum(&e) {
                         let default = d.default.as_ref().and_then(|n| {

@@ -75,6 +75,11 @@ impl Checker<'_> {
                 )
             }
             ast::ExprKind::Block(b) => self.block(b, scope, expected),
+            ast::ExprKind::In {
+                value,
+                patterns,
+                negated,
+            } => self.membership(value, patterns, *negated, span, scope),
         }
     }
 
@@ -359,7 +364,10 @@ impl Checker<'_> {
                     span,
                     "not defined",
                 );
-                let d = match self.unknown_name_help(n, expected, &names) {
+                let help = self
+                    .list_as_value(n)
+                    .or_else(|| self.unknown_name_help(n, expected, &names));
+                let d = match help {
                     Some(h) => d.help(h),
                     None => d,
                 };

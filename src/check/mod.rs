@@ -20,6 +20,7 @@ mod coverage;
 mod declare;
 mod definitions;
 mod expr;
+mod ordered;
 mod tables;
 mod types;
 
@@ -270,6 +271,8 @@ struct Checker<'p> {
     members: Vec<(String, String)>,
     /// The argument being checked, for messages that name its parameter.
     slot: Option<Slot>,
+    /// Enum values named by ranges and lists so far (see `ordered.rs`).
+    expanded: usize,
 }
 
 /// An argument being checked: where it is written, and how a message names it
@@ -317,6 +320,7 @@ impl<'p> Checker<'p> {
             limits: opts.limits,
             members: opts.members.clone(),
             slot: None,
+            expanded: 0,
         }
     }
 

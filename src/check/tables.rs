@@ -67,6 +67,7 @@ impl Checker<'_> {
             if self.number_rows(&info, &rows) {
                 self.broken_tables.insert(i);
             }
+            self.enum_overlaps(&info, &rows);
             self.enum_coverage(
                 &format!("table `{}` has no row", info.sig.name),
                 &info.sig.params[..info.keys],

@@ -51,6 +51,10 @@ impl Checker<'_> {
         };
         let mut out = Vec::new();
         for a in alts {
+            if let Some(values) = self.several_values(a, ty) {
+                out.extend(values);
+                continue;
+            }
             let alt = match a {
                 ast::Alternative::AtLeast(n, s) => self
                     .bound_pat(ty, *s, &[n])
@@ -85,6 +89,10 @@ impl Checker<'_> {
                     }
                 }
                 ast::Alternative::Name(q, n) => self.enum_pattern(q.as_ref(), n, ty),
+                // Read by `several_values`.
+                ast::Alternative::NameRange(..)
+                | ast::Alternative::NameAtLeast(..)
+                | ast::Alternative::NameAtMost(..) => None,
             };
             out.extend(alt);
         }
@@ -303,6 +311,9 @@ impl Checker<'_> {
     /// `<`, `<=`, `>`, `>=`: numbers, lengths or times, each with its own kind.
     fn order_ty(&mut self, a: &Ty, b: &Ty, aspan: Span, bspan: Span, span: Span) -> Ty {
         let describe = |c: &Self, t: &Ty| t.describe(&c.prog);
+        if matches!(a, Ty::Enum(_)) || matches!(b, Ty::Enum(_)) {
+            return self.enum_order_ty(a, b, aspan, bspan, span);
+        }
         if dim(a).is_none() || dim(a) != dim(b) {
             let (da, db) = (describe(self, a), describe(self, b));
             let mut d = Diag::at(

@@ -57,6 +57,7 @@ impl Evaluator<'_> {
                 let key = |v: &Value| match v {
                     Value::Num(r) | Value::Time(r) | Value::Minutes(r) => Ok(*r),
                     Value::Length(l) => Ok(l.inches),
+                    Value::Enum(_, i) => Ok(Rational::from_integer(i64::from(*i))),
                     _ => Err(internal(span, b.name())),
                 };
                 let mut best = first.clone();
@@ -91,6 +92,11 @@ impl Evaluator<'_> {
             | Builtin::Lowest
             | Builtin::Reroll
             | Builtin::Explode => return Err(internal(span, b.name())),
+            Builtin::Shift => self.shift(&first, vals.get(1), span)?,
+            Builtin::Place => match first {
+                Value::Enum(_, i) => Value::int(i64::from(i) + 1),
+                _ => return Err(internal(span, b.name())),
+            },
         })
     }
 

@@ -9,6 +9,7 @@ mod calls;
 mod effects;
 mod exprs;
 mod ops;
+mod ordered;
 mod readings;
 mod rolls;
 mod trace;
@@ -359,6 +360,12 @@ impl<'a> Evaluator<'a> {
                 Ok(v)
             }
             ExprKind::Block(stmts, value) => self.block(stmts, value, frame),
+            ExprKind::In {
+                value,
+                pat,
+                negated,
+                text,
+            } => self.membership(value, pat, *negated, text, frame),
         }
     }
 }

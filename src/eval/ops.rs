@@ -132,6 +132,11 @@ impl Evaluator<'_> {
                     }
                     (Num(p), Num(q)) | (Time(p), Time(q)) | (Minutes(p), Minutes(q)) => (*p, *q),
                     (Length(p), Length(q)) => (p.inches, q.inches),
+                    // Values of one ordered enum, by their place in its order.
+                    (Enum(e, i), Enum(f, j)) if e == f => (
+                        Rational::from_integer(i64::from(*i)),
+                        Rational::from_integer(i64::from(*j)),
+                    ),
                     _ => return Err(internal(span, "a comparison")),
                 };
                 Bool(match op {

@@ -100,6 +100,11 @@ pub enum Builtin {
     /// least a face) rolls again and adds, at most [`MAX_EXTRA_ROLLS`] times; checked as
     /// `[dice]` or `[dice, face]`.
     Explode,
+    /// `shift(odds, -2)`: a value of an ordered enum moved along its order, stopping at
+    /// the first and the last value.
+    Shift,
+    /// `place(odds)`: the position of a value of an ordered enum, 1 for the first.
+    Place,
 }
 
 /// How many extra rolls one die of `explode(...)` makes at most: past them its chain
@@ -108,7 +113,7 @@ pub const MAX_EXTRA_ROLLS: u32 = 3;
 
 impl Builtin {
     /// Every builtin with its name.
-    pub const ALL: [(&'static str, Builtin); 16] = [
+    pub const ALL: [(&'static str, Builtin); 18] = [
         ("floor", Builtin::Floor),
         ("ceil", Builtin::Ceil),
         ("round", Builtin::Round),
@@ -125,6 +130,8 @@ impl Builtin {
         ("lowest", Builtin::Lowest),
         ("reroll", Builtin::Reroll),
         ("explode", Builtin::Explode),
+        ("shift", Builtin::Shift),
+        ("place", Builtin::Place),
     ];
 
     /// Whether it takes a pool of dice, each die looked at on its own.
@@ -305,6 +312,18 @@ pub enum ExprKind {
         /// Which field or parameter.
         index: u32,
     },
+    /// `x in (a, b)` / `x not in foot`: whether the value fits the pattern (with
+    /// `negated`, does not); `text` is what followed `in`, for the explanation.
+    In {
+        /// The value.
+        value: Box<Expr>,
+        /// The patterns.
+        pat: Pat,
+        /// `not in`.
+        negated: bool,
+        /// `foot`, `(one_two, one_one)`: as written.
+        text: Rc<str>,
+    },
     /// A whole number that must lie in a declared range (`lost_percent: 0..100`).
     InRange {
         /// The value.
@@ -369,7 +388,9 @@ impl Expr {
                 }
                 f(v);
             }
-            ExprKind::InRange { value, .. } | ExprKind::Fresh { value, .. } => f(value),
+            ExprKind::InRange { value, .. }
+            | ExprKind::Fresh { value, .. }
+            | ExprKind::In { value, .. } => f(value),
             ExprKind::Value(_)
             | ExprKind::State(_)
             | ExprKind::Local(_)

@@ -239,6 +239,21 @@ pub struct EnumInfo {
     pub cite: Option<Rc<str>>,
     /// Values in order.
     pub values: Vec<EnumValueInfo>,
+    /// Declared `ordered`: its values compare, shift and make ranges.
+    pub ordered: bool,
+}
+
+/// `list foot: Troop { spears, pikes, blades }`: a named list of values of one enum.
+#[derive(Debug, Clone)]
+pub struct ListInfo {
+    /// Its name.
+    pub name: Rc<str>,
+    /// The enum.
+    pub of: EnumId,
+    /// The values, by index in the enum, as listed.
+    pub values: Vec<u16>,
+    /// The rulebook section.
+    pub cite: Option<Rc<str>>,
 }
 
 /// One enum value.
@@ -491,6 +506,8 @@ pub struct Program {
     pub enum_values: HashMap<String, Vec<(EnumId, u16)>>,
     /// Interpretations of ambiguous rules, by index.
     pub interpretations: Vec<InterpretationInfo>,
+    /// Named lists of enum values (`list foot: Troop { ... }`), by name.
+    pub lists: HashMap<String, ListInfo>,
 }
 
 /// Every value of a type that can be listed — an enum's values, false and true — each

@@ -209,6 +209,10 @@ fn node_json(p: &Program, n: &TraceNode) -> Json {
             kind("note", &mut m);
             m.insert("text".into(), json!(&**text));
         }
+        TraceNode::Fact { text } => {
+            kind("fact", &mut m);
+            m.insert("text".into(), json!(&**text));
+        }
         TraceNode::Reading {
             interpretation,
             reading: r,

@@ -270,6 +270,9 @@ fn write_node(p: &Program, n: &TraceNode, depth: usize, out: &mut String) {
         TraceNode::Note { text } => {
             let _ = writeln!(out, "{pad}note: {text}");
         }
+        TraceNode::Fact { text } => {
+            let _ = writeln!(out, "{pad}{text}");
+        }
         TraceNode::Reading {
             interpretation,
             reading: r,

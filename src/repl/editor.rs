@@ -81,6 +81,7 @@ impl Names {
         }
         let mut values: Vec<String> = p.enum_values.keys().cloned().collect();
         values.extend(p.consts.iter().map(|c| c.name.to_string()));
+        values.extend(p.lists.keys().cloned());
         if let Some(st) = session.state() {
             state_paths(st, "", &mut values);
         }

@@ -84,6 +84,8 @@ pub enum Item {
     /// `override record NAME { add field: Type = default }`: fields added to the base's
     /// record.
     RecordPatch(RecordDef),
+    /// `list foot: Troop { spears, pikes, blades }`
+    List(ListDef),
     /// `override modifiers NAME { "Label" ...; remove "Label" }`: modifiers changed (by
     /// label), added, or removed.
     ModifiersPatch {
@@ -155,6 +157,22 @@ pub struct EnumDef {
     pub cite: Option<Spanned<String>>,
     /// Its values in order.
     pub values: Vec<EnumValueDef>,
+    /// `enum Odds ordered { ... }`: its values compare, shift and make ranges, in the
+    /// order written.
+    pub ordered: bool,
+}
+
+/// `list foot: Troop cite? { spears, pikes, blades }`: a named list of values of one enum.
+#[derive(Debug, Clone)]
+pub struct ListDef {
+    /// Its name.
+    pub name: Name,
+    /// The enum its values are of.
+    pub of: Name,
+    /// The rulebook section.
+    pub cite: Option<Spanned<String>>,
+    /// The values, as written.
+    pub values: Vec<Name>,
 }
 
 /// One enum value with the rulebook's display text and sentence.
@@ -403,6 +421,22 @@ pub enum Alternative {
     Bool(bool, Span),
     /// `infantry` or `Arm.infantry`
     Name(Option<Name>, Name),
+    /// `one_one-three_one` or `one_one to three_one`: values of an ordered enum, both ends
+    /// included.
+    NameRange(EnumRef, EnumRef, Span),
+    /// `four_one or more`: a value of an ordered enum and every value after it.
+    NameAtLeast(EnumRef, Span),
+    /// `one_two or less`: a value of an ordered enum and every value before it.
+    NameAtMost(EnumRef, Span),
+}
+
+/// A value of an enum as a pattern writes it: `one_one` or `Odds.one_one`.
+#[derive(Debug, Clone)]
+pub struct EnumRef {
+    /// The enum, when written.
+    pub qual: Option<Name>,
+    /// The value.
+    pub name: Name,
 }
 
 /// The number or length a number pattern is bounded by, as written: `6`, `1/2`,
@@ -608,6 +642,16 @@ pub enum ExprKind {
     },
     /// `( e )` kept for spans only
     Block(Block),
+    /// `x in (a, b, 3-4)`, `x not in foot`: whether the value fits the patterns (as a
+    /// table row's), or with `not in` does not.
+    In {
+        /// The value.
+        value: Box<Expr>,
+        /// The patterns after `in`.
+        patterns: Pattern,
+        /// `not in`.
+        negated: bool,
+    },
 }
 
 /// A call argument: positional or `name: value`.

@@ -50,7 +50,8 @@ pub(crate) static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::op_lt, Assoc::Left)
             | Op::infix(Rule::op_le, Assoc::Left)
             | Op::infix(Rule::op_gt, Assoc::Left)
-            | Op::infix(Rule::op_ge, Assoc::Left))
+            | Op::infix(Rule::op_ge, Assoc::Left)
+            | Op::postfix(Rule::membership))
         .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
         .op(Op::infix(Rule::op_mul, Assoc::Left)
             | Op::infix(Rule::op_div, Assoc::Left)
@@ -128,6 +129,14 @@ fn rule_name(rule: &Rule) -> String {
         Rule::time_lit => "a time (`1/2 move`)",
         Rule::minutes_lit => "a time in minutes (`7 minutes`)",
         Rule::dice_lit => "dice (`d6`, `2d6`)",
+        Rule::ordered_kw => "`ordered`",
+        Rule::list_def | Rule::list_kw => "a list `list NAME: Enum { values }`",
+        Rule::to_kw => "`to`",
+        Rule::more_kw => "`more`",
+        Rule::less_kw => "`less`",
+        Rule::pat_name_range | Rule::pat_name_or_more | Rule::pat_name_or_less => {
+            "a pattern (`7 or more`, `5,6`, `3-4`, a name, `_`)"
+        }
         other => return format!("{other:?}").replace('_', " "),
     };
     s.to_string()
@@ -247,6 +256,7 @@ fn expected_word(rule: &Rule) -> String {
     match rule {
         r if is_infix(*r) => "an operator".into(),
         Rule::field_access | Rule::member_access => "an operator".into(),
+        Rule::membership | Rule::in_kw | Rule::not_in_kw => "an operator".into(),
         Rule::op_not
         | Rule::op_neg
         | Rule::op_pos
@@ -537,7 +547,31 @@ fn hints(mut d: Diag, text: &str, start: usize, what: &str, operator_expected: b
             ));
         }
     }
+    if inside_in_bracket(before) {
+        d = d.help("the bracket after `in` holds patterns as a table row does (`a, b`, `3-4`, `7 or more`, `one_one-three_one`, a list's name), not an expression: work a value out with `let` first, or compare with `==`");
+    }
     d
+}
+
+/// Whether `before` (the text up to a syntax error) ends inside the bracket of
+/// `x in (...)`: its last unclosed `(` comes straight after the word `in`.
+fn inside_in_bracket(before: &str) -> bool {
+    let mut depth = 0usize;
+    for (i, c) in before.char_indices().rev() {
+        match c {
+            ')' => depth += 1,
+            '(' if depth > 0 => depth -= 1,
+            '(' => {
+                let head = before[..i].trim_end();
+                return head.strip_suffix("in").is_some_and(|h| {
+                    !h.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                        && h.ends_with(char::is_whitespace)
+                });
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// What a parse stopped at, for "found …", and where that ends: a whole word (`let`,

@@ -151,6 +151,17 @@ fn expr_to(out: &mut String, expr: &Expr) {
             cite_to(out, cite.as_deref());
         }
         ExprKind::Block(block) => block_to(out, block),
+        ExprKind::In {
+            value,
+            patterns,
+            negated,
+        } => {
+            out.push('(');
+            expr_to(out, value);
+            out.push_str(if *negated { " not in (" } else { " in (" });
+            pattern_to(out, patterns);
+            out.push_str("))");
+        }
     }
 }
 
@@ -255,8 +266,29 @@ fn pattern_to(out: &mut String, pattern: &Pattern) {
                 push(out, format_args!("{}.{}", ty.node, name.node))
             }
             Alternative::Name(None, name) => out.push_str(&name.node),
+            Alternative::NameRange(lo, hi, _) => {
+                enum_ref_to(out, lo);
+                out.push('-');
+                enum_ref_to(out, hi);
+            }
+            Alternative::NameAtLeast(v, _) => {
+                enum_ref_to(out, v);
+                out.push_str(" or more");
+            }
+            Alternative::NameAtMost(v, _) => {
+                enum_ref_to(out, v);
+                out.push_str(" or less");
+            }
         }
     }
+}
+
+/// `one_one` or `Odds.one_one`.
+fn enum_ref_to(out: &mut String, r: &super::ast::EnumRef) {
+    if let Some(q) = &r.qual {
+        push(out, format_args!("{}.", q.node));
+    }
+    out.push_str(&r.name.node);
 }
 
 #[cfg(test)]
@@ -309,6 +341,19 @@ mod tests {
             "(11 - (melee(attackers: 11, defenders: 9).attacker_killed))",
         ),
         ("units[name].men - 1", "(((units[name]).men) - 1)"),
+        // `in` binds like `==` (§5.2: "`d6 + 1 in (5 or more)` is `(d6 + 1) in (5 or
+        // more)`, and `not t in foot` is `not (t in foot)`"); the bracket after it holds
+        // patterns, never a pair.
+        ("d6 + 1 in (5 or more)", "((d6 + 1) in (5 or more))"),
+        ("not t in foot", "(not (t in (foot)))"),
+        (
+            "x in (a, b) and y not in (1-2)",
+            "((x in (a, b)) and (y not in (1..2)))",
+        ),
+        (
+            "o in (one_one-three_one, six_one or more)",
+            "(o in (one_one-three_one, six_one or more))",
+        ),
         ("f(1 + 2, n: -x)", "f((1 + 2), n: (-x))"),
         ("not f(x).ok", "(not (f(x).ok))"),
         // An `if` is one value; its conditions and branches are grouped inside it.

@@ -23,7 +23,8 @@ impl Checker<'_> {
         let seen = values_used(prog);
         let mut found = Vec::new();
         for (id, e) in prog.enums.iter().enumerate() {
-            if typed.contains(&id) {
+            // An ordered enum's values are reached by `shift` and ranges as well.
+            if typed.contains(&id) || e.ordered {
                 continue;
             }
             let unused: Vec<&EnumValueInfo> = e
@@ -140,6 +141,7 @@ fn values_used(prog: &Program) -> HashSet<(usize, u16)> {
                     pattern_values(p, &mut seen);
                 }
             }
+            ExprKind::In { pat, .. } => pattern_values(pat, &mut seen),
             _ => {}
         })
     };

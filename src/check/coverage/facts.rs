@@ -152,9 +152,11 @@ impl Reacher<'_> {
                     ty: f.ty,
                 }
             }
-            ExprKind::Not(_) | ExprKind::Record(_) | ExprKind::Pair(..) | ExprKind::Chosen(_) => {
-                Fact::all()
-            }
+            ExprKind::Not(_)
+            | ExprKind::Record(_)
+            | ExprKind::Pair(..)
+            | ExprKind::Chosen(_)
+            | ExprKind::In { .. } => Fact::all(),
         }
     }
 
@@ -469,6 +471,8 @@ fn builtin(b: Builtin, args: &[Fact]) -> Reach {
             }
             Reach::None => Reach::None,
         },
+        Builtin::Shift => Reach::ALL,
+        Builtin::Place => Reach::Span(At(Q::from_integer(1)), End::Above),
         Builtin::Min | Builtin::Max => {
             let min = b == Builtin::Min;
             let mut it = args.iter().map(|f| f.reach);

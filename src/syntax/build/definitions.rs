@@ -33,6 +33,7 @@ impl Builder {
                 let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
                 Ok(Item::RecordPatch(self.build_fields(name, inner)?))
             }
+            Rule::list_def => self.build_list(span, inner),
             Rule::extends_decl | Rule::override_def | Rule::table_patch | Rule::modifiers_patch => {
                 self.build_house(span, rule, inner)
             }
@@ -93,8 +94,10 @@ impl Builder {
     pub(super) fn build_enum(&self, span: Span, mut inner: Peekable<Pairs<'_, Rule>>) -> R<Item> {
         let name = self.name(inner.next().ok_or_else(|| incomplete(span))?);
         let mut values = Vec::new();
+        let mut ordered = false;
         let c = self.clauses(inner, |q| {
             match q.as_rule() {
+                Rule::ordered_kw => ordered = true,
                 Rule::enum_value => {
                     let mut vi = q.into_inner();
                     let vname = vi.next().map(|n| self.name(n));
@@ -116,6 +119,7 @@ impl Builder {
             name,
             cite: c.cite,
             values,
+            ordered,
         }))
     }
 
@@ -231,7 +235,10 @@ impl Builder {
             return Ok(Vec::new());
         };
         let key = self.name(key);
-        let pat = self.build_pattern(pat)?;
+        let written = pat.as_str().trim().to_string();
+        let pat = self
+            .build_pattern(pat)
+            .map_err(|d| super::ordered::column_range_help(d, &written, &key.node))?;
         let Some(pos) = keys.iter().position(|k| k.name.node == key.node) else {
             return Err(Diag::at(
                 Code::ParseColumn,

@@ -280,6 +280,9 @@ impl Builder {
                 let lhs = lhs?;
                 let span = lhs.span.to(span_of(file, &op));
                 let rule = op.as_rule();
+                if rule == Rule::membership {
+                    return b.build_membership(lhs, op, span);
+                }
                 let Some(inner) = op.into_inner().next() else {
                     unreachable!("postfix without its part")
                 };

@@ -117,4 +117,5 @@ impl Builder {
 
 mod definitions;
 mod expr;
+mod ordered;
 mod patterns;

@@ -141,21 +141,32 @@ impl Builder {
                 Rule::pat_range => {
                     let (lo, hi) = (bound_at(0)?, bound_at(1)?);
                     if lo.value > hi.value && lo.length == hi.length {
+                        let whole = |b: &Bound| {
+                            (!b.length && b.value.is_integer()).then(|| b.value.to_integer())
+                        };
+                        let ints = whole(&lo).zip(whole(&hi));
                         let text = |i: usize| parts.get(i).map_or("", |x| x.as_str().trim());
                         let (lo, hi) = (text(0), text(1));
                         // Never "write `1-2`": to a wargamer `2-1` may be an odds column,
                         // and `1-2` is another one.
+                        let help = match ints {
+                            Some((l, h)) => super::ordered::reversed_range_help(l, h, None),
+                            None => format!(
+                                "a range takes its two ends and every value between, the low end written first: `{hi}-{lo}`"
+                            ),
+                        };
                         return Err(Diag::at(
                             Code::ParseRange,
                             format!("the range {lo}-{hi} is reversed: its high end comes first, and it takes no number"),
                             aspan,
                             "reversed",
                         )
-                        .help(format!(
-                            "a range takes its two ends and every number between, the low end written first; if `{lo}-{hi}` is an odds column (\"{lo} to {hi}\"), it is not a number: give the columns names in an enum (`enum Odds {{ ... }}`)"
-                        )));
+                        .help(help));
                     }
                     Alternative::Range(lo, hi, aspan)
+                }
+                Rule::pat_name_range | Rule::pat_name_or_more | Rule::pat_name_or_less => {
+                    self.build_name_alt(rule, parts, aspan)
                 }
                 Rule::pat_int => Alternative::Int(bound_at(0)?, aspan),
                 Rule::pat_bool => {
