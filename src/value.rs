@@ -218,14 +218,7 @@ pub struct Moves(pub Rational);
 impl fmt::Display for Moves {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // "0 moves", "1/2 move", "1 move", "1 1/2 moves".
-        let one = Rational::from_integer(1);
-        let plural = self.0 > one || self.0 < -one || self.0 == Rational::from_integer(0);
-        write!(
-            f,
-            "{} {}",
-            Mixed(self.0),
-            if plural { "moves" } else { "move" }
-        )
+        counted(f, self.0, "move", "moves")
     }
 }
 
@@ -236,15 +229,16 @@ pub struct RealMinutes(pub Rational);
 impl fmt::Display for RealMinutes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Plural as for moves: "0 minutes", "1/2 minute", "1 minute", "1 1/2 minutes".
-        let one = Rational::from_integer(1);
-        let plural = self.0 > one || self.0 < -one || self.0 == Rational::from_integer(0);
-        write!(
-            f,
-            "{} {}",
-            Mixed(self.0),
-            if plural { "minutes" } else { "minute" }
-        )
+        counted(f, self.0, "minute", "minutes")
     }
+}
+
+/// `n` as a mixed number, then its unit: `singular` from -1 to 1 but for 0, `plural`
+/// otherwise.
+fn counted(f: &mut fmt::Formatter<'_>, n: Rational, singular: &str, plural: &str) -> fmt::Result {
+    let one = Rational::from_integer(1);
+    let many = n > one || n < -one || n == Rational::from_integer(0);
+    write!(f, "{} {}", Mixed(n), if many { plural } else { singular })
 }
 
 /// The named members of a group, in order (`units`: `old_guard`, `second_foot`, ...).
