@@ -287,14 +287,7 @@ impl Checker<'_> {
         if matches!(b, Builtin::Shift | Builtin::Place) {
             return self.ordered_builtin(b, name, args, span, scope);
         }
-        if let Some(n) = args.iter().find_map(|a| a.name.as_ref()) {
-            self.err(Diag::at(
-                Code::CheckArgument,
-                format!("`{}` takes its arguments without names", name.node),
-                n.span,
-                "remove the name",
-            ));
-        }
+        self.unnamed_args(name, args);
         let checked: Vec<(Expr, Ty, Span)> = args
             .iter()
             .map(|a| {
@@ -494,16 +487,19 @@ impl Checker<'_> {
                 });
             }
         }
-        if !ok {
-            return (dummy(span), Ty::Any);
+        int_call(ok, b, out, span)
+    }
+
+    /// A builtin's arguments are given without names: an error at the first name.
+    pub(super) fn unnamed_args(&mut self, name: &ast::Name, args: &[ast::Arg]) {
+        if let Some(n) = args.iter().find_map(|a| a.name.as_ref()) {
+            self.err(Diag::at(
+                Code::CheckArgument,
+                format!("`{}` takes its arguments without names", name.node),
+                n.span,
+                "remove the name",
+            ));
         }
-        (
-            Expr {
-                kind: ExprKind::Call(Callee::Builtin(b), out),
-                span,
-            },
-            Ty::Int,
-        )
     }
 
     /// `reroll(3d6, at_most: 1)` (`at_least:` too) and `explode(2d6)` (`at_least: 5`
@@ -599,16 +595,7 @@ impl Checker<'_> {
         } else if let (true, true, Some(dice)) = (ok, explode, out.first()) {
             self.face_within(b, dice, None, true, span);
         }
-        if !ok {
-            return (dummy(span), Ty::Any);
-        }
-        (
-            Expr {
-                kind: ExprKind::Call(Callee::Builtin(b), out),
-                span,
-            },
-            Ty::Int,
-        )
+        int_call(ok, b, out, span)
     }
 
     /// A face of `reroll` or `explode` written as a number, held to the die's faces when
@@ -628,6 +615,21 @@ impl Checker<'_> {
             self.err(Diag::at(Code::CheckArgument, msg, at, "not a face that can be").help(help));
         }
     }
+}
+
+/// The call of `b` on `args`, a whole number; or, where an argument was wrong (`ok`
+/// false), a placeholder of no type.
+fn int_call(ok: bool, b: Builtin, args: Vec<Expr>, span: Span) -> (Expr, Ty) {
+    if !ok {
+        return (dummy(span), Ty::Any);
+    }
+    (
+        Expr {
+            kind: ExprKind::Call(Callee::Builtin(b), args),
+            span,
+        },
+        Ty::Int,
+    )
 }
 
 /// Whether `e` is dice as written: `6d6`, `3 dice`, `dice(n, 6)`.

@@ -52,33 +52,18 @@ impl Checker<'_> {
             };
             let mut values: Vec<u16> = Vec::new();
             for v in &l.values {
-                let en = &self.prog.enums[usize::from(e)];
-                match en.values.iter().position(|x| *x.name == *v.node) {
-                    Some(i) => {
-                        let i = u16::try_from(i).unwrap_or(u16::MAX);
-                        if values.contains(&i) {
-                            self.err(Diag::at(
-                                Code::CheckDuplicate,
-                                format!("`{}` is listed twice in {name}", v.node),
-                                v.span,
-                                "listed again",
-                            ));
-                        } else {
-                            values.push(i);
-                        }
-                    }
-                    None => {
-                        let names: Vec<String> =
-                            en.values.iter().map(|x| x.name.to_string()).collect();
-                        let d = Diag::at(
-                            Code::CheckUnknownValue,
-                            format!("`{}` is not a value of {}", v.node, en.name),
-                            v.span,
-                            format!("not a value of {}", en.name),
-                        )
-                        .suggest(&v.node, names.iter().map(String::as_str));
-                        self.err(d);
-                    }
+                let Some(i) = self.value_of(e, v) else {
+                    continue;
+                };
+                if values.contains(&i) {
+                    self.err(Diag::at(
+                        Code::CheckDuplicate,
+                        format!("`{}` is listed twice in {name}", v.node),
+                        v.span,
+                        "listed again",
+                    ));
+                } else {
+                    values.push(i);
                 }
             }
             self.prog.lists.insert(
@@ -91,6 +76,25 @@ impl Checker<'_> {
                 },
             );
         }
+    }
+
+    /// The value `v` of enum `e`, by its place in the enum; or an error, with
+    /// did-you-mean, that `e` has no such value.
+    pub(super) fn value_of(&mut self, e: EnumId, v: &ast::Name) -> Option<u16> {
+        let en = &self.prog.enums[usize::from(e)];
+        if let Some(i) = en.values.iter().position(|x| *x.name == *v.node) {
+            return Some(u16::try_from(i).unwrap_or(u16::MAX));
+        }
+        let names: Vec<String> = en.values.iter().map(|x| x.name.to_string()).collect();
+        let d = Diag::at(
+            Code::CheckUnknownValue,
+            format!("`{}` is not a value of {}", v.node, en.name),
+            v.span,
+            format!("not a value of {}", en.name),
+        )
+        .suggest(&v.node, names.iter().map(String::as_str));
+        self.err(d);
+        None
     }
 
     /// The enum a list is of (`list foot: Troop`), or an error with did-you-mean.
@@ -312,14 +316,7 @@ impl Checker<'_> {
         } else {
             "`place(value)`"
         };
-        if let Some(n) = args.iter().find_map(|a| a.name.as_ref()) {
-            self.err(Diag::at(
-                Code::CheckArgument,
-                format!("`{}` takes its arguments without names", name.node),
-                n.span,
-                "remove the name",
-            ));
-        }
+        self.unnamed_args(name, args);
         if args.len() != want {
             self.err(
                 Diag::at(

@@ -210,30 +210,7 @@ impl Checker<'_> {
             }
         };
         match want {
-            Some(e) => {
-                let found = self
-                    .prog
-                    .enums
-                    .get(usize::from(e))
-                    .and_then(|en| en.values.iter().position(|v| *v.name == *n.node));
-                match found {
-                    Some(i) => Some(Alt::Enum(e, u16::try_from(i).unwrap_or(u16::MAX))),
-                    None => {
-                        let en = &self.prog.enums[usize::from(e)];
-                        let names: Vec<String> =
-                            en.values.iter().map(|v| v.name.to_string()).collect();
-                        let d = Diag::at(
-                            Code::CheckUnknownValue,
-                            format!("`{}` is not a value of {}", n.node, en.name),
-                            n.span,
-                            format!("not a value of {}", en.name),
-                        )
-                        .suggest(&n.node, names.iter().map(|s| s.as_str()));
-                        self.err(d);
-                        None
-                    }
-                }
-            }
+            Some(e) => self.value_of(e, n).map(|i| Alt::Enum(e, i)),
             None => match self.prog.enum_values.get(&n.node).map(|v| v.as_slice()) {
                 Some([(e, i)]) => Some(Alt::Enum(*e, *i)),
                 _ => {

@@ -461,14 +461,7 @@ impl Builder {
                 let whole = self.number(&n, "'")?;
                 let feet = extra
                     .and_then(|extra| whole.checked_add(&extra))
-                    .ok_or_else(|| {
-                        Diag::at(
-                            Code::ParseNumber,
-                            "this length is too large to hold exactly",
-                            span,
-                            "too large",
-                        )
-                    })?;
+                    .ok_or_else(|| length_too_large(span))?;
                 ExprKind::Length(feet, LengthUnit::Feet)
             }
             _ => ExprKind::Length(

@@ -28,6 +28,16 @@ fn incomplete(span: Span) -> Diag {
     Diag::at(Code::ParseSyntax, "incomplete definition", span, "here")
 }
 
+/// The error for a length whose inches (or feet and inches) do not fit a number.
+fn length_too_large(span: Span) -> Diag {
+    Diag::at(
+        Code::ParseNumber,
+        "this length is too large to hold exactly",
+        span,
+        "too large",
+    )
+}
+
 /// Builds AST nodes from pest pairs of one source.
 pub(crate) struct Builder {
     file: FileId,

@@ -218,14 +218,7 @@ impl Builder {
                         ExprKind::Length(v, LengthUnit::Inches) => Some(v),
                         _ => None,
                     };
-                    let value = inches.ok_or_else(|| {
-                        Diag::at(
-                            Code::ParseNumber,
-                            "this length is too large to hold exactly",
-                            span,
-                            "too large",
-                        )
-                    })?;
+                    let value = inches.ok_or_else(|| length_too_large(span))?;
                     out = Some((value, true));
                 }
                 _ => {
