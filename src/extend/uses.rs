@@ -122,6 +122,99 @@ impl Names {
     }
 }
 
+/// The walk down a definition that `Rename` and `Qualify` share: each reads names,
+/// types and the rows of tables and matches its own way, and the rest of the tree alike.
+trait Walk {
+    /// A parameter's or a `let`'s name, a local from here on.
+    fn local(&mut self, n: &ast::Name);
+
+    /// A type as written.
+    fn ty(&mut self, t: &mut TypeExpr);
+
+    /// A table's rows, or a match's.
+    fn rows(&mut self, rows: &mut [Row]);
+
+    /// An expression: what it names, then its `parts`.
+    fn expr(&mut self, e: &mut Expr);
+
+    /// Parameters: each a local, its type, its default.
+    fn params(&mut self, ps: &mut [ast::Param]) {
+        for p in ps {
+            self.local(&p.name);
+            self.ty(&mut p.ty);
+            if let Some(d) = &mut p.default {
+                self.expr(d);
+            }
+        }
+    }
+
+    /// A block: its statements in order (a `let` a local once its value is read), then
+    /// its value.
+    fn block(&mut self, b: &mut Block) {
+        for s in &mut b.stmts {
+            match s {
+                Stmt::Let(n, t, e) => {
+                    if let Some(t) = t {
+                        self.ty(t);
+                    }
+                    self.expr(e);
+                    self.local(n);
+                }
+                Stmt::Note(_) => {}
+                Stmt::Guard(e) => self.expr(e),
+                Stmt::Set { target, value, .. } => {
+                    self.expr(target);
+                    self.expr(value);
+                }
+            }
+        }
+        self.expr(&mut b.value);
+    }
+
+    /// The expressions and blocks inside an expression, in order (a reading's cells; a
+    /// match's rows through `rows`).
+    fn parts(&mut self, kind: &mut ExprKind) {
+        match kind {
+            ExprKind::Field(b, _) => self.expr(b),
+            ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
+                self.expr(a);
+                self.expr(b);
+            }
+            ExprKind::Unary(_, a) => self.expr(a),
+            ExprKind::Call(_, args) => {
+                for a in args {
+                    self.expr(&mut a.value);
+                }
+            }
+            ExprKind::If(arms, other) => {
+                for (c, b) in arms {
+                    self.expr(c);
+                    self.block(b);
+                }
+                if let Some(b) = other {
+                    self.block(b);
+                }
+            }
+            ExprKind::Match(s, rows) => {
+                self.expr(s);
+                self.rows(rows);
+            }
+            ExprKind::Reading(_, rows) => {
+                for r in rows {
+                    self.expr(&mut r.cell);
+                }
+            }
+            ExprKind::Record(fields) => {
+                for (_, v) in fields {
+                    self.expr(v);
+                }
+            }
+            ExprKind::Block(b) => self.block(b),
+            _ => {}
+        }
+    }
+}
+
 /// The renaming of one definition: the names it refers to, the state fields it reads.
 struct Rename<'a> {
     alias: &'a str,
@@ -163,7 +256,7 @@ impl Rename<'_> {
                 if let Some(t) = &mut d.returns {
                     self.ty(t);
                 }
-                self.rows(&mut d.rows, true);
+                self.rows(&mut d.rows);
                 cite(&mut d.cite);
             }
             Item::Modifiers(d) => {
@@ -209,6 +302,24 @@ impl Rename<'_> {
         n.node = self.qualify(&n.node);
     }
 
+    fn pattern(&mut self, p: &mut Pattern) {
+        if let Pattern::Alternatives(alts, _) = p {
+            for a in alts {
+                if let ast::Alternative::Name(Some(e), _) = a {
+                    if self.names.types.contains(&e.node) {
+                        self.name(e);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Walk for Rename<'_> {
+    fn local(&mut self, n: &ast::Name) {
+        self.locals.insert(n.node.clone());
+    }
+
     fn ty(&mut self, t: &mut TypeExpr) {
         match t {
             TypeExpr::Named(n) if self.names.types.contains(&n.node) => self.name(n),
@@ -221,58 +332,13 @@ impl Rename<'_> {
         }
     }
 
-    fn params(&mut self, ps: &mut [ast::Param]) {
-        for p in ps {
-            self.locals.insert(p.name.node.clone());
-            self.ty(&mut p.ty);
-            if let Some(d) = &mut p.default {
-                self.expr(d);
-            }
-        }
-    }
-
-    fn rows(&mut self, rows: &mut [Row], patterns: bool) {
+    fn rows(&mut self, rows: &mut [Row]) {
         for r in rows {
-            if patterns {
-                for p in &mut r.patterns {
-                    self.pattern(p);
-                }
+            for p in &mut r.patterns {
+                self.pattern(p);
             }
             self.expr(&mut r.cell);
         }
-    }
-
-    fn pattern(&mut self, p: &mut Pattern) {
-        if let Pattern::Alternatives(alts, _) = p {
-            for a in alts {
-                if let ast::Alternative::Name(Some(e), _) = a {
-                    if self.names.types.contains(&e.node) {
-                        self.name(e);
-                    }
-                }
-            }
-        }
-    }
-
-    fn block(&mut self, b: &mut Block) {
-        for s in &mut b.stmts {
-            match s {
-                Stmt::Let(n, t, e) => {
-                    if let Some(t) = t {
-                        self.ty(t);
-                    }
-                    self.expr(e);
-                    self.locals.insert(n.node.clone());
-                }
-                Stmt::Note(_) => {}
-                Stmt::Guard(e) => self.expr(e),
-                Stmt::Set { target, value, .. } => {
-                    self.expr(target);
-                    self.expr(value);
-                }
-            }
-        }
-        self.expr(&mut b.value);
     }
 
     fn expr(&mut self, e: &mut Expr) {
@@ -297,50 +363,17 @@ impl Rename<'_> {
                     };
                     e.kind = ExprKind::Field(Box::new(qualified), Spanned::new(n.clone(), span));
                 }
+                return;
             }
             ExprKind::Dice { sides, .. } if sides.is_none() => *sides = self.die,
-            ExprKind::Field(b, _) => self.expr(b),
-            ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
-                self.expr(a);
-                self.expr(b);
+            ExprKind::Call(n, _) if self.names.callables.contains(&n.node) => {
+                self.refs.insert(n.node.clone());
+                self.name(n);
             }
-            ExprKind::Unary(_, a) => self.expr(a),
-            ExprKind::Call(n, args) => {
-                if self.names.callables.contains(&n.node) {
-                    self.refs.insert(n.node.clone());
-                    self.name(n);
-                }
-                for a in args {
-                    self.expr(&mut a.value);
-                }
-            }
-            ExprKind::If(arms, other) => {
-                for (c, b) in arms {
-                    self.expr(c);
-                    self.block(b);
-                }
-                if let Some(b) = other {
-                    self.block(b);
-                }
-            }
-            ExprKind::Match(s, rows) => {
-                self.expr(s);
-                self.rows(rows, true);
-            }
-            ExprKind::Reading(n, rows) => {
-                if self.names.readings.contains(&n.node) {
-                    self.name(n);
-                }
-                self.rows(rows, false);
-            }
-            ExprKind::Record(fields) => {
-                for (_, v) in fields {
-                    self.expr(v);
-                }
-            }
-            ExprKind::Block(b) => self.block(b),
+            ExprKind::Reading(n, _) if self.names.readings.contains(&n.node) => self.name(n),
             _ => {}
         }
+        self.parts(&mut e.kind);
     }
 }
 
@@ -497,24 +530,6 @@ impl<'a> Qualify<'a> {
         }
     }
 
-    fn local(&mut self, n: &ast::Name) {
-        if self.alias(&n.node).is_some() {
-            self.errors.push(
-                Diag::at(
-                    Code::UseAlias,
-                    format!(
-                        "`{}` names a used ruleset (`use ... as {}`)",
-                        n.node, n.node
-                    ),
-                    n.span,
-                    "already the alias of a used ruleset",
-                )
-                .help("give this one another name"),
-            );
-        }
-        self.locals.insert(n.node.clone());
-    }
-
     /// Reads one definition of the using file.
     pub fn item(&mut self, item: &mut Item) {
         self.locals.clear();
@@ -583,15 +598,26 @@ impl<'a> Qualify<'a> {
             self.expr(e);
         }
     }
+}
 
-    fn params(&mut self, ps: &mut [ast::Param]) {
-        for p in ps {
-            self.local(&p.name);
-            self.ty(&mut p.ty);
-            if let Some(d) = &mut p.default {
-                self.expr(d);
-            }
+impl Walk for Qualify<'_> {
+    /// A local named as an alias is an error.
+    fn local(&mut self, n: &ast::Name) {
+        if self.alias(&n.node).is_some() {
+            self.errors.push(
+                Diag::at(
+                    Code::UseAlias,
+                    format!(
+                        "`{}` names a used ruleset (`use ... as {}`)",
+                        n.node, n.node
+                    ),
+                    n.span,
+                    "already the alias of a used ruleset",
+                )
+                .help("give this one another name"),
+            );
         }
+        self.locals.insert(n.node.clone());
     }
 
     fn ty(&mut self, t: &mut TypeExpr) {
@@ -612,29 +638,8 @@ impl<'a> Qualify<'a> {
         }
     }
 
-    fn block(&mut self, b: &mut Block) {
-        for s in &mut b.stmts {
-            match s {
-                Stmt::Let(n, t, e) => {
-                    if let Some(t) = t {
-                        self.ty(t);
-                    }
-                    self.expr(e);
-                    self.local(n);
-                }
-                Stmt::Note(_) => {}
-                Stmt::Guard(e) => self.expr(e),
-                Stmt::Set { target, value, .. } => {
-                    self.expr(target);
-                    self.expr(value);
-                }
-            }
-        }
-        self.expr(&mut b.value);
-    }
-
     /// Reads an expression of the using file (a question's too).
-    pub fn expr(&mut self, e: &mut Expr) {
+    fn expr(&mut self, e: &mut Expr) {
         let span = e.span;
         match &mut e.kind {
             ExprKind::Field(b, f) => {
@@ -644,40 +649,10 @@ impl<'a> Qualify<'a> {
                         return;
                     }
                 }
-                self.expr(b);
             }
-            ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
-                self.expr(a);
-                self.expr(b);
-            }
-            ExprKind::Unary(_, a) => self.expr(a),
-            ExprKind::Call(n, args) => {
-                self.named(&n.node.clone(), n.span);
-                for a in args {
-                    self.expr(&mut a.value);
-                }
-            }
-            ExprKind::If(arms, other) => {
-                for (c, b) in arms {
-                    self.expr(c);
-                    self.block(b);
-                }
-                if let Some(b) = other {
-                    self.block(b);
-                }
-            }
-            ExprKind::Match(s, rows) => {
-                self.expr(s);
-                self.rows(rows);
-            }
-            ExprKind::Reading(_, rows) => self.rows(rows),
-            ExprKind::Record(fields) => {
-                for (_, v) in fields {
-                    self.expr(v);
-                }
-            }
-            ExprKind::Block(b) => self.block(b),
+            ExprKind::Call(n, _) => self.named(&n.node.clone(), n.span),
             _ => {}
         }
+        self.parts(&mut e.kind);
     }
 }
