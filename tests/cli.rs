@@ -149,6 +149,19 @@ fn json(o: &Output) -> serde_json::Value {
     serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))
 }
 
+/// `umpire eval little_wars EXPR --roll ROLLS --format json`, as JSON.
+fn little_wars_json(expr: &str, rolls: &str) -> serde_json::Value {
+    json(&umpire(&[
+        "eval",
+        "little_wars",
+        expr,
+        "--roll",
+        rolls,
+        "--format",
+        "json",
+    ]))
+}
+
 #[test]
 fn nine_against_eleven_as_json() {
     // Wells: "nine against eleven have two taken prisoners, and each side seven men dead".
@@ -2299,32 +2312,24 @@ fn eval_reads_the_modified_roll_out_and_names_the_unit() {
 /// the rolls, and counted or taken by its face.
 #[test]
 fn dice_pools_count_and_take_each_die() {
-    let eval = |expr: &str, rolls: &str| {
-        json(&umpire(&[
-            "eval",
-            "little_wars",
-            expr,
-            "--roll",
-            rolls,
-            "--format",
-            "json",
-        ]))
-    };
     // 4, 5 and 6 are at least 4.
-    let v = eval("count(6d6, at_least: 4)", "1,2,3,4,5,6");
+    let v = little_wars_json("count(6d6, at_least: 4)", "1,2,3,4,5,6");
     assert_eq!(v["value"], 3);
     assert_eq!(v["rolls"].as_array().map(Vec::len), Some(6));
     assert_eq!(v["rolls"][0]["dice"], "die 1 of 6d6");
     assert_eq!(v["rolls"][5]["faces"], serde_json::json!([6]));
     // 1 and 2 are at most 2.
-    assert_eq!(eval("count(6d6, at_most: 2)", "1,2,3,4,5,6")["value"], 2);
+    assert_eq!(
+        little_wars_json("count(6d6, at_most: 2)", "1,2,3,4,5,6")["value"],
+        2
+    );
     // The highest two of 2, 6, 5: 6 + 5.
-    assert_eq!(eval("highest(2, 3d6)", "2,6,5")["value"], 11);
+    assert_eq!(little_wars_json("highest(2, 3d6)", "2,6,5")["value"], 11);
     // The lowest one of 7, 3.
-    assert_eq!(eval("lowest(1, 2d20)", "7,3")["value"], 3);
+    assert_eq!(little_wars_json("lowest(1, 2d20)", "7,3")["value"], 3);
     // A pool whose size is worked out in play.
     assert_eq!(
-        eval("count(dice(1 + 2, 6), at_least: 5)", "5,4,6")["value"],
+        little_wars_json("count(dice(1 + 2, 6), at_least: 5)", "5,4,6")["value"],
         2
     );
 }
@@ -2400,19 +2405,8 @@ fn the_checker_knows_what_a_pool_can_give() {
 /// that order, each its own roll named by the die it re-rolls.
 #[test]
 fn a_reroll_rolls_each_die_then_the_faces_to_reroll_once() {
-    let eval = |expr: &str, rolls: &str| {
-        json(&umpire(&[
-            "eval",
-            "little_wars",
-            expr,
-            "--roll",
-            rolls,
-            "--format",
-            "json",
-        ]))
-    };
     // 1, 4, 6, then the 1 re-rolled to 5: 5 + 4 + 6.
-    let v = eval("reroll(3d6, at_most: 1)", "1,4,6,5");
+    let v = little_wars_json("reroll(3d6, at_most: 1)", "1,4,6,5");
     assert_eq!(v["value"], 15);
     let names: Vec<&str> = v["rolls"]
         .as_array()
@@ -2428,12 +2422,18 @@ fn a_reroll_rolls_each_die_then_the_faces_to_reroll_once() {
         ]
     );
     // Re-rolled once: a second 1 is kept.
-    assert_eq!(eval("reroll(d6, at_most: 1)", "1,1")["value"], 1);
+    assert_eq!(
+        little_wars_json("reroll(d6, at_most: 1)", "1,1")["value"],
+        1
+    );
     // `at_least:` re-rolls the high faces: 6 re-rolled to 2, 5 re-rolled to 3.
-    assert_eq!(eval("reroll(2d6, at_least: 5)", "6,5,2,3")["value"], 5);
+    assert_eq!(
+        little_wars_json("reroll(2d6, at_least: 5)", "6,5,2,3")["value"],
+        5
+    );
     // A pool of re-rolled dice: 1 re-rolled to 4; 4, 4 and 6 are at least 4.
     assert_eq!(
-        eval("count(reroll(3d6, at_most: 1), at_least: 4)", "1,4,6,4")["value"],
+        little_wars_json("count(reroll(3d6, at_most: 1), at_least: 4)", "1,4,6,4")["value"],
         3
     );
 }
