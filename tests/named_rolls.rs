@@ -42,6 +42,22 @@ fn eval(dir: &Scratch, expr: &str, rolls: &[&str]) -> String {
     eval_with(dir, expr, rolls, &[])
 }
 
+/// `umpire replay LOG` succeeds, the log's one result reproduced.
+fn replays(dir: &Scratch, log: &str) {
+    let o = umpire_in(dir, &["replay", log], "");
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("all 1 result(s) reproduced"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// `umpire report LOG`: what it prints.
+fn report(dir: &Scratch, log: &str) -> String {
+    stdout(&umpire_in(dir, &["report", log], ""))
+}
+
 #[test]
 fn rolls_given_by_name_go_to_their_rolls_in_any_order() {
     let dir = opposed("order");
@@ -174,21 +190,14 @@ fn a_game_log_of_named_rolls_replays_and_so_does_one_written_before_names() {
     );
     let log = std::fs::read_to_string(dir.join("game.log")).expect("log written");
     assert!(log.contains("\"name\":\"attacker_roll\""), "{log}");
-    let o = umpire_in(&dir, &["replay", "game.log"], "");
-    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
-    assert!(
-        stdout(&o).contains("all 1 result(s) reproduced"),
-        "{}",
-        stdout(&o)
-    );
+    replays(&dir, "game.log");
     // The report names the rolls.
-    let o = umpire_in(&dir, &["report", "game.log"], "");
+    let out = report(&dir, "game.log");
     assert!(
-        stdout(&o).contains(
+        out.contains(
             "dice: attacker_roll: d6 → 4 (typed at the table), defender_roll: d6 → 3 (queued)"
         ),
-        "{}",
-        stdout(&o)
+        "{out}"
     );
     // The same log as written before rolls had names: it replays.
     let old = log
@@ -196,13 +205,7 @@ fn a_game_log_of_named_rolls_replays_and_so_does_one_written_before_names() {
         .replace("\"name\":\"defender_roll\",", "");
     assert!(!old.contains("\"name\""));
     std::fs::write(dir.join("old.log"), old).expect("old log written");
-    let o = umpire_in(&dir, &["replay", "old.log"], "");
-    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
-    assert!(
-        stdout(&o).contains("all 1 result(s) reproduced"),
-        "{}",
-        stdout(&o)
-    );
+    replays(&dir, "old.log");
 }
 
 #[test]
@@ -234,18 +237,11 @@ fn a_face_queued_by_name_after_umpire_rolled_replays_from_the_seed() {
     assert!(o.status.success(), "{}", stderr(&o));
     let log = std::fs::read_to_string(dir.join("game.log")).expect("log written");
     assert!(log.contains("\"queued_dice\":[2]"), "{log}");
-    let o = umpire_in(&dir, &["replay", "game.log"], "");
-    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    replays(&dir, "game.log");
+    let out = report(&dir, "game.log");
     assert!(
-        stdout(&o).contains("all 1 result(s) reproduced"),
-        "{}",
-        stdout(&o)
-    );
-    let o = umpire_in(&dir, &["report", "game.log"], "");
-    assert!(
-        stdout(&o).contains("(rolled by umpire), defender_roll: d6 → 3 (queued)"),
-        "{}",
-        stdout(&o)
+        out.contains("(rolled by umpire), defender_roll: d6 → 3 (queued)"),
+        "{out}"
     );
 }
 
