@@ -271,3 +271,51 @@ fn prob_gives_the_same_odds_whether_a_roll_is_named_or_not() {
         stdout(&o)
     );
 }
+
+/// A DBA-style opposed roll with tactical factors as a modifier list: each side's die is
+/// read out with its own factors and its total (`d6 → 5, +1 = 6`), whether the die is
+/// named by a `let` or written in the sum; the other side's die is never taken for one of
+/// them (before: `d6 → 5, +1, -2 = 4`, the defender's total read as a modifier).
+#[test]
+fn each_side_of_an_opposed_roll_is_read_out_with_its_own_modifiers() {
+    let dir = Scratch::new("dba");
+    std::fs::write(
+        dir.join("dba.rules"),
+        "ruleset \"dba\"
+modifiers tactical(uphill: Bool, overlaps: 0..) { \"Uphill\" +1 if uphill; \"Overlap\" -1 per overlaps }
+rule opposed(a: Int, d: Int) -> Int {
+  let attacker_roll = d6
+  let defender_roll = d6
+  (attacker_roll + a + tactical(true, 0)) - (defender_roll + d + tactical(false, 1))
+}
+rule combat(cf: Int) -> Int {
+  let my_die = d6
+  my_die + cf + tactical(true, 1)
+}
+",
+    )
+    .expect("ruleset written");
+    let run = |expr: &str, roll: &str| {
+        let o = umpire_in(&dir, &["eval", "dba.rules", expr, "--roll", roll], "");
+        assert!(o.status.success(), "{expr}: {}", stderr(&o));
+        stdout(&o)
+    };
+    // Attacker 5 + 4 + 1 (uphill) = 10; defender 2 + 3 - 1 (one overlap) = 4; 10 - 4 = 6.
+    assert_eq!(
+        run("opposed(4, 3)", "5,2"),
+        "6\nrolls: attacker_roll: d6 → 5, +4, +1 = 10, defender_roll: d6 → 2, +3, -1 = 4\n"
+    );
+    // The same sum written with the dice in it reads the same.
+    assert_eq!(
+        run(
+            "(d6 + 4 + tactical(true, 0)) - (d6 + 3 + tactical(false, 1))",
+            "5,2"
+        ),
+        "6\nrolls: d6 → 5, +4, +1 = 10, d6 → 2, +3, -1 = 4\n"
+    );
+    // One named die, its combat factor and its factors: 3 + 2 + (1 - 1) = 5.
+    assert_eq!(
+        run("combat(2)", "3"),
+        "5\nrolls: my_die: d6 → 3, +2, +0 = 5\n"
+    );
+}

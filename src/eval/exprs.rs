@@ -235,12 +235,33 @@ impl Evaluator<'_> {
     #[inline]
     pub(super) fn block(&mut self, stmts: &[Stmt], value: &Expr, frame: &mut [Value]) -> Ev {
         let mut roll_name = None;
+        let held = self.roll_locals.len();
+        let v = self.block_steps(stmts, value, frame, &mut roll_name);
+        self.roll_locals.truncate(held);
+        v
+    }
+
+    /// The steps of [`Evaluator::block`], then its value.
+    fn block_steps<'s>(
+        &mut self,
+        stmts: &'s [Stmt],
+        value: &Expr,
+        frame: &mut [Value],
+        roll_name: &mut Option<&'s Rc<str>>,
+    ) -> Ev {
         for s in stmts {
             match s {
-                Stmt::RollName(name) => roll_name = Some(name),
+                Stmt::RollName(name) => *roll_name = Some(name),
                 Stmt::Let(slot, x) => {
                     let v = match roll_name.take() {
-                        Some(name) => self.named_roll(name, x, frame)?,
+                        Some(name) => {
+                            let before = self.rolls.len();
+                            let v = self.named_roll(name, x, frame)?;
+                            if self.rolls.len() == before + 1 {
+                                self.roll_locals.push((self.depth, *slot, before));
+                            }
+                            v
+                        }
                         None => self.eval(x, frame)?,
                     };
                     match frame.get_mut(*slot as usize) {

@@ -168,6 +168,10 @@ pub struct Evaluator<'a> {
     /// The name of the roll being made by `let NAME = d6`, and the depth of calls
     /// (`within`) its dice are rolled at.
     roll_name: Option<(Rc<str>, usize)>,
+    /// The locals of the blocks being worked out that hold a named roll of one roll
+    /// (`let attacker_roll = d6`): the call depth, the slot and the roll's place in
+    /// `rolls`, so that the roll's modifiers added to the local are read out with it.
+    roll_locals: Vec<(u32, u32, usize)>,
     dice_rolled: u64,
     nesting: u32,
     /// The game state (a record of the ruleset's `state` shape), if loaded.
@@ -221,6 +225,7 @@ impl<'a> Evaluator<'a> {
             depth: 0,
             within: Vec::new(),
             roll_name: None,
+            roll_locals: Vec::new(),
             dice_rolled: 0,
             nesting: 0,
             state: None,

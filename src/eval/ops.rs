@@ -28,7 +28,9 @@ impl Evaluator<'_> {
             BinOp::Or => return Ok(Value::Bool(self.truth(a, frame)? || self.truth(b, frame)?)),
             _ => {}
         }
-        if matches!(op, BinOp::Add | BinOp::Sub) && modifies_a_roll(op, a, b) {
+        if matches!(op, BinOp::Add | BinOp::Sub)
+            && modifies_a_roll(op, a, b, |slot| self.roll_local(slot).is_some())
+        {
             return self.modified_roll(op, a, b, span, frame);
         }
         let x = self.eval(a, frame)?;
@@ -86,8 +88,14 @@ impl Evaluator<'_> {
         let mut term = |ev: &mut Self, e: &Expr, minus: bool, frame: &mut [Value]| -> Ev {
             let before = ev.rolls.len();
             let v = ev.eval(e, frame)?;
+            let named = match e.kind {
+                ExprKind::Local(slot) => ev.roll_local(slot),
+                _ => None,
+            };
             if matches!(e.kind, ExprKind::Dice { .. }) && ev.rolls.len() > before {
                 roll = Some(before);
+            } else if named.is_some() {
+                roll = named;
             } else {
                 // Signed as applied; an amount that cannot be negated is not listed.
                 let signed = match &v {
@@ -108,6 +116,16 @@ impl Evaluator<'_> {
             sum = self.combine(*o, sum, y, *at)?;
         }
         Ok((sum, roll, amounts))
+    }
+
+    /// The roll a local of this block holds, where it holds a named roll of one roll
+    /// (`let attacker_roll = d6`): its place in the rolls.
+    pub(super) fn roll_local(&self, slot: u32) -> Option<usize> {
+        self.roll_locals
+            .iter()
+            .rev()
+            .find(|(depth, s, _)| *depth == self.depth && *s == slot)
+            .map(|(_, _, at)| *at)
     }
 
     /// `x op y` on two values (not `and`/`or`, which look at their right side only when
@@ -205,14 +223,26 @@ impl Evaluator<'_> {
 
 /// Whether `a op b` sums a roll with die roll modifiers: along its chain of `+` and
 /// `-` (`a` may be one), one term is a dice term added (not taken away) and one at least
-/// is a modifier list used. Nothing is allocated: this is asked at every sum.
-fn modifies_a_roll(op: BinOp, a: &Expr, b: &Expr) -> bool {
+/// is a modifier list used, and no other term rolls dice. Nothing is allocated for a sum
+/// of no roll and no modifier list: this is asked at every sum.
+fn modifies_a_roll(op: BinOp, a: &Expr, b: &Expr, rolled: impl Fn(u32) -> bool) -> bool {
     let (mut dice, mut modifiers) = (0u32, false);
     let mut look = |e: &Expr, minus: bool| match &e.kind {
         ExprKind::Dice { .. } if !minus => dice += 1,
         ExprKind::Dice { .. } => dice += 2,
+        ExprKind::Local(slot) if rolled(*slot) => dice += if minus { 2 } else { 1 },
         ExprKind::Call(Callee::Modifiers(_), _) => modifiers = true,
         _ => {}
+    };
+    let terms = || {
+        let mut left = a;
+        let mut rest = vec![(b, op == BinOp::Sub)];
+        while let ExprKind::Binary(o @ (BinOp::Add | BinOp::Sub), l, r) = &left.kind {
+            rest.push((r, *o == BinOp::Sub));
+            left = l;
+        }
+        rest.push((left, false));
+        rest
     };
     look(b, op == BinOp::Sub);
     let mut left = a;
@@ -221,5 +251,23 @@ fn modifies_a_roll(op: BinOp, a: &Expr, b: &Expr) -> bool {
         left = l;
     }
     look(left, false);
-    dice == 1 && modifiers
+    if dice != 1 || !modifiers {
+        return false;
+    }
+    // A term that rolls dice of its own (`(a_roll + m(a)) - (d_roll + m(d))`, the other
+    // side of an opposed roll) is no modifier: the sum is not one roll read out.
+    terms().into_iter().all(|(e, _)| {
+        if matches!(e.kind, ExprKind::Dice { .. } | ExprKind::Local(_)) {
+            return true;
+        }
+        let mut rolls = false;
+        e.walk(&mut |x| {
+            rolls |= match x.kind {
+                ExprKind::Dice { .. } => true,
+                ExprKind::Local(slot) => rolled(slot),
+                _ => false,
+            }
+        });
+        !rolls
+    })
 }
