@@ -109,6 +109,138 @@ impl KeyDomain {
     }
 }
 
+impl KeyDomain {
+    /// Do patterns `a` and `b` share a value on this key? (Exact: bounds compared as
+    /// fractions, however large their denominators.)
+    pub(super) fn meet(&self, a: &Pat, b: &Pat) -> bool {
+        let ours = |p: &Pat| -> Vec<(End, End)> {
+            match p {
+                Pat::Any => vec![(None, None)],
+                Pat::Alts(alts) => alts.iter().filter_map(stretch).collect(),
+            }
+            .into_iter()
+            .filter_map(|s| self.fit(s))
+            .collect()
+        };
+        if self.named.is_some() {
+            return true;
+        }
+        let (xs, ys) = (ours(a), ours(b));
+        xs.iter().any(|&(l1, h1)| {
+            ys.iter().any(|&(l2, h2)| {
+                let lo = match (l1, l2) {
+                    (None, x) | (x, None) => x,
+                    (Some(x), Some(y)) => Some(if x.0 > y.0 || (x.0 == y.0 && !x.1) {
+                        x
+                    } else {
+                        y
+                    }),
+                };
+                let hi = match (h1, h2) {
+                    (None, x) | (x, None) => x,
+                    (Some(x), Some(y)) => Some(if x.0 < y.0 || (x.0 == y.0 && !x.1) {
+                        x
+                    } else {
+                        y
+                    }),
+                };
+                match (lo, hi) {
+                    (Some((v, cv)), Some((w, cw))) => v < w || (v == w && cv && cw),
+                    _ => true,
+                }
+            })
+        })
+    }
+
+    /// The stretches of numbers within `lo..hi` (`None` ends unbounded) no pattern of
+    /// `pats` takes, each as its lower and upper end (`(v, true)`: `v` included) — the
+    /// rows' own bounds, exactly. For a key that takes fractions.
+    pub(super) fn left(&self, (lo, hi): (End, End), pats: &[&Pat]) -> Vec<(End, End)> {
+        let mut taken: Vec<(End, End)> = pats
+            .iter()
+            .flat_map(|p| match p {
+                Pat::Any => vec![(None, None)],
+                Pat::Alts(alts) => alts.iter().filter_map(stretch).collect(),
+            })
+            .collect();
+        taken.sort_by(|a, b| match (a.0, b.0) {
+            (None, None) => std::cmp::Ordering::Equal,
+            (None, _) => std::cmp::Ordering::Less,
+            (_, None) => std::cmp::Ordering::Greater,
+            (Some((x, cx)), Some((y, cy))) => x.cmp(&y).then(cy.cmp(&cx)),
+        });
+        let mut holes = Vec::new();
+        // Everything below `need` is taken or told; `(v, true)`: `v` itself is not yet.
+        let mut need: End = lo;
+        for (a, b) in taken {
+            if done(need, hi) {
+                return holes;
+            }
+            let reaches = match (a, need) {
+                (None, _) => true,
+                (Some(_), None) => false,
+                (Some((x, closed)), Some((v, wants_v))) => {
+                    x < v || (x == v && (closed || !wants_v))
+                }
+            };
+            if let (false, Some((x, closed))) = (reaches, a) {
+                holes.push((need, lower_of(Some((x, !closed)), hi)));
+            }
+            match b {
+                None => return holes,
+                Some((h, closed)) => {
+                    let next = (h, !closed);
+                    need = Some(match need {
+                        Some(n) if further(n, next) => n,
+                        _ => next,
+                    });
+                }
+            }
+        }
+        if !done(need, hi) {
+            holes.push((need, hi));
+        }
+        holes.retain(|&(a, b)| match (a, b) {
+            (Some((v, cv)), Some((w, cw))) => v < w || (v == w && cv && cw),
+            _ => true,
+        });
+        holes
+    }
+}
+
+/// Does every bound the rows write for key `k` stand on a step of `1/denom`?
+pub(super) fn on_grid(rows: &[RowInfo], k: usize, denom: i128) -> bool {
+    rows.iter().all(|r| match r.patterns.get(k) {
+        Some(Pat::Alts(alts)) => alts.iter().filter_map(stretch).all(|(a, b)| {
+            [a, b]
+                .iter()
+                .flatten()
+                .all(|(v, _)| denom % i128::from(*v.denom()) == 0)
+        }),
+        _ => true,
+    })
+}
+
+/// Is every number up to `hi` taken once `need` is the first number not yet taken?
+fn done(need: End, hi: End) -> bool {
+    match (need, hi) {
+        (_, None) | (None, _) => false,
+        (Some((v, wants_v)), Some((h, closed))) => v > h || (v == h && (!wants_v || !closed)),
+    }
+}
+
+/// The lower of two upper ends (`(v, true)`: `v` included; `None`: no bound).
+fn lower_of(a: End, b: End) -> End {
+    match (a, b) {
+        (None, x) | (x, None) => x,
+        (Some(x), Some(y)) => Some(if x.0 < y.0 || (x.0 == y.0 && !x.1) {
+            x
+        } else {
+            y
+        }),
+    }
+}
+
 /// Which way a one-sided threshold (`3 or more`, `less than 1/2`) opens: `true` up.
 fn threshold_way(p: &Pat) -> Option<bool> {
     match p {
@@ -358,5 +490,35 @@ mod tests {
         };
         assert!(ranged.covers(&[&one_two], &Pat::Any));
         assert!(!int.covers(&[&one_two], &Pat::Any));
+    }
+
+    #[test]
+    fn holes_are_told_by_the_rows_own_bounds() {
+        let num = KeyDomain {
+            whole: false,
+            range: None,
+            named: None,
+        };
+        let x = r(1, 2_199_023_255_552);
+        let more = Pat::Alts(vec![Alt::MoreThan(x)]);
+        let less = Pat::Alts(vec![Alt::LessThan(x)]);
+        let at_least = Pat::Alts(vec![Alt::AtLeast(x)]);
+        assert_eq!(
+            num.left((None, None), &[&more, &less]),
+            vec![(Some((x, true)), Some((x, true)))]
+        );
+        assert!(num.left((None, None), &[&at_least, &less]).is_empty());
+        assert!(!num.meet(&at_least, &less) && num.meet(&at_least, &more));
+        // Two holes, each between two bounds.
+        let top = Pat::Alts(vec![Alt::MoreThan(r(2, 3))]);
+        let mid = Pat::Alts(vec![Alt::Range(r(1, 5), r(1, 3))]);
+        let low = Pat::Alts(vec![Alt::AtMost(r(1, 7))]);
+        assert_eq!(
+            num.left((None, None), &[&top, &mid, &low]),
+            vec![
+                (Some((r(1, 7), false)), Some((r(1, 5), false))),
+                (Some((r(1, 3), false)), Some((r(2, 3), true)))
+            ]
+        );
     }
 }

@@ -153,6 +153,9 @@ impl Checker<'_> {
                     && !ladder(scale, (bottom, top, earlier), (lo, hi, r))
                     && !ladder_elsewhere(rows, others, earlier.min(r), earlier.max(r))
                     && !nested(&domains, rows, earlier, r)
+                    && domains
+                        .get(k)
+                        .is_none_or(|d| d.meet(&rows[earlier].patterns[k], &rows[r].patterns[k]))
                 {
                     let (ra, rb) = (earlier.min(r), earlier.max(r));
                     if reported.insert((ra, rb)) && reported.len() <= 20 {
@@ -225,6 +228,10 @@ impl Checker<'_> {
             },
         };
         let holes = coverage::uncovered(bounds, &col.covered);
+        if scale.fractions && !shadow::on_grid(rows, k, scale.denom) {
+            // Bounds too fine for the scale's steps: the holes worked out exactly.
+            return self.exact_holes(info, rows, k, col, scale);
+        }
         let Some(&(lo, hi)) = holes.first() else {
             return false;
         };
@@ -259,6 +266,42 @@ impl Checker<'_> {
             d = d.label(key.span, "declared here");
         }
         self.err(d);
+        true
+    }
+
+    /// Holes of column `col` on a key that takes fractions, its bounds compared exactly
+    /// (denominators whose product passes the scale's steps), each told by the rows' own
+    /// bounds. Returns whether there is one.
+    fn exact_holes(
+        &mut self,
+        info: &TableInfo,
+        rows: &[RowInfo],
+        k: usize,
+        col: &coverage::Column,
+        scale: coverage::Scale,
+    ) -> bool {
+        let key = &info.sig.params[k];
+        let domain = shadow::KeyDomain::of(&self.prog, key);
+        let pats: Vec<&Pat> = col.rows.iter().map(|&r| &rows[r].patterns[k]).collect();
+        let holes = domain.left((None, None), &pats);
+        if holes.is_empty() {
+            return false;
+        }
+        let missing = holes
+            .iter()
+            .map(|&h| scale.stretch(h))
+            .collect::<Vec<_>>()
+            .join("; ");
+        let span = col.rows.first().map_or(info.sig.span, |&r| rows[r].span);
+        self.err(
+            Diag::at(
+                Code::CheckGap,
+                format!("no row of `{}` covers: {missing}{}", info.sig.name, col.name),
+                span,
+                "the rows leave a hole",
+            )
+            .help("add a row for it, or widen a neighbouring row (thresholds read from the top down each take what the rows above them leave)"),
+        );
         true
     }
 
