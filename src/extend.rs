@@ -582,7 +582,16 @@ impl Merge<'_> {
             seen.push((keys.clone(), row.span));
             // The base's rows keep the numbers no house row covers.
             let mut base = t.rows.split_off(front);
-            patch::trim(sources, &mut base, &row, &mut self.trimmed);
+            let int_keys: Vec<bool> = t
+                .keys
+                .iter()
+                .map(|p| match &p.ty {
+                    ast::TypeExpr::Range { .. } => true,
+                    ast::TypeExpr::Named(n) => n.node == "Int",
+                    _ => false,
+                })
+                .collect();
+            patch::trim(sources, &mut base, &row, &int_keys, &mut self.trimmed);
             t.rows.push(row);
             t.rows.append(&mut base);
             front += 1;

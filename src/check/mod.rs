@@ -21,6 +21,7 @@ mod declare;
 mod definitions;
 mod expr;
 mod ordered;
+mod shadow;
 mod tables;
 mod types;
 

@@ -435,10 +435,21 @@ impl Checker<'_> {
             .iter()
             .map(|r| r.patterns.iter().map(value_set).collect())
             .collect();
+        let domains: Vec<shadow::KeyDomain> = keys
+            .iter()
+            .map(|p| shadow::KeyDomain::of(&self.prog, p))
+            .collect();
         let mut budget = OVERLAP_WORK;
         let mut told = 0;
         for j in 0..rows.len() {
             let found = (0..j).find_map(|i| {
+                // A wider row below is the rulebook's "otherwise"; a wider row above
+                // makes this one never reached (told by `shadowed_rows`).
+                if shadow::holds_row(&domains, &rows[j], &rows[i])
+                    || shadow::holds_row(&domains, &rows[i], &rows[j])
+                {
+                    return None;
+                }
                 let mut first = None;
                 for (a, b) in sets[i].iter().zip(&sets[j]) {
                     let (Some(a), Some(b)) = (a, b) else {

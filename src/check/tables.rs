@@ -60,6 +60,13 @@ impl Checker<'_> {
                 rows.push(RowInfo { patterns, cell, text: rc(&text), column, span: row.span, cite });
             }
         });
+        if rows.is_empty() && self.errors.len() == mark {
+            // `table t(...) -> Int { }`, or a grid with only its header row.
+            self.err(
+                Diag::at(Code::CheckCoverage, format!("table `{}` has no rows", info.sig.name), def.name.span, "no rows")
+                    .help("write its rows, `KEY => VALUE` one a line (a last `_ => ...` takes what the others leave), or the grid's rows under its header"),
+            );
+        }
         // (Not after an error in the rows: a misspelled key would be reported twice.)
         if self.errors.len() != mark {
             self.broken_tables.insert(i);
@@ -68,6 +75,7 @@ impl Checker<'_> {
                 self.broken_tables.insert(i);
             }
             self.enum_overlaps(&info, &rows);
+            self.shadowed_rows(&info, &rows);
             self.enum_coverage(
                 &format!("table `{}` has no row", info.sig.name),
                 &info.sig.params[..info.keys],
@@ -104,7 +112,7 @@ impl Checker<'_> {
             .map(|j| (j, coverage::Scale::of_key(&info.sig.params[j].ty, rows, j)))
             .collect();
         for col in coverage::columns(&self.prog, info, rows, k) {
-            self.overlaps(rows, (k, scale), &others, &col, &mut reported);
+            self.overlaps(info, rows, (k, scale), &others, &col, &mut reported);
             holed |= self.holes(info, rows, k, &col);
             if !holed && !fractions_told {
                 fractions_told = self.fractions_otherwise(info, rows, k, &col);
@@ -118,6 +126,7 @@ impl Checker<'_> {
     /// their lowest number. `reported` holds the pairs already told of.
     fn overlaps(
         &mut self,
+        info: &TableInfo,
         rows: &[RowInfo],
         (k, scale): (usize, coverage::Scale),
         others: &[(usize, coverage::Scale)],
@@ -131,6 +140,11 @@ impl Checker<'_> {
             .flat_map(|(r, iv)| iv.into_iter().map(move |(lo, hi)| (lo, hi, r)))
             .collect();
         spans.sort();
+        let domains: Vec<shadow::KeyDomain> = info.sig.params
+            [..info.keys.min(info.sig.params.len())]
+            .iter()
+            .map(|p| shadow::KeyDomain::of(&self.prog, p))
+            .collect();
         let mut widest: Option<(i128, usize, i128)> = None;
         for &(lo, hi, r) in &spans {
             if let Some((top, earlier, bottom)) = widest {
@@ -138,6 +152,10 @@ impl Checker<'_> {
                     && earlier != r
                     && !ladder(scale, (bottom, top, earlier), (lo, hi, r))
                     && !ladder_elsewhere(rows, others, earlier.min(r), earlier.max(r))
+                    && !nested(&domains, rows, earlier, r)
+                    && domains
+                        .get(k)
+                        .is_none_or(|d| d.meet(&rows[earlier].patterns[k], &rows[r].patterns[k]))
                 {
                     let (ra, rb) = (earlier.min(r), earlier.max(r));
                     if reported.insert((ra, rb)) && reported.len() <= 20 {
@@ -210,6 +228,10 @@ impl Checker<'_> {
             },
         };
         let holes = coverage::uncovered(bounds, &col.covered);
+        if scale.fractions && !shadow::on_grid(rows, k, scale.denom) {
+            // Bounds too fine for the scale's steps: the holes worked out exactly.
+            return self.exact_holes(info, rows, k, col, scale);
+        }
         let Some(&(lo, hi)) = holes.first() else {
             return false;
         };
@@ -244,6 +266,42 @@ impl Checker<'_> {
             d = d.label(key.span, "declared here");
         }
         self.err(d);
+        true
+    }
+
+    /// Holes of column `col` on a key that takes fractions, its bounds compared exactly
+    /// (denominators whose product passes the scale's steps), each told by the rows' own
+    /// bounds. Returns whether there is one.
+    fn exact_holes(
+        &mut self,
+        info: &TableInfo,
+        rows: &[RowInfo],
+        k: usize,
+        col: &coverage::Column,
+        scale: coverage::Scale,
+    ) -> bool {
+        let key = &info.sig.params[k];
+        let domain = shadow::KeyDomain::of(&self.prog, key);
+        let pats: Vec<&Pat> = col.rows.iter().map(|&r| &rows[r].patterns[k]).collect();
+        let holes = domain.left((None, None), &pats);
+        if holes.is_empty() {
+            return false;
+        }
+        let missing = holes
+            .iter()
+            .map(|&h| scale.stretch(h))
+            .collect::<Vec<_>>()
+            .join("; ");
+        let span = col.rows.first().map_or(info.sig.span, |&r| rows[r].span);
+        self.err(
+            Diag::at(
+                Code::CheckGap,
+                format!("no row of `{}` covers: {missing}{}", info.sig.name, col.name),
+                span,
+                "the rows leave a hole",
+            )
+            .help("add a row for it, or widen a neighbouring row (thresholds read from the top down each take what the rows above them leave)"),
+        );
         true
     }
 
@@ -503,6 +561,13 @@ fn ladder(scale: coverage::Scale, a: (i128, i128, usize), b: (i128, i128, usize)
     let up = earlier.1 >= scale.hi() && later.1 >= scale.hi() && later.0 < earlier.0;
     let down = earlier.0 <= scale.lo() && later.0 <= scale.lo() && later.1 > earlier.1;
     up || down
+}
+
+/// Rows `a` and `b` one of which takes every value of the other: the wider one below is
+/// the rulebook's "otherwise" (first match wins), the wider one above makes the other a
+/// row never reached (told by `shadowed_rows`) — neither is an overlap.
+fn nested(domains: &[shadow::KeyDomain], rows: &[RowInfo], a: usize, b: usize) -> bool {
+    shadow::holds_row(domains, &rows[a], &rows[b]) || shadow::holds_row(domains, &rows[b], &rows[a])
 }
 
 /// Rows `a` then `b` that are a ladder of thresholds on another number key (a CRT's ratio

@@ -138,6 +138,8 @@ pub enum Code {
     CheckSameWords,
     /// `set x = 3` where `x` is not in the game state: `set` changes only the state.
     CheckSetTarget,
+    /// `_ => 1` then `2 => 2`: a row every value of which a row above takes, never read.
+    CheckShadowedRow,
     /// `rule long_move(rate: Length) -> Bool { rate > 2 }`: a value of the wrong type.
     CheckType,
     /// `rule leading_arm() -> Arm { Arm }`: a type's name where a value goes.
@@ -320,7 +322,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 136] = [
+    pub const ALL: [Code; 137] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseGrid,
@@ -378,6 +380,7 @@ impl Code {
         Code::CheckRowKeys,
         Code::CheckSameWords,
         Code::CheckSetTarget,
+        Code::CheckShadowedRow,
         Code::CheckType,
         Code::CheckTypeAsValue,
         Code::CheckUnits,
@@ -519,6 +522,7 @@ impl Code {
             Code::CheckRowKeys => "umpire::check::row_keys",
             Code::CheckSameWords => "umpire::check::same_words",
             Code::CheckSetTarget => "umpire::check::set_target",
+            Code::CheckShadowedRow => "umpire::check::shadowed_row",
             Code::CheckType => "umpire::check::type",
             Code::CheckTypeAsValue => "umpire::check::type_as_value",
             Code::CheckUnits => "umpire::check::units",
@@ -661,6 +665,7 @@ impl Code {
             | Code::CheckRowKeys
             | Code::CheckSameWords
             | Code::CheckSetTarget
+            | Code::CheckShadowedRow
             | Code::CheckType
             | Code::CheckTypeAsValue
             | Code::CheckUnits

@@ -52,11 +52,40 @@ pub(super) fn with_columns(
 /// Whole numbers as closed intervals, `None` an open end.
 type Bands = Vec<(Option<i64>, Option<i64>)>;
 
-/// A pattern's numbers, if it is made of whole-number alternatives only.
-fn bands(p: &Pattern) -> Option<Bands> {
+/// A pattern's numbers, if it is made of whole-number alternatives only. On a key of
+/// whole numbers (`int_key`) every bound counts by the whole numbers it takes:
+/// `more than 3` is `4 or more`, `less than 1/2` is `0 or less`, `1/2-3 1/2` is `1-3`.
+fn bands(p: &Pattern, int_key: bool) -> Option<Bands> {
     let Pattern::Alternatives(alts, _) = p else {
         return None;
     };
+    if int_key {
+        let mut out = Vec::new();
+        for a in alts {
+            let num = |b: &Bound| (!b.length).then_some(b.value);
+            let band = match a {
+                Alternative::Int(n, _) => whole(n).map(|n| (Some(n), Some(n)))?,
+                Alternative::AtLeast(n, _) => (Some(num(n)?.ceil().to_integer()), None),
+                Alternative::AtMost(n, _) => (None, Some(num(n)?.floor().to_integer())),
+                Alternative::MoreThan(n, _) => {
+                    (Some(num(n)?.floor().to_integer().checked_add(1)?), None)
+                }
+                Alternative::LessThan(n, _) => {
+                    (None, Some(num(n)?.ceil().to_integer().checked_sub(1)?))
+                }
+                Alternative::Range(a, b, _) => {
+                    let (lo, hi) = (num(a)?.ceil().to_integer(), num(b)?.floor().to_integer());
+                    if lo > hi {
+                        continue;
+                    }
+                    (Some(lo), Some(hi))
+                }
+                _ => return None,
+            };
+            out.push(band);
+        }
+        return Some(out);
+    }
     alts.iter()
         .map(|a| match a {
             Alternative::Int(n, _) => whole(n).map(|n| (Some(n), Some(n))),
@@ -190,7 +219,7 @@ fn pattern_words(p: &Pattern) -> Option<String> {
 fn respan(p: Pattern, span: Span) -> Pattern {
     match p {
         Pattern::Alternatives(alts, _) => {
-            let b = bands(&Pattern::Alternatives(alts, span)).unwrap_or_default();
+            let b = bands(&Pattern::Alternatives(alts, span), false).unwrap_or_default();
             pattern(&b, span)
         }
         Pattern::Any(_) => Pattern::Any(span),
@@ -224,8 +253,16 @@ pub(super) fn text(sources: &SourceMap, p: &Pattern) -> String {
 /// all among the house row's) is
 /// dropped; a row it covers on every key but one of whole numbers keeps the numbers the
 /// house row leaves.
-pub(super) fn trim(sources: &SourceMap, base: &mut Vec<Row>, house: &Row, out: &mut Trimmed) {
+/// (`int_keys`: which keys take whole numbers only.)
+pub(super) fn trim(
+    sources: &SourceMap,
+    base: &mut Vec<Row>,
+    house: &Row,
+    int_keys: &[bool],
+    out: &mut Trimmed,
+) {
     let hkeys: Vec<String> = house.patterns.iter().map(|p| text(sources, p)).collect();
+    let int = |i: usize| int_keys.get(i).copied().unwrap_or(false);
     base.retain_mut(|r| {
         if r.patterns.len() != house.patterns.len() {
             return true;
@@ -236,7 +273,7 @@ pub(super) fn trim(sources: &SourceMap, base: &mut Vec<Row>, house: &Row, out: &
             let btext = text(sources, b);
             let covered = matches!(h, Pattern::Any(_))
                 || btext.split(',').all(|a| hkeys[i].split(',').any(|x| x == a))
-                || matches!((bands(h), bands(b)), (Some(hb), Some(bb)) if minus(&bb, &hb).is_empty());
+                || matches!((bands(h, int(i)), bands(b, int(i))), (Some(hb), Some(bb)) if minus(&bb, &hb).is_empty());
             if !covered {
                 if differ.is_some() {
                     return true;
@@ -247,7 +284,7 @@ pub(super) fn trim(sources: &SourceMap, base: &mut Vec<Row>, house: &Row, out: &
         let Some(i) = differ else {
             return false;
         };
-        let (Some(hb), Some(bb)) = (bands(&house.patterns[i]), bands(&r.patterns[i])) else {
+        let (Some(hb), Some(bb)) = (bands(&house.patterns[i], int(i)), bands(&r.patterns[i], int(i))) else {
             return true;
         };
         let left = minus(&bb, &hb);

@@ -134,6 +134,10 @@ fn rule_name(rule: &Rule) -> String {
         Rule::to_kw => "`to`",
         Rule::more_kw => "`more`",
         Rule::less_kw => "`less`",
+        Rule::pat_minus => "`-`",
+        Rule::add_kw => "`add`",
+        Rule::fraction => "a fraction (`1/2`)",
+        Rule::decimal => "a decimal (`2.5`)",
         Rule::pat_name_range | Rule::pat_name_or_more | Rule::pat_name_or_less => {
             "a pattern (`7 or more`, `5,6`, `3-4`, a name, `_`)"
         }

@@ -13,6 +13,9 @@ use crate::program::{Alt, IntRange, Pat, RowInfo, Ty};
 use crate::value::{Mixed, Rational};
 use num_integer::Integer;
 
+/// One end of a stretch of numbers: the bound and whether it is included (`None`: none).
+type Bound = Option<(Rational, bool)>;
+
 /// How a key's numbers are counted: whole numbers only, or fractions too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::check) struct Scale {
@@ -217,6 +220,45 @@ impl Scale {
         }
     }
 
+    /// A bound as the rows write it: `5`, `1/10007`, `2'`, `24 1/2"`.
+    fn bound(self, r: Rational) -> String {
+        let mark = if self.length { "\"" } else { "" };
+        let foot = Rational::from_integer(12);
+        if self.feet && r != Rational::from_integer(0) && (r / foot).is_integer() {
+            return format!("{}'", (r / foot).to_integer());
+        }
+        format!("{}{mark}", Mixed(r))
+    }
+
+    /// A stretch given by its ends (`(v, true)`: `v` included; `None`: no bound) as a
+    /// rulebook would say it: `more than 1/7 and less than 1/5`, `1/2`, `less than 1`.
+    pub(in crate::check) fn stretch(self, (lo, hi): (Bound, Bound)) -> String {
+        let from = |(v, closed): (Rational, bool)| {
+            if closed {
+                format!("{} or more", self.bound(v))
+            } else {
+                format!("more than {}", self.bound(v))
+            }
+        };
+        let to = |(v, closed): (Rational, bool)| {
+            if closed {
+                format!("{} or less", self.bound(v))
+            } else {
+                format!("less than {}", self.bound(v))
+            }
+        };
+        match (lo, hi) {
+            (None, None) => "every number".into(),
+            (None, Some(h)) => to(h),
+            (Some(l), None) => from(l),
+            (Some((v, true)), Some((w, true))) if v == w => self.bound(v),
+            (Some((v, true)), Some((w, true))) if v >= Rational::from_integer(0) => {
+                format!("{}-{}", self.bound(v), self.bound(w))
+            }
+            (Some(l), Some(h)) => format!("{} and {}", from(l), to(h)),
+        }
+    }
+
     /// Numbers as a rulebook would say them: `7`, `7-9`, `10 or more`, `0 or less`; on a
     /// key that takes fractions also `the fractions between 5 and 6`, `more than 5`.
     pub(in crate::check) fn shown(self, (lo, hi): (i128, i128)) -> String {
@@ -268,9 +310,13 @@ impl Scale {
         }
     }
 
-    /// Several stretches of numbers: `3, 5-6 and 11 or more`.
+    /// Several stretches of numbers: `3, 5-6 and 11 or more`; when one is itself two
+    /// bounds (`more than 1/7 and less than 1/5`), each apart: `...; more than 1/3 and ...`.
     pub(in crate::check) fn shown_all(self, iv: &[(i128, i128)]) -> String {
         let parts: Vec<String> = iv.iter().map(|&i| self.shown(i)).collect();
+        if parts.len() > 1 && parts.iter().any(|p| p.contains(" and ")) {
+            return parts.join("; ");
+        }
         match parts.split_last() {
             Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
             _ => parts.join(""),
