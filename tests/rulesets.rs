@@ -406,3 +406,20 @@ fn ranges_of_enum_values_are_bounded() {
         e.0.iter().map(|d| &d.message).collect::<Vec<_>>()
     );
 }
+
+/// Two rows of a table keyed by an ordered enum that share several values are told of
+/// with the first shared value in the enum's order, the same at every check (`more or
+/// more` and `less to than` share `less` and `than`: `less` comes first).
+#[test]
+fn an_overlap_of_enum_rows_names_the_first_shared_value() {
+    let src = "enum E ordered { list, grid, by, more, less, than, reroll }\n\
+               table t(o: E) -> Int {\n  list-by => 1\n  more or more => 2\n  less to than => 3\n}\n";
+    for _ in 0..8 {
+        let e = Ruleset::from_source("t.rules", src).expect_err("rows overlap");
+        let messages: Vec<&str> = e.0.iter().map(|d| d.message.as_str()).collect();
+        assert!(
+            messages.contains(&"rows `more or more` and `less to than` overlap on less"),
+            "{messages:?}"
+        );
+    }
+}

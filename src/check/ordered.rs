@@ -446,7 +446,9 @@ impl Checker<'_> {
                     };
                     let (small, big) = if a.len() <= b.len() { (a, b) } else { (b, a) };
                     budget = budget.saturating_sub(small.len() + 1);
-                    let v = small.iter().find(|v| big.contains(v))?;
+                    // The first shared value in the enum's order, whatever the order
+                    // of the set.
+                    let v = small.iter().filter(|v| big.contains(v)).min()?;
                     first.get_or_insert(*v);
                 }
                 first.map(|v| (i, v))
