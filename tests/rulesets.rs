@@ -447,3 +447,22 @@ fn a_large_enum_checks_quickly() {
         r.warnings.iter().map(|d| &d.message).collect::<Vec<_>>()
     );
 }
+
+/// A range of an enum that is not ordered is refused, and the help lists the values the
+/// range would take in the order written (not a placeholder): the author may list them
+/// instead.
+#[test]
+fn a_range_of_an_unordered_enum_lists_its_values() {
+    let src = "enum Odds { one_two, one_one, two_one, three_one, four_one }\n\
+               table t(o: Odds) -> Int {\n  one_one-two_one => 1\n  three_one or more => 2\n  _ => 0\n}\n";
+    let e = Ruleset::from_source("t.rules", src).expect_err("not ordered");
+    let helps: Vec<&str> = e.0.iter().filter_map(|d| d.help.as_deref()).collect();
+    for want in ["`one_one, two_one`", "`three_one, four_one`"] {
+        assert!(
+            helps
+                .iter()
+                .any(|h| h.contains(&format!("otherwise list the values: {want}"))),
+            "{helps:?}"
+        );
+    }
+}
