@@ -154,6 +154,7 @@ fn bring(sources: &SourceMap, file: &mut ast::File, used: Vec<uses::Used>) -> Re
             Item::Interpretation(d) => {
                 (d.name.node == u.alias.node).then_some(("an interpretation", d.name.span))
             }
+            Item::List(d) => (d.name.node == u.alias.node).then_some(("a list", d.name.span)),
             other => named(other).and_then(|(k, n, span)| {
                 (n == u.alias.node && k != "example").then_some((k, span))
             }),

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::diagnostic::{closest, Code};
+use std::collections::{BTreeSet, HashMap};
 
 /// Most values of an enum listed in full; past it, the first [`FIRST`] and "…".
 const LISTED: usize = 8;
@@ -95,15 +96,28 @@ impl Checker<'_> {
             return;
         };
         let name = en.name.clone();
-        let mut found = Vec::new();
-        for (i, a) in en.values.iter().enumerate() {
-            for b in en.values.iter().skip(i + 1) {
-                let shared = a.folded_words().find(|w| b.folded_words().any(|x| x == *w));
-                if shared.is_some() {
-                    found.push((a.clone(), b.clone()));
+        // The values each folded text names so far: one pass, each value looking up only
+        // its own words (not every pair of values: a large enum is checked in linear time).
+        let mut by_words: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
+        for (j, b) in en.values.iter().enumerate() {
+            let words: Vec<String> = b.folded_words().collect();
+            for w in &words {
+                if let Some(earlier) = by_words.get(w) {
+                    pairs.extend(earlier.iter().map(|&i| (i, j)));
+                }
+            }
+            for w in words {
+                let at = by_words.entry(w).or_default();
+                if at.last() != Some(&j) {
+                    at.push(j);
                 }
             }
         }
+        let found: Vec<(EnumValueInfo, EnumValueInfo)> = pairs
+            .into_iter()
+            .map(|(i, j)| (en.values[i].clone(), en.values[j].clone()))
+            .collect();
         for (a, b) in found {
             let words = |v: &EnumValueInfo| match &v.display {
                 Some(d) => format!("`{}` \"{d}\"", v.name),

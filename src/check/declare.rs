@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::diagnostic::Code;
+use std::collections::HashSet;
 
 impl Checker<'_> {
     pub(super) fn define(&mut self, name: &ast::Name, g: Global) {
@@ -43,12 +44,10 @@ impl Checker<'_> {
         }
         let id = u16::try_from(self.prog.enums.len()).unwrap_or(u16::MAX);
         self.define(&e.name, Global::EnumType(id));
-        let mut values = Vec::new();
+        let mut values: Vec<EnumValueInfo> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
         for (i, v) in e.values.iter().enumerate() {
-            if values
-                .iter()
-                .any(|x: &EnumValueInfo| *x.name == *v.name.node)
-            {
+            if !seen.insert(&v.name.node) {
                 self.err(Diag::at(
                     Code::CheckDuplicate,
                     format!("`{}` is listed twice in {}", v.name.node, e.name.node),

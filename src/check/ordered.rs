@@ -195,6 +195,24 @@ impl Checker<'_> {
         let info = &self.prog.enums[usize::from(e)];
         let (name, count) = (info.name.clone(), info.values.len());
         if !info.ordered {
+            // The values the range would take in the order written, as the author
+            // may list them instead (the first several when many).
+            let (from, to) = (
+                usize::from(i1.unwrap_or(0)),
+                i2.map_or(count, |i| usize::from(i) + 1),
+            );
+            let run: Vec<&str> = info
+                .values
+                .get(from..to.max(from))
+                .unwrap_or_default()
+                .iter()
+                .map(|v| &*v.name)
+                .collect();
+            let listed = match run.len() {
+                0 => self.values_listed(e, ""),
+                n if n <= 8 => run.join(", "),
+                _ => format!("{}, …", run[..8].join(", ")),
+            };
             self.err(
                 Diag::at(
                     Code::CheckPattern,
@@ -203,7 +221,7 @@ impl Checker<'_> {
                     "a range of an enum that is not ordered",
                 )
                 .help(format!(
-                    "if the rulebook lists them in order, write `ordered` after the enum's name: `enum {name} ordered {{ ... }}`; otherwise list the values: `a, b, c`"
+                    "if the rulebook lists them in order, write `ordered` after the enum's name: `enum {name} ordered {{ ... }}`; otherwise list the values: `{listed}`"
                 )),
             );
         }
@@ -457,7 +475,9 @@ impl Checker<'_> {
                     };
                     let (small, big) = if a.len() <= b.len() { (a, b) } else { (b, a) };
                     budget = budget.saturating_sub(small.len() + 1);
-                    let v = small.iter().find(|v| big.contains(v))?;
+                    // The first shared value in the enum's order, whatever the order
+                    // of the set.
+                    let v = small.iter().filter(|v| big.contains(v)).min()?;
                     first.get_or_insert(*v);
                 }
                 first.map(|v| (i, v))

@@ -90,6 +90,8 @@ struct Names {
     readings: HashSet<String>,
     /// The state's fields.
     state: HashSet<String>,
+    /// Lists of enum values.
+    lists: HashSet<String>,
     /// Each enum value's enums.
     values: HashMap<String, Vec<String>>,
 }
@@ -114,6 +116,7 @@ impl Names {
                     }
                 }
                 Item::Interpretation(d) => drop(n.readings.insert(d.name.node.clone())),
+                Item::List(d) => drop(n.lists.insert(d.name.node.clone())),
                 Item::State(d) => n.state.extend(d.fields.iter().map(|f| f.name.node.clone())),
                 _ => {}
             }
@@ -204,15 +207,24 @@ trait Walk {
                     self.expr(&mut r.cell);
                 }
             }
-            ExprKind::Record(fields) => {
+            ExprKind::Record(fields) | ExprKind::TypedRecord(_, fields) => {
                 for (_, v) in fields {
                     self.expr(v);
                 }
             }
             ExprKind::Block(b) => self.block(b),
+            ExprKind::In {
+                value, patterns, ..
+            } => {
+                self.expr(value);
+                self.pattern(patterns);
+            }
             _ => {}
         }
     }
+
+    /// The patterns of a row or after `in`.
+    fn pattern(&mut self, _p: &mut Pattern) {}
 }
 
 /// The renaming of one definition: the names it refers to, the state fields it reads.
@@ -289,6 +301,13 @@ impl Rename<'_> {
                 }
             }
             Item::Interpretation(d) => self.name(&mut d.name),
+            Item::List(d) => {
+                self.name(&mut d.name);
+                if self.names.types.contains(&d.of.node) {
+                    self.name(&mut d.of);
+                }
+                cite(&mut d.cite);
+            }
             _ => return false,
         }
         true
@@ -302,14 +321,11 @@ impl Rename<'_> {
         n.node = self.qualify(&n.node);
     }
 
-    fn pattern(&mut self, p: &mut Pattern) {
-        if let Pattern::Alternatives(alts, _) = p {
-            for a in alts {
-                if let ast::Alternative::Name(Some(e), _) = a {
-                    if self.names.types.contains(&e.node) {
-                        self.name(e);
-                    }
-                }
+    /// `Odds.one_one` in a range of values: its enum renamed.
+    fn enum_ref(&mut self, r: &mut ast::EnumRef) {
+        if let Some(e) = &mut r.qual {
+            if self.names.types.contains(&e.node) {
+                self.name(e);
             }
         }
     }
@@ -338,6 +354,31 @@ impl Walk for Rename<'_> {
                 self.pattern(p);
             }
             self.expr(&mut r.cell);
+        }
+    }
+
+    /// Its enums and lists named under the alias.
+    fn pattern(&mut self, p: &mut Pattern) {
+        let Pattern::Alternatives(alts, _) = p else {
+            return;
+        };
+        for a in alts {
+            match a {
+                ast::Alternative::Name(Some(e), _) if self.names.types.contains(&e.node) => {
+                    self.name(e);
+                }
+                ast::Alternative::Name(None, n) if self.names.lists.contains(&n.node) => {
+                    self.name(n);
+                }
+                ast::Alternative::NameRange(a, b, _) => {
+                    self.enum_ref(a);
+                    self.enum_ref(b);
+                }
+                ast::Alternative::NameAtLeast(r, _) | ast::Alternative::NameAtMost(r, _) => {
+                    self.enum_ref(r)
+                }
+                _ => {}
+            }
         }
     }
 
@@ -371,6 +412,7 @@ impl Walk for Rename<'_> {
                 self.name(n);
             }
             ExprKind::Reading(n, _) if self.names.readings.contains(&n.node) => self.name(n),
+            ExprKind::TypedRecord(n, _) if self.names.types.contains(&n.node) => self.name(n),
             _ => {}
         }
         self.parts(&mut e.kind);
@@ -634,7 +676,31 @@ impl Walk for Qualify<'_> {
 
     fn rows(&mut self, rows: &mut [Row]) {
         for r in rows {
+            for p in &mut r.patterns {
+                self.pattern(p);
+            }
             self.expr(&mut r.cell);
+        }
+    }
+
+    /// `ks.foot`, a list of the ruleset used as `ks`: the list's name whole.
+    fn pattern(&mut self, p: &mut Pattern) {
+        let Pattern::Alternatives(alts, _) = p else {
+            return;
+        };
+        for a in alts {
+            if let ast::Alternative::Name(Some(q), n) = a {
+                let full = format!("{}.{}", q.node, n.node);
+                let listed = self.alias(&q.node).is_some_and(|u| {
+                    u.items
+                        .iter()
+                        .any(|i| matches!(i, Item::List(l) if l.name.node == full))
+                });
+                if listed {
+                    let span = q.span.to(n.span);
+                    *a = ast::Alternative::Name(None, ast::Name::new(full, span));
+                }
+            }
         }
     }
 

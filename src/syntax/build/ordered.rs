@@ -50,17 +50,29 @@ impl Builder {
 
     /// `infantry` or `Arm.infantry`.
     fn enum_ref(&self, p: Pair<Rule>) -> EnumRef {
-        let mut it = p.into_inner().map(|n| self.name(n));
-        match (it.next(), it.next()) {
-            (Some(q), Some(n)) => EnumRef {
-                qual: Some(q),
-                name: n,
-            },
-            (Some(n), None) => EnumRef {
-                qual: None,
-                name: n,
-            },
-            _ => unreachable!("empty pat_name"),
+        self.dotted(p.into_inner().collect())
+    }
+
+    /// The words of a dotted name in a pattern: `infantry`, `Arm.infantry`,
+    /// `ks.Arm.infantry` (the enum `ks.Arm`, the value `infantry`), `ks.foot`.
+    pub(super) fn dotted(&self, parts: Vec<Pair<Rule>>) -> EnumRef {
+        let Some((last, quals)) = parts.split_last() else {
+            unreachable!("empty pat_name")
+        };
+        let qual = match (quals.first(), quals.last()) {
+            (Some(a), Some(e)) => {
+                let (sa, se) = (self.span(a), self.span(e));
+                let words: Vec<&str> = quals.iter().map(|p| p.as_str()).collect();
+                Some(Name::new(
+                    words.join("."),
+                    Span::new(sa.file, sa.start as usize, se.end as usize),
+                ))
+            }
+            _ => None,
+        };
+        EnumRef {
+            qual,
+            name: self.name(last.clone()),
         }
     }
 

@@ -172,28 +172,9 @@ impl Builder {
                 Rule::pat_bool => {
                     Alternative::Bool(parts.first().is_some_and(|b| b.as_str() == "true"), aspan)
                 }
-                // `ks.Arm.infantry`: the enum `ks.Arm`, the value `infantry`.
-                Rule::pat_used_value => match parts.as_slice() {
-                    [a, .., e, v] => {
-                        let (sa, se) = (self.span(a), self.span(e));
-                        let words: Vec<&str> =
-                            parts[..parts.len() - 1].iter().map(|p| p.as_str()).collect();
-                        let qual = Name::new(
-                            words.join("."),
-                            Span::new(sa.file, sa.start as usize, se.end as usize),
-                        );
-                        Alternative::Name(Some(qual), self.name(v.clone()))
-                    }
-                    _ => unreachable!("pat_used_value has three parts or more"),
-                },
                 Rule::pat_name => {
-                    let mut it = parts.into_iter();
-                    let first = it.next().map(|n| self.name(n));
-                    match (first, it.next()) {
-                        (Some(q), Some(n)) => Alternative::Name(Some(q), self.name(n)),
-                        (Some(n), None) => Alternative::Name(None, n),
-                        _ => unreachable!("empty pat_name"),
-                    }
+                    let r = self.dotted(parts);
+                    Alternative::Name(r.qual, r.name)
                 }
                 r => unreachable!("{r:?} in build_pattern"),
             });
