@@ -54,6 +54,12 @@ pub(super) fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
+/// `a R`, `an Arm`.
+fn article_of(name: &str) -> String {
+    let vowel = name.chars().next().is_some_and(|c| "AEIOaeio".contains(c));
+    format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
 /// A text as a comparison sees it: lower case, no spaces (`"Good Order"` is `goodorder`).
 /// Punctuation counts: `"Line/Square"` is `line/square`, and `"Line Square"` is not it.
 fn folded(t: &str) -> String {
@@ -192,6 +198,12 @@ impl Checker<'_> {
             (Ty::Bool, Some(_)) => "true/false".to_string(),
             _ => expected.describe(&self.prog),
         };
+        // Two kinds that read alike are told apart by their fields.
+        let (found, want) = match actual {
+            Some(a) if found == want => self.describe_apart(a, expected),
+            _ => (found.to_string(), want),
+        };
+        let found = found.as_str();
         let quote = actual.and_then(|a| self.quote_advice(a, expected, &written));
         let head = match &subject {
             Some(s) => format!("{s} expects {want}"),
@@ -220,6 +232,37 @@ impl Checker<'_> {
             d = d.help(h);
         }
         d
+    }
+
+    /// Two types for one message, told apart when their plain descriptions read alike
+    /// (`a record { a }` twice): records then list their fields with their kinds, and
+    /// two declarations of one name say where each was declared.
+    pub(super) fn describe_apart(&self, a: &Ty, b: &Ty) -> (String, String) {
+        let (da, db) = (a.describe(&self.prog), b.describe(&self.prog));
+        if da != db {
+            return (da, db);
+        }
+        let fields = |t: &Ty| match t {
+            Ty::Record(s) => {
+                let f: Vec<String> = (s.fields.iter())
+                    .map(|(n, t)| format!("{n}: {}", t.name(&self.prog)))
+                    .collect();
+                let head = s
+                    .name
+                    .as_deref()
+                    .map_or("a record".into(), |n| format!("{} record", article_of(n)));
+                format!("{head} {{ {} }}", f.join(", "))
+            }
+            _ => da.clone(),
+        };
+        let (fa, fb) = (fields(a), fields(b));
+        if fa != fb {
+            return (fa, fb);
+        }
+        (
+            format!("{da} (another declaration of that name)"),
+            format!("{db} (as declared here)"),
+        )
     }
 
     /// `charged` written where a value of `Retiring` is wanted, and read as something else
