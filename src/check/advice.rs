@@ -234,6 +234,62 @@ impl Checker<'_> {
         d
     }
 
+    /// `ks.supply_intervl`, `ks.Armm.infantry`, `ks.garrison`: a name under a used
+    /// ruleset's alias that it does not bring, with its did-you-mean among the names it
+    /// does, or why it was left behind (its state, a rule reading it). `None` when no
+    /// alias starts the path.
+    pub(super) fn used_slip(&self, path: &str, field: &ast::Name, span: Span) -> Option<Diag> {
+        let full = format!("{path}.{}", field.node);
+        let segs: Vec<&str> = full.split('.').collect();
+        let under = |p: &str| {
+            let p = format!("{p}.");
+            let g = &self.prog.globals;
+            g.keys().any(|k| k.starts_with(&p))
+                || self.prog.left_out.keys().any(|k| k.starts_with(&p))
+        };
+        let n = (1..segs.len())
+            .rev()
+            .find(|&k| under(&segs[..k].join(".")))?;
+        let alias = segs[..n].join(".");
+        let name = segs.get(n)?;
+        let written = format!("{alias}.{name}");
+        let d = Diag::at(
+            Code::CheckUnknownName,
+            format!("the ruleset used as `{alias}` has no `{name}`"),
+            span,
+            "not defined there",
+        );
+        if let Some(why) = self.prog.left_out.get(&written) {
+            return Some(d.help(why.clone()));
+        }
+        let prefix = format!("{alias}.");
+        let names: Vec<&str> = (self.prog.globals.keys())
+            .filter(|g| {
+                g.strip_prefix(&prefix)
+                    .is_some_and(|rest| !rest.contains('.'))
+            })
+            .map(String::as_str)
+            .collect();
+        Some(d.suggest(&written, names))
+    }
+
+    /// `ks` alone, where `ks` is the alias of a used ruleset: what to write instead.
+    pub(super) fn alias_alone(&self, n: &str) -> Option<String> {
+        let prefix = format!("{n}.");
+        let mut names: Vec<&str> = (self.prog.globals.keys())
+            .filter(|g| {
+                g.strip_prefix(&prefix)
+                    .is_some_and(|rest| !rest.contains('.'))
+            })
+            .map(String::as_str)
+            .collect();
+        names.sort_unstable();
+        let first = names.first()?;
+        Some(format!(
+            "`{n}` is a ruleset used as `{n}`, not a value: name one of its definitions, such as `{first}`"
+        ))
+    }
+
     /// Two types for one message, told apart when their plain descriptions read alike
     /// (`a record { a }` twice): records then list their fields with their kinds, and
     /// two declarations of one name say where each was declared.
