@@ -334,11 +334,19 @@ fn read_base(
             match crate::files::read_file(&shown, limits) {
                 Ok(t) => Ok((shown, t)),
                 Err(ds) => {
+                    // What the path is, when it is there but no file (as `read_file` says).
+                    let label = match std::fs::metadata(&path) {
+                        Ok(m) if !m.is_file() => {
+                            format!("is {}, not a file", crate::files::kind_of(&m))
+                        }
+                        Ok(_) => "cannot be read".to_string(),
+                        Err(_) => "not found".to_string(),
+                    };
                     let d = Diag::at(
                         Code::ExtendBase,
                         format!("cannot read the ruleset this file {verb}, `{base_text_name}`"),
                         base_name.span,
-                        "not found",
+                        label,
                     )
                     .help(format!(
                         "{}; bundled rulesets: {}",
