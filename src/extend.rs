@@ -608,8 +608,29 @@ impl Merge<'_> {
             self.errors.push(d);
             return;
         };
+        let base_len = r.fields.len();
         for f in patch.fields {
-            if let Some(old) = r.fields.iter().find(|x| x.name.node == f.name.node) {
+            let found = r.fields.iter().position(|x| x.name.node == f.name.node);
+            if let Some(old) = found
+                .filter(|i| *i >= base_len)
+                .and_then(|i| r.fields.get(i))
+            {
+                self.errors.push(
+                    Diag::at(
+                        Code::ExtendShadow,
+                        format!(
+                            "`{}` is added to `{}` twice in this patch",
+                            f.name.node, r.name.node
+                        ),
+                        f.name.span,
+                        "added again",
+                    )
+                    .label(old.name.span, "first added here")
+                    .help(format!("keep one `add {}`", f.name.node)),
+                );
+                continue;
+            }
+            if let Some(old) = found.and_then(|i| r.fields.get(i)) {
                 self.errors.push(
                     Diag::at(
                         Code::ExtendShadow,
