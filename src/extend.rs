@@ -335,11 +335,19 @@ fn read_base(
             match crate::files::read_file(&shown, limits) {
                 Ok(t) => Ok((shown, t)),
                 Err(ds) => {
+                    // What the path is, when it is there but no file (as `read_file` says).
+                    let label = match std::fs::metadata(&path) {
+                        Ok(m) if !m.is_file() => {
+                            format!("is {}, not a file", crate::files::kind_of(&m))
+                        }
+                        Ok(_) => "cannot be read".to_string(),
+                        Err(_) => "not found".to_string(),
+                    };
                     let d = Diag::at(
                         Code::ExtendBase,
                         format!("cannot read the ruleset this file {verb}, `{base_text_name}`"),
                         base_name.span,
-                        "not found",
+                        label,
                     )
                     .help(format!(
                         "{}; bundled rulesets: {}",
@@ -610,8 +618,29 @@ impl Merge<'_> {
             self.errors.push(d);
             return;
         };
+        let base_len = r.fields.len();
         for f in patch.fields {
-            if let Some(old) = r.fields.iter().find(|x| x.name.node == f.name.node) {
+            let found = r.fields.iter().position(|x| x.name.node == f.name.node);
+            if let Some(old) = found
+                .filter(|i| *i >= base_len)
+                .and_then(|i| r.fields.get(i))
+            {
+                self.errors.push(
+                    Diag::at(
+                        Code::ExtendShadow,
+                        format!(
+                            "`{}` is added to `{}` twice in this patch",
+                            f.name.node, r.name.node
+                        ),
+                        f.name.span,
+                        "added again",
+                    )
+                    .label(old.name.span, "first added here")
+                    .help(format!("keep one `add {}`", f.name.node)),
+                );
+                continue;
+            }
+            if let Some(old) = found.and_then(|i| r.fields.get(i)) {
                 self.errors.push(
                     Diag::at(
                         Code::ExtendShadow,

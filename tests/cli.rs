@@ -2666,3 +2666,18 @@ fn a_replay_notices_a_changed_used_file() {
         "{all}"
     );
 }
+
+#[test]
+fn a_typed_record_of_a_used_ruleset_is_written_with_its_alias() {
+    // `ks.Garrison { ... }` is the used ruleset's record, its default filled
+    // (Kriegspiel's `last_horse_eaten_on: 0.. = 0`).
+    let dir = Scratch::new("cli");
+    std::fs::write(
+        dir.join("u.rules"),
+        "ruleset \"A\"\nuse \"kriegspiel\" as ks\nrule g() -> ks.Garrison { ks.Garrison { men: 30, horses: 2, food: 1, forage: 1 } }\n",
+    )
+    .expect("write");
+    let o = umpire_in(&dir, &["eval", "u.rules", "g().last_horse_eaten_on"], "");
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(stdout(&o), "0\n");
+}

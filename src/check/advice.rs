@@ -55,6 +55,12 @@ pub(super) fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
+/// `a R`, `an Arm`.
+fn article_of(name: &str) -> String {
+    let vowel = name.chars().next().is_some_and(|c| "AEIOaeio".contains(c));
+    format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
 /// A text as a comparison sees it: lower case, no spaces (`"Good Order"` is `goodorder`).
 /// Punctuation counts: `"Line/Square"` is `line/square`, and `"Line Square"` is not it.
 fn folded(t: &str) -> String {
@@ -206,6 +212,12 @@ impl Checker<'_> {
             (Ty::Bool, Some(_)) => "true/false".to_string(),
             _ => expected.describe(&self.prog),
         };
+        // Two kinds that read alike are told apart by their fields.
+        let (found, want) = match actual {
+            Some(a) if found == want => self.describe_apart(a, expected),
+            _ => (found.to_string(), want),
+        };
+        let found = found.as_str();
         let quote = actual.and_then(|a| self.quote_advice(a, expected, &written));
         let head = match &subject {
             Some(s) => format!("{s} expects {want}"),
@@ -234,6 +246,93 @@ impl Checker<'_> {
             d = d.help(h);
         }
         d
+    }
+
+    /// `ks.supply_intervl`, `ks.Armm.infantry`, `ks.garrison`: a name under a used
+    /// ruleset's alias that it does not bring, with its did-you-mean among the names it
+    /// does, or why it was left behind (its state, a rule reading it). `None` when no
+    /// alias starts the path.
+    pub(super) fn used_slip(&self, path: &str, field: &ast::Name, span: Span) -> Option<Diag> {
+        let full = format!("{path}.{}", field.node);
+        let segs: Vec<&str> = full.split('.').collect();
+        let under = |p: &str| {
+            let p = format!("{p}.");
+            let g = &self.prog.globals;
+            g.keys().any(|k| k.starts_with(&p))
+                || self.prog.left_out.keys().any(|k| k.starts_with(&p))
+        };
+        let n = (1..segs.len())
+            .rev()
+            .find(|&k| under(&segs[..k].join(".")))?;
+        let alias = segs[..n].join(".");
+        let name = segs.get(n)?;
+        let written = format!("{alias}.{name}");
+        let d = Diag::at(
+            Code::CheckUnknownName,
+            format!("the ruleset used as `{alias}` has no `{name}`"),
+            span,
+            "not defined there",
+        );
+        if let Some(why) = self.prog.left_out.get(&written) {
+            return Some(d.help(why.clone()));
+        }
+        let prefix = format!("{alias}.");
+        let names: Vec<&str> = (self.prog.globals.keys())
+            .filter(|g| {
+                g.strip_prefix(&prefix)
+                    .is_some_and(|rest| !rest.contains('.'))
+            })
+            .map(String::as_str)
+            .collect();
+        Some(d.suggest(&written, names))
+    }
+
+    /// `ks` alone, where `ks` is the alias of a used ruleset: what to write instead.
+    pub(super) fn alias_alone(&self, n: &str) -> Option<String> {
+        let prefix = format!("{n}.");
+        let mut names: Vec<&str> = (self.prog.globals.keys())
+            .filter(|g| {
+                g.strip_prefix(&prefix)
+                    .is_some_and(|rest| !rest.contains('.'))
+            })
+            .map(String::as_str)
+            .collect();
+        names.sort_unstable();
+        let first = names.first()?;
+        Some(format!(
+            "`{n}` is a ruleset used as `{n}`, not a value: name one of its definitions, such as `{first}`"
+        ))
+    }
+
+    /// Two types for one message, told apart when their plain descriptions read alike
+    /// (`a record { a }` twice): records then list their fields with their kinds, and
+    /// two declarations of one name say where each was declared.
+    pub(super) fn describe_apart(&self, a: &Ty, b: &Ty) -> (String, String) {
+        let (da, db) = (a.describe(&self.prog), b.describe(&self.prog));
+        if da != db {
+            return (da, db);
+        }
+        let fields = |t: &Ty| match t {
+            Ty::Record(s) => {
+                let f: Vec<String> = (s.fields.iter())
+                    .map(|(n, t)| format!("{n}: {}", t.name(&self.prog)))
+                    .collect();
+                let head = s
+                    .name
+                    .as_deref()
+                    .map_or("a record".into(), |n| format!("{} record", article_of(n)));
+                format!("{head} {{ {} }}", f.join(", "))
+            }
+            _ => da.clone(),
+        };
+        let (fa, fb) = (fields(a), fields(b));
+        if fa != fb {
+            return (fa, fb);
+        }
+        (
+            format!("{da} (another declaration of that name)"),
+            format!("{db} (as declared here)"),
+        )
     }
 
     /// `charged` written where a value of `Retiring` is wanted, and read as something else

@@ -364,8 +364,8 @@ impl Checker<'_> {
                     span,
                     "not defined",
                 );
-                let help = self
-                    .list_as_value(n)
+                let help = (self.alias_alone(n))
+                    .or_else(|| self.list_as_value(n))
                     .or_else(|| self.unknown_name_help(n, expected, &names));
                 let d = match help {
                     Some(h) => d.help(h),
@@ -429,6 +429,12 @@ impl Checker<'_> {
                 let used = format!("{path}.{}", field.node);
                 if self.prog.globals.contains_key(used.as_str()) {
                     return self.name(&used, span, scope, None);
+                }
+                if !self.prog.globals.contains_key(first) {
+                    if let Some(d) = self.used_slip(&path, field, span) {
+                        self.err(d);
+                        return (dummy(span), Ty::Any);
+                    }
                 }
             }
         }

@@ -32,9 +32,10 @@ impl Checker<'_> {
             }
             _ if a == b => a.clone(),
             _ => {
+                let (da, db) = self.describe_apart(a, b);
                 self.err(Diag::at(
                     Code::CheckType,
-                    format!("this is {}, but the value before it is {}", b.describe(&self.prog), a.describe(&self.prog)),
+                    format!("this is {db}, but the value before it is {da}"),
                     span,
                     "different type",
                 ).help("every branch of an `if` or `match`, every cell of a table, both parts of a pair and all the arguments of `min`/`max` are the same kind of value"));
@@ -250,7 +251,7 @@ impl Checker<'_> {
             BinOp::Eq | BinOp::Ne => {
                 let ok = compatible(a, b) || compatible(b, a);
                 if !ok {
-                    let (da, db) = (a.describe(&self.prog), b.describe(&self.prog));
+                    let (da, db) = self.describe_apart(a, b);
                     // `who == charged`, `charged` being a parameter that hides a value.
                     let hidden = match (a, b) {
                         (Enum(e), _) => self.hidden_value(bspan, *e),

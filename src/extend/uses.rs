@@ -60,6 +60,14 @@ impl Used {
                     Left::help(&self.ruleset)
                 ),
             })
+            .chain(self.state.iter().map(|f| Item::LeftOut {
+                name: format!("{a}.{f}"),
+                why: format!(
+                    "`{f}` is a field of the state of `{}`, and a used ruleset brings its definitions, not its state; {}",
+                    self.ruleset,
+                    Left::help(&self.ruleset)
+                ),
+            }))
             .collect()
     }
 }
@@ -75,6 +83,8 @@ pub(super) struct Used {
     pub left: BTreeMap<String, Left>,
     /// The ruleset's name as `use` gave it.
     pub ruleset: String,
+    /// Its state's fields, which stay behind.
+    pub state: Vec<String>,
 }
 
 /// The names a ruleset defines, by kind.
@@ -433,6 +443,8 @@ fn def_name(item: &Item) -> Option<&str> {
 /// A used ruleset's merged definitions, renamed under `alias`.
 pub(super) fn rename(file: ast::File, alias: &ast::Name, ruleset: &str) -> Used {
     let names = Names::of(&file.items);
+    let mut state: Vec<String> = names.state.iter().cloned().collect();
+    state.sort_unstable();
     let mut die = None;
     let mut book: Option<Spanned<String>> = None;
     for item in &file.items {
@@ -469,6 +481,7 @@ pub(super) fn rename(file: ast::File, alias: &ast::Name, ruleset: &str) -> Used 
         items,
         left,
         ruleset: ruleset.to_string(),
+        state,
     }
 }
 

@@ -674,6 +674,11 @@ pub fn compatible(actual: &Ty, expected: &Ty) -> bool {
     match (actual, expected) {
         (Ty::Any | Ty::Never, _) | (_, Ty::Any) => true,
         (Ty::Int, Ty::Num) => true,
+        // Two declared records are one type only if they are the same declaration (a
+        // used ruleset's records are its own); an untyped `{ a: 1 }` goes by its fields.
+        (Ty::Record(a), Ty::Record(b)) if a.record.is_some() && b.record.is_some() => {
+            a.record == b.record
+        }
         (Ty::Record(a), Ty::Record(b)) => {
             a.fields.len() == b.fields.len()
                 && b.fields

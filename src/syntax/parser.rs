@@ -551,10 +551,32 @@ fn hints(mut d: Diag, text: &str, start: usize, what: &str, operator_expected: b
             ));
         }
     }
+    if let Some(name) = typed_record_in_condition(before) {
+        d = d.help(format!("a typed record in an `if` condition or a `match` subject is bracketed, since its `{{` would start the block: write `({name} {{ ... }})`, as in `if x == ({name} {{ a: 1 }}) {{ ... }}`"));
+    }
     if inside_in_bracket(before) {
         d = d.help("the bracket after `in` holds patterns as a table row does (`a, b`, `3-4`, `7 or more`, `one_one-three_one`, a list's name), not an expression: work a value out with `let` first, or compare with `==`");
     }
     d
+}
+
+/// `if x == R { a: 1 } {` stopped at its second block: the record's name (`R`), when the
+/// text since the last `if` or `match` holds a capitalised name then `{`.
+fn typed_record_in_condition(before: &str) -> Option<String> {
+    let t = before.trim_end().strip_suffix('{')?.trim_end();
+    if !t.ends_with('}') {
+        return None;
+    }
+    let cond = [" if ", "\tif ", "\nif ", " match ", "\nmatch "]
+        .iter()
+        .filter_map(|k| t.rfind(k).map(|i| i + k.len()))
+        .max()?;
+    let words: Vec<&str> = t[cond..].split_whitespace().collect();
+    words.windows(2).find_map(|w| {
+        let last = w[0].rsplit('.').next()?;
+        (w[1].starts_with('{') && last.starts_with(|c: char| c.is_ascii_uppercase()))
+            .then(|| w[0].trim_start_matches('(').to_string())
+    })
 }
 
 /// Whether `before` (the text up to a syntax error) ends inside the bracket of
