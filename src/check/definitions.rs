@@ -377,10 +377,33 @@ impl Checker<'_> {
             }
             self.unused_example_lets(&scope, &named);
             // `interpret NAME = READING`: the readings the example is read with.
-            let mut readings = Vec::new();
+            let mut readings: Vec<(u32, u16)> = Vec::new();
+            let mut chosen: Vec<(u32, Span)> = Vec::new();
             for (name, reading) in &ex.readings {
                 match self.reading_of(name, reading) {
-                    Ok(r) => readings.push(r),
+                    Ok(r) => {
+                        let line = name.span.to(reading.span);
+                        if let Some(&(_, before)) = chosen.iter().find(|(i, _)| *i == r.0) {
+                            self.err(
+                                Diag::at(
+                                    Code::CheckReading,
+                                    format!(
+                                        "example \"{}\" chooses a reading of `{}` twice",
+                                        ex.name.node, name.node
+                                    ),
+                                    line,
+                                    "chosen again",
+                                )
+                                .label(before, "first chosen here")
+                                .help(
+                                    "an example is read one way: keep one `interpret` line for it",
+                                ),
+                            );
+                            continue;
+                        }
+                        chosen.push((r.0, line));
+                        readings.push(r);
+                    }
                     Err(d) => self.err(d),
                 }
             }
