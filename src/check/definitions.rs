@@ -453,6 +453,23 @@ impl Checker<'_> {
             None => t,
         };
         let slot = scope.bind(&l.name.node, t);
+        // `let r = d6` names its roll, as in a rule: `given rolls r 6` gives it. The
+        // roll is made by a `let` of the same slot, named as a rule's is.
+        let e = if super::blocks::is_roll(&e) && !l.name.node.starts_with('_') {
+            let span = e.span;
+            Expr {
+                kind: ExprKind::Block(
+                    vec![Stmt::RollName(rc(&l.name.node)), Stmt::Let(slot, e)],
+                    Box::new(Expr {
+                        kind: ExprKind::Local(slot),
+                        span,
+                    }),
+                ),
+                span,
+            }
+        } else {
+            e
+        };
         ExampleStep {
             before: l.before,
             slot,
