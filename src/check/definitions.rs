@@ -419,6 +419,13 @@ impl Checker<'_> {
                     "defined again",
                 ));
             }
+            if ex.checks.is_empty() {
+                self.err(
+                    Diag::at(Code::CheckExampleEmpty, format!("example \"{}\" checks nothing: it has no check", ex.name.node), ex.name.span, "no check")
+                        .help("write a check in it, a line that should be true, e.g. `forage_packets(7) == 2`")
+                        .warning(),
+                );
+            }
             self.prog.examples.push(ExampleInfo {
                 name: ex.name.node.clone(),
                 rolls: ex.rolls.iter().map(|r| (r.node, r.span)).collect(),
