@@ -2681,3 +2681,29 @@ fn a_typed_record_of_a_used_ruleset_is_written_with_its_alias() {
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     assert_eq!(stdout(&o), "0\n");
 }
+
+/// Two readings of one interpretation on the command line: the last would win without a
+/// word, so it is a usage error (exit 2) naming both choices.
+#[test]
+fn interpret_twice_is_a_usage_error() {
+    for cmd in ["eval", "prob"] {
+        let o = umpire(&[
+            cmd,
+            "kriegspiel",
+            "forage_packets(horses: 8)",
+            "--interpret",
+            "forage_part_six=fractions_rule",
+            "--interpret",
+            "forage_part_six=whole_packet",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("--interpret forage_part_six is chosen twice"),
+            "{err}"
+        );
+        assert!(err.contains("forage_part_six=fractions_rule"), "{err}");
+        assert!(err.contains("forage_part_six=whole_packet"), "{err}");
+        assert!(stdout(&o).is_empty(), "{cmd}: no answer is given");
+    }
+}

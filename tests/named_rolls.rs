@@ -319,3 +319,21 @@ rule combat(cf: Int) -> Int {
         "5\nrolls: my_die: d6 → 3, +2, +0 = 5\n"
     );
 }
+
+/// An example's `let r = d6` names its roll as a rule's does: `given rolls r 6` gives
+/// it (it was "too few rolls"), in either order of the two lines; a roll of the rule
+/// called in the same example keeps its own name.
+#[test]
+fn an_examples_let_names_its_roll() {
+    let dir = Scratch::new("example-let-names");
+    let text = format!(
+        "{OPPOSED}example \"given first\" {{\n  given rolls r 6\n  let r = d6\n  r == 6\n}}\n\
+         example \"let first\" {{\n  let r = d6\n  given rolls r 2, attacker_roll 5, defender_roll 1\n  \
+         r + opposed(0, 0) == 6\n}}\n"
+    );
+    std::fs::write(dir.join("ex.rules"), text).expect("ruleset written");
+    let o = umpire_in(&dir, &["test", "ex.rules"], "");
+    let out = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("2 passed, 0 failed"), "{out}");
+}

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use umpire::diagnostic::Diag;
 use umpire::dice::{DiceRequest, DiceSource};
 use umpire::eval::{adjudicate, Options};
-use umpire::prob::{exact, odds, report, Case, Job, Settings};
+use umpire::prob::{exact, odds, pool_cases, report, Case, Job, Settings};
 use umpire::Ruleset;
 
 /// Dice that follow a sequence of single faces; a die past the sequence shows 1 and is
@@ -439,4 +439,27 @@ fn a_crt_column_shifted_by_terrain_has_the_odds_worked_by_hand() {
     ] {
         assert_eq!(exact_map(&rules, expr), brute_force(&rules, expr), "{expr}");
     }
+}
+
+/// A pool of dice rolled one by one (`count`, `explode`, `reroll`, ...) has at least
+/// faces^dice cases, so `prob` knows before enumerating that `count(explode(100d6),
+/// at_least: 7)` is past any limit and samples at once (it enumerated up to the limit
+/// first, for minutes); a pool in a rule the question calls counts too.
+#[test]
+fn a_pool_past_the_limit_is_known_before_enumerating() {
+    let r = Ruleset::from_source(
+        "pools.rules",
+        "ruleset \"P\"\nrule hits() -> Int { count(reroll(20d6, at_most: 1), at_least: 4) }\n",
+    )
+    .expect("loads");
+    let cases = |expr: &str| {
+        let q = r.question("<test>", expr).expect("checks");
+        pool_cases(&Job::of(&r, &q))
+    };
+    assert_eq!(cases("count(3d6, at_least: 4)"), 216, "6^3");
+    assert_eq!(cases("highest(2, 4d6)"), 1296, "6^4");
+    assert!(cases("count(explode(100d6), at_least: 7)") > 100_000);
+    assert!(cases("explode(1000d6)") > 100_000);
+    assert!(cases("hits() + 1") > 100_000, "20 dice in the rule called");
+    assert_eq!(cases("2d6 + 1"), 1, "a sum of dice is no pool");
 }

@@ -331,6 +331,17 @@ fn roll_with_only_separators_says_no_faces_were_given() {
         assert!(err.contains("no faces given"), "{line}: {err}");
         assert!(err.contains("`:roll 7 3`"), "{line}: {err}");
     }
+    // A comma with no face beside it, among faces, is an error too (docs §9: separators
+    // with no faces), and nothing is queued.
+    for line in [":roll attacker_roll=4,", ":roll 3,,4", ":roll ,5"] {
+        let (out, err, failed) = said_to(&[line, ":roll"]);
+        assert!(failed, "{line}: {out}{err}");
+        assert!(
+            err.contains("has a comma with no face beside it"),
+            "{line}: {err}"
+        );
+        assert_eq!(out, "no rolls queued\n", "{line}");
+    }
     // `:roll` alone still shows the queue.
     let (out, _, failed) = said_to(&[":roll"]);
     assert!(!failed);

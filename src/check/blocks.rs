@@ -78,7 +78,7 @@ impl Checker<'_> {
 /// Whether a `let`'s value is a roll of dice, which the `let` names: `d6`, `2d6`, `N
 /// dice`, `dice(n, 6)`, or a pool (`count(3d6, at_least: 4)`, `highest(2, 3d6)`),
 /// with no other dice written in it.
-fn is_roll(e: &Expr) -> bool {
+pub(super) fn is_roll(e: &Expr) -> bool {
     let term = match &e.kind {
         ExprKind::Dice { .. } => true,
         ExprKind::Call(Callee::Builtin(b), _) => *b == Builtin::Dice || b.is_pool(),

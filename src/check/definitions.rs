@@ -377,10 +377,33 @@ impl Checker<'_> {
             }
             self.unused_example_lets(&scope, &named);
             // `interpret NAME = READING`: the readings the example is read with.
-            let mut readings = Vec::new();
+            let mut readings: Vec<(u32, u16)> = Vec::new();
+            let mut chosen: Vec<(u32, Span)> = Vec::new();
             for (name, reading) in &ex.readings {
                 match self.reading_of(name, reading) {
-                    Ok(r) => readings.push(r),
+                    Ok(r) => {
+                        let line = name.span.to(reading.span);
+                        if let Some(&(_, before)) = chosen.iter().find(|(i, _)| *i == r.0) {
+                            self.err(
+                                Diag::at(
+                                    Code::CheckReading,
+                                    format!(
+                                        "example \"{}\" chooses a reading of `{}` twice",
+                                        ex.name.node, name.node
+                                    ),
+                                    line,
+                                    "chosen again",
+                                )
+                                .label(before, "first chosen here")
+                                .help(
+                                    "an example is read one way: keep one `interpret` line for it",
+                                ),
+                            );
+                            continue;
+                        }
+                        chosen.push((r.0, line));
+                        readings.push(r);
+                    }
                     Err(d) => self.err(d),
                 }
             }
@@ -395,6 +418,13 @@ impl Checker<'_> {
                     ex.name.span,
                     "defined again",
                 ));
+            }
+            if ex.checks.is_empty() {
+                self.err(
+                    Diag::at(Code::CheckExampleEmpty, format!("example \"{}\" checks nothing: it has no check", ex.name.node), ex.name.span, "no check")
+                        .help("write a check in it, a line that should be true, e.g. `forage_packets(7) == 2`")
+                        .warning(),
+                );
             }
             self.prog.examples.push(ExampleInfo {
                 name: ex.name.node.clone(),
@@ -430,6 +460,23 @@ impl Checker<'_> {
             None => t,
         };
         let slot = scope.bind(&l.name.node, t);
+        // `let r = d6` names its roll, as in a rule: `given rolls r 6` gives it. The
+        // roll is made by a `let` of the same slot, named as a rule's is.
+        let e = if super::blocks::is_roll(&e) && !l.name.node.starts_with('_') {
+            let span = e.span;
+            Expr {
+                kind: ExprKind::Block(
+                    vec![Stmt::RollName(rc(&l.name.node)), Stmt::Let(slot, e)],
+                    Box::new(Expr {
+                        kind: ExprKind::Local(slot),
+                        span,
+                    }),
+                ),
+                span,
+            }
+        } else {
+            e
+        };
         ExampleStep {
             before: l.before,
             slot,

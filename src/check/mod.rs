@@ -173,6 +173,7 @@ pub fn check_query_with(
         scope.bind(name, ty.clone());
     }
     let (e, ty) = c.expr(expr, &mut scope, None);
+    question_lets(&mut c.errors, expr, sources);
     if c.errors.iter().any(|d| !d.warning) {
         return Err(Diags(c.errors));
     }
@@ -182,6 +183,64 @@ pub fn check_query_with(
         ty,
         sources: sources.clone(),
     })
+}
+
+/// A question's `let` that the question never reads is an error, not a warning: in a
+/// question typed on one line it is almost always a slip, as in `let n = 2 d6` (the
+/// `let n = 2`, then the question `d6`), which gets "did you mean `2d6`?".
+fn question_lets(errors: &mut [Diag], expr: &ast::Expr, sources: &SourceMap) {
+    let ast::ExprKind::Block(b) = &expr.kind else {
+        return;
+    };
+    for s in &b.stmts {
+        let ast::Stmt::Let(name, _, value) = s else {
+            continue;
+        };
+        let Some(d) = errors
+            .iter_mut()
+            .find(|d| d.warning && d.code == Code::CheckUnusedLet && d.span() == Some(name.span))
+        else {
+            continue;
+        };
+        d.warning = false;
+        d.message = format!(
+            "`{}` is worked out but the question never reads it",
+            name.node
+        );
+        d.help = None;
+        if let Some(dice) = glued_dice(value, sources) {
+            let count = sources.snippet(value.span).trim();
+            *d = d
+                .clone()
+                .label(value.span, "the `let` ends here")
+                .help(format!(
+                    "did you mean `{count}{dice}`? (no space between the count and the `d`: \
+                 `{count} {dice}` is `let {} = {count}`, then the question `{dice}`)",
+                    name.node
+                ));
+        } else {
+            *d = d
+                .clone()
+                .help("use it in the question, or remove the `let`");
+        }
+    }
+}
+
+/// Where a `let`'s value is a bare whole number followed on the same line by dice (`let n
+/// = 2 d6`), the dice as written (`d6`).
+fn glued_dice(value: &ast::Expr, sources: &SourceMap) -> Option<String> {
+    if !matches!(&value.kind, ast::ExprKind::Number(n) if n.is_integer()) {
+        return None;
+    }
+    let text = &sources.get(value.span.file)?.text;
+    let rest = text.get(value.span.end as usize..)?;
+    let rest = rest.trim_start_matches([' ', '\t']);
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    let sides = word.strip_prefix('d')?;
+    (!sides.is_empty() && sides.chars().all(|c| c.is_ascii_digit())).then_some(word)
 }
 
 /// Compiles `set PATH = EXPR` typed on its own (the REPL's `:set`) into a query whose

@@ -35,7 +35,7 @@ pub(super) struct Args {
     /// Read an ambiguous rule one way: NAME=READING (repeatable; see the ruleset's
     /// `interpretation`s).
     #[arg(long, value_name = "NAME=READING")]
-    interpret: Vec<String>,
+    pub(super) interpret: Vec<String>,
     /// Adjudicate EXPR once for every member of a group of the state, bound to NAME:
     /// --each u=units (one line per member).
     #[arg(long, value_name = "NAME=PATH", requires = "state")]

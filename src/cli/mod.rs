@@ -181,6 +181,10 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    if let Some(twice) = interpret_twice(&cli.command) {
+        errln!("error: {twice}\n\nFor more information, try '--help'.");
+        return ExitCode::from(2);
+    }
     let json_errors = cli.command.json_errors();
     match run(cli.command, &limits) {
         Ok(code) => code,
@@ -214,6 +218,27 @@ fn run(cmd: Command, limits: &Limits) -> Result<ExitCode, Diags> {
         Command::Replay(a) => replay::run(a, limits),
         Command::Report(a) => report::run(a, limits),
     }
+}
+
+/// `--interpret` choosing two readings of one interpretation (the last would win
+/// without a word): the sentence naming both.
+fn interpret_twice(cmd: &Command) -> Option<String> {
+    let choices = match cmd {
+        Command::Eval(a) => &a.interpret,
+        Command::Prob(a) => &a.interpret,
+        _ => return None,
+    };
+    let name = |c: &str| c.split_once('=').map_or(c, |(n, _)| n).trim().to_string();
+    for (i, later) in choices.iter().enumerate() {
+        if let Some(first) = choices[..i].iter().find(|c| name(c) == name(later)) {
+            return Some(format!(
+                "--interpret {} is chosen twice: `--interpret {first}` and `--interpret {later}`; \
+                 give one reading of it",
+                name(later)
+            ));
+        }
+    }
+    None
 }
 
 /// A ruleset by name or path loaded within `limits` (its warnings shown), with a state

@@ -23,7 +23,7 @@ pub(super) struct Args {
     state: Option<String>,
     /// Read an ambiguous rule one way: NAME=READING (repeatable).
     #[arg(long, value_name = "NAME=READING")]
-    interpret: Vec<String>,
+    pub(super) interpret: Vec<String>,
     /// Ask again for each value of NAME: NAME=A..B (whole numbers) or NAME=v1,v2,...
     /// (enum values, false,true). NAME is a free name in EXPR or a state path.
     #[arg(long, value_name = "NAME=VALUES")]

@@ -91,6 +91,9 @@ pub enum Code {
     CheckDuplicate,
     /// An `example` with both `seed 1` and `given rolls 3`: which dice?
     CheckExampleDice,
+    /// `example "e" { let r = 1 }`: an example with no check in it checks nothing (a
+    /// warning).
+    CheckExampleEmpty,
     /// Rows `3-5`, `6 or more` and `_` on a key `ratio: Num`: 5 1/2 falls to `_` (a warning).
     CheckFractionsOtherwise,
     /// `table morale(roll: 1..10)` with no row for 1: a number the key takes that no row covers.
@@ -322,7 +325,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 137] = [
+    pub const ALL: [Code; 138] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseGrid,
@@ -358,6 +361,7 @@ impl Code {
         Code::CheckCycle,
         Code::CheckDuplicate,
         Code::CheckExampleDice,
+        Code::CheckExampleEmpty,
         Code::CheckFractionsOtherwise,
         Code::CheckGap,
         Code::CheckIfWithoutElse,
@@ -500,6 +504,7 @@ impl Code {
             Code::CheckCycle => "umpire::check::cycle",
             Code::CheckDuplicate => "umpire::check::duplicate",
             Code::CheckExampleDice => "umpire::check::example_dice",
+            Code::CheckExampleEmpty => "umpire::check::example_empty",
             Code::CheckFractionsOtherwise => "umpire::check::fractions_otherwise",
             Code::CheckGap => "umpire::check::gap",
             Code::CheckIfWithoutElse => "umpire::check::if_without_else",
@@ -643,6 +648,7 @@ impl Code {
             | Code::CheckCycle
             | Code::CheckDuplicate
             | Code::CheckExampleDice
+            | Code::CheckExampleEmpty
             | Code::CheckFractionsOtherwise
             | Code::CheckGap
             | Code::CheckIfWithoutElse

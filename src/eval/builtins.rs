@@ -116,6 +116,9 @@ impl Evaluator<'_> {
             .eval(number, frame)?
             .as_int()
             .ok_or_else(|| internal(span, b.name()))?;
+        if b == Builtin::Count {
+            count_face(dice, args, number)?;
+        }
         let mut faces = self.pool_faces(dice, frame)?;
         if b == Builtin::Count {
             let at_least = matches!(
@@ -323,4 +326,47 @@ impl Evaluator<'_> {
             u32::try_from(sides).unwrap_or(1),
         ))
     }
+}
+
+/// `count(3d6, at_least: 7)`: a face the dice do not have counts no die (or, `at_most:
+/// 0`, none), always: an error, as for `reroll` and `explode`, looked at before a die is
+/// rolled. The dice written as `3d6` (or re-rolled: `reroll(3d6, ...)`); an exploded
+/// die's sum may pass its faces, so `count(explode(3d6), at_least: 7)` is fine.
+fn count_face(dice: &Expr, args: &[Expr], number: i64) -> Result<(), Flow> {
+    let plain = match &dice.kind {
+        ExprKind::Call(Callee::Builtin(Builtin::Reroll), a) => a.first(),
+        ExprKind::Call(Callee::Builtin(Builtin::Explode), _) => None,
+        _ => Some(dice),
+    };
+    let Some(ExprKind::Dice { sides, .. }) = plain.map(|d| &d.kind) else {
+        return Ok(());
+    };
+    let sides = i64::from(*sides);
+    if (1..=sides).contains(&number) {
+        return Ok(());
+    }
+    let at_least = matches!(
+        args.get(2).map(|e| &e.kind),
+        Some(ExprKind::Value(Value::Bool(true)))
+    );
+    let (option, never) = if at_least {
+        ("at_least", number > sides)
+    } else {
+        ("at_most", number < 1)
+    };
+    let at = args.get(1).map_or(dice.span, |e| e.span);
+    let counted = if never {
+        "no die, ever"
+    } else {
+        "every die, always"
+    };
+    Err(Flow::from(
+        Diag::at(
+            Code::EvalRange,
+            format!("`{option}: {number}` is not a face of a d{sides}, which shows 1 to {sides}: it counts {counted}"),
+            at,
+            "not a face that can be",
+        )
+        .help(format!("count a face the dice have, `{option}: 1` to `{option}: {sides}`")),
+    ))
 }

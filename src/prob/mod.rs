@@ -11,7 +11,7 @@ use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::dice::{DiceRequest, DiceSource, Seeded};
 use crate::eval::{adjudicate_bound, Limits, Options, Readings};
-use crate::program::{Program, Query};
+use crate::program::{Callee, ExprKind, Program, Query};
 use crate::render::show_arg;
 
 pub mod report;
@@ -400,6 +400,14 @@ pub fn exact_ticking(
                 let (_, n, d) = &mut found[i];
                 if *d == den {
                     *n += num;
+                } else if (&*d % &den).is_zero() {
+                    // Paths that roll more or fewer dice (a re-roll, an explosion):
+                    // the denominators divide each other, so they need not multiply
+                    // (which made them grow past any size, and each addition slower).
+                    *n += num * (&*d / &den);
+                } else if (&den % &*d).is_zero() {
+                    *n = &*n * (&den / &*d) + num;
+                    *d = den;
                 } else {
                     *n = &*n * &den + num * &*d;
                     *d *= den;
@@ -638,6 +646,41 @@ impl Distribution {
     }
 }
 
+/// The fewest cases of the biggest dice pool (`count(100d6, at_least: 4)`,
+/// `explode(20d6)`, `reroll(...)`, `highest(...)`, `lowest(...)`) written with a fixed
+/// number of dice in the question or in a rule it calls: each die of a pool is rolled on
+/// its own, so a pool of n dice of s faces has at least s^n cases (re-rolls and
+/// explosions add more). Saturates rather than overflow.
+pub fn pool_cases(job: &Job<'_>) -> u64 {
+    let mut most = 1u64;
+    let mut seen = std::collections::HashSet::new();
+    let mut todo = vec![&job.query.expr];
+    while let Some(e) = todo.pop() {
+        e.walk(&mut |x| {
+            let ExprKind::Call(callee, args) = &x.kind else {
+                return;
+            };
+            match callee {
+                Callee::Rule(id) if seen.insert(*id) => {
+                    if let Some(r) = job.program.rules.get(*id as usize) {
+                        todo.push(&r.body);
+                    }
+                }
+                Callee::Builtin(b) if b.is_pool() => {
+                    for a in args {
+                        if let ExprKind::Dice { count, sides } = a.kind {
+                            let cases = u64::from(sides).saturating_pow(count);
+                            most = most.max(cases);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        });
+    }
+    most
+}
+
 /// The odds of a job: exact when its cases fit the limit, else sampled (saying so), with
 /// a progress bar when asked for.
 ///
@@ -667,7 +710,13 @@ fn distribution(job: &Job<'_>, settings: &Settings) -> Distribution {
                 indicatif::ProgressStyle::with_template("{spinner} {pos} cases worked through")
                     .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
             );
-            let found = exact_ticking(job, settings.limit, &mut |n| counter.set_position(n));
+            // A pool whose dice are rolled one by one has at least faces^dice cases:
+            // past the limit, sample at once rather than enumerate for minutes first.
+            let found = if pool_cases(job) > settings.limit as u64 {
+                None
+            } else {
+                exact_ticking(job, settings.limit, &mut |n| counter.set_position(n))
+            };
             counter.finish_and_clear();
             match found {
                 Some(d) => return d,

@@ -64,6 +64,9 @@ pub struct Script<'a> {
     bad: bool,
     /// A command line read where an unfinished input went on: the next input.
     pending: Option<String>,
+    /// `let` steps still waiting for their question while a command typed among them
+    /// runs (`let a = d6`, `:roll a=6`, `a + 1`): the next input goes on from them.
+    held: Option<String>,
 }
 
 impl<'a> Script<'a> {
@@ -78,6 +81,7 @@ impl<'a> Script<'a> {
             lines: 0,
             bad: false,
             pending: None,
+            held: None,
         }
     }
 
@@ -125,12 +129,21 @@ impl<'a> Script<'a> {
     /// to a line that is a command (starts with `:`), which ends the unfinished input
     /// (an error then says which bracket is not closed) and is the next input itself.
     pub fn next_input(&mut self) -> Option<String> {
-        let mut text = match self.pending.take() {
-            Some(line) => line,
-            None => self.line()?,
+        let mut text = match (self.pending.take(), self.held.take()) {
+            (Some(line), held) => {
+                self.held = held;
+                line
+            }
+            (None, Some(held)) => held,
+            (None, None) => self.line()?,
         };
         while unfinished(&text) {
             match self.line() {
+                // A command among `let` steps runs; the steps wait on for the question.
+                Some(more) if is_command(&more) && !open_brackets(&text) => {
+                    self.held = Some(text);
+                    return Some(more);
+                }
                 Some(more) if is_command(&more) => {
                     self.pending = Some(more);
                     break;

@@ -49,6 +49,15 @@ impl Session {
                 }
             }
         }
+        // `:roll attacker_roll=4,` or `:roll 3,,4`: a comma with no face beside it is a
+        // slip (a face left out?), as separators with no faces at all are.
+        let gap = arg.contains(',') && arg.split(',').any(|p| p.trim().is_empty());
+        if gap && !(rolls.is_empty() && named.is_empty()) {
+            io.err(&format!(
+                "error: `:roll {arg}` has a comma with no face beside it: was a face left out? write the faces between commas, `:roll 7,3` or `:roll attacker_roll=4,defender_roll=3`\n"
+            ));
+            return false;
+        }
         if rolls.is_empty() && named.is_empty() && !arg.is_empty() {
             io.err("error: no faces given: write the faces the dice show, `:roll 7 3` or `:roll 7,3`\n");
             return false;
