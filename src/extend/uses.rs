@@ -144,8 +144,15 @@ trait Walk {
     /// A type as written.
     fn ty(&mut self, t: &mut TypeExpr);
 
-    /// A table's rows, or a match's.
-    fn rows(&mut self, rows: &mut [Row]);
+    /// A table's rows, or a match's: each pattern, then the cell.
+    fn rows(&mut self, rows: &mut [Row]) {
+        for r in rows {
+            for p in &mut r.patterns {
+                self.pattern(p);
+            }
+            self.expr(&mut r.cell);
+        }
+    }
 
     /// An expression: what it names, then its `parts`.
     fn expr(&mut self, e: &mut Expr);
@@ -355,15 +362,6 @@ impl Walk for Rename<'_> {
             }
             TypeExpr::Group(m, _) => self.ty(m),
             _ => {}
-        }
-    }
-
-    fn rows(&mut self, rows: &mut [Row]) {
-        for r in rows {
-            for p in &mut r.patterns {
-                self.pattern(p);
-            }
-            self.expr(&mut r.cell);
         }
     }
 
@@ -684,15 +682,6 @@ impl Walk for Qualify<'_> {
             }
             TypeExpr::Group(m, _) => self.ty(m),
             TypeExpr::Range { .. } => {}
-        }
-    }
-
-    fn rows(&mut self, rows: &mut [Row]) {
-        for r in rows {
-            for p in &mut r.patterns {
-                self.pattern(p);
-            }
-            self.expr(&mut r.cell);
         }
     }
 
