@@ -479,6 +479,12 @@ impl Checker<'_> {
             } else {
                 self.expect_ty(&t, &Ty::Int, at);
             }
+            if i == 1 && b != Builtin::Count {
+                if let Some(d) = self.taken_past_pool(b, out.first(), &e, at) {
+                    self.err(d);
+                    ok = false;
+                }
+            }
             out.push(e);
             if let Some(least) = want_name {
                 out.push(Expr {
@@ -488,6 +494,30 @@ impl Checker<'_> {
             }
         }
         int_call(ok, b, out, span)
+    }
+
+    /// `highest(3, 2d6)` written out: more dice taken than the pool has (or fewer than
+    /// none) is an error here, not at every roll in play.
+    fn taken_past_pool(
+        &self,
+        b: Builtin,
+        taken: Option<&Expr>,
+        dice: &Expr,
+        at: Span,
+    ) -> Option<Diag> {
+        let Some(ExprKind::Value(Value::Num(k))) = taken.map(|t| &t.kind) else {
+            return None;
+        };
+        let (k, n) = (k.is_integer().then(|| *k.numer())?, count_of(dice)?);
+        (!(0..=n).contains(&k)).then(|| {
+            Diag::at(
+                Code::CheckArgument,
+                format!("cannot take the {} {k} of {n} dice", b.name()),
+                taken.map_or(at, |t| t.span),
+                "not that many dice",
+            )
+            .help(format!("the number of dice taken must be 0 to {n}"))
+        })
     }
 
     /// A builtin's arguments are given without names: an error at the first name.
@@ -638,6 +668,22 @@ fn is_dice(e: &Expr) -> bool {
         e.kind,
         ExprKind::Dice { .. } | ExprKind::Call(Callee::Builtin(Builtin::Dice), _)
     )
+}
+
+/// The number of dice of a pool whose count is written as a number (`3d6`,
+/// `dice(3, 6)`, `reroll(3d6, at_most: 1)`, `explode(3d6)`).
+fn count_of(dice: &Expr) -> Option<i64> {
+    match &dice.kind {
+        ExprKind::Dice { count, .. } => Some(i64::from(*count)),
+        ExprKind::Call(Callee::Builtin(Builtin::Dice), a) => match a.first().map(|x| &x.kind) {
+            Some(ExprKind::Value(Value::Num(r))) if r.is_integer() => Some(*r.numer()),
+            _ => None,
+        },
+        ExprKind::Call(Callee::Builtin(Builtin::Reroll | Builtin::Explode), a) => {
+            a.first().and_then(count_of)
+        }
+        _ => None,
+    }
 }
 
 /// The sides of dice whose sides are written as a number.
