@@ -337,3 +337,26 @@ fn an_examples_let_names_its_roll() {
     assert!(o.status.success(), "{out}");
     assert!(out.contains("2 passed, 0 failed"), "{out}");
 }
+
+/// Each die of a pool whose count is worked out at the table (`dice(ceil(men / 10), 6)`)
+/// says how many dice that came to, so the players know how many to throw: 25 men throw
+/// three dice, and the best two of 3, 5, 1 are 8.
+#[test]
+fn a_pool_worked_out_at_the_table_says_how_many_dice() {
+    let dir = Scratch::new("pool_count");
+    std::fs::write(
+        dir.join("pool.rules"),
+        "ruleset \"p\"\nrule best(men: 1..) -> Int { highest(2, dice(ceil(men / 10), 6)) }\n",
+    )
+    .expect("ruleset written");
+    let o = umpire_in(
+        &dir,
+        &["eval", "pool.rules", "best(25)", "--roll", "3,5,1"],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "8\nrolls: die 1 of 3 (dice(ceil(men / 10), 6)) → 3, die 2 of 3 (dice(ceil(men / 10), 6)) → 5, die 3 of 3 (dice(ceil(men / 10), 6)) → 1\n"
+    );
+}

@@ -208,13 +208,17 @@ impl Evaluator<'_> {
         Ok(faces)
     }
 
-    /// Die `i` (from 0) of `count` dice written at `at`: `die 2 of 3d6`, or `d6` alone.
+    /// Die `i` (from 0) of `count` dice written at `at`: `die 2 of 3d6`, or `d6` alone;
+    /// where the count is worked out, how many it came to, so the players know how many
+    /// to throw: `die 1 of 4 (dice(ceil(chargers / 10), 6))`.
     fn die_name(&self, at: Span, i: u32, count: u32) -> String {
         let written = self.sources.snippet(at);
-        if count > 1 {
+        if count <= 1 {
+            written.to_string()
+        } else if written.starts_with(|c: char| c.is_ascii_digit()) {
             format!("die {} of {written}", i + 1)
         } else {
-            written.to_string()
+            format!("die {} of {count} ({written})", i + 1)
         }
     }
 
