@@ -113,9 +113,9 @@ impl Checker<'_> {
             .collect();
         for col in coverage::columns(&self.prog, info, rows, k) {
             self.overlaps(info, rows, (k, scale), &others, &col, &mut reported);
-            holed |= self.holes(info, rows, k, &col);
+            holed |= self.holes(info, rows, (k, scale), &col);
             if !holed && !fractions_told {
-                fractions_told = self.fractions_otherwise(info, rows, k, &col);
+                fractions_told = self.fractions_otherwise(info, rows, (k, scale), &col);
             }
         }
         holed
@@ -202,11 +202,10 @@ impl Checker<'_> {
         &mut self,
         info: &TableInfo,
         rows: &[RowInfo],
-        k: usize,
+        (k, scale): (usize, coverage::Scale),
         col: &coverage::Column,
     ) -> bool {
         let key = &info.sig.params[k];
-        let scale = coverage::Scale::of_key(&key.ty, rows, k);
         if col.rows.is_empty() {
             // A column a declared range asks for (`odds: 1..6`), with no row at all.
             self.err(
@@ -235,7 +234,7 @@ impl Checker<'_> {
         let Some(&(lo, hi)) = holes.first() else {
             return false;
         };
-        let (span, place) = self.hole_place(info, rows, k, col, (lo, hi));
+        let (span, place) = self.hole_place(info, rows, (k, scale), col, (lo, hi));
         let missing = scale.shown_all(&holes);
         let (message, label) = match key.range {
             Some(r) => (
@@ -311,11 +310,10 @@ impl Checker<'_> {
         &self,
         info: &TableInfo,
         rows: &[RowInfo],
-        k: usize,
+        (k, scale): (usize, coverage::Scale),
         col: &coverage::Column,
         (lo, hi): (i128, i128),
     ) -> (Span, &'static str) {
-        let scale = coverage::Scale::of_key(&info.sig.params[k].ty, rows, k);
         let covers = |n: i128| {
             col.rows.iter().copied().find(|&r| {
                 scale
@@ -337,11 +335,10 @@ impl Checker<'_> {
         &mut self,
         info: &TableInfo,
         rows: &[RowInfo],
-        k: usize,
+        (k, scale): (usize, coverage::Scale),
         col: &coverage::Column,
     ) -> bool {
         let key = &info.sig.params[k];
-        let scale = coverage::Scale::of_key(&key.ty, rows, k);
         let Some(&otherwise) = col
             .rows
             .iter()
@@ -366,7 +363,7 @@ impl Checker<'_> {
         let Some(&hole) = between.first() else {
             return false;
         };
-        let (span, place) = self.hole_place(info, rows, k, col, hole);
+        let (span, place) = self.hole_place(info, rows, (k, scale), col, hole);
         let f = scale.a_fraction(hole).unwrap_or_default();
         self.err(
             Diag::at(
