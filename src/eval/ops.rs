@@ -227,47 +227,41 @@ impl Evaluator<'_> {
 /// of no roll and no modifier list: this is asked at every sum.
 fn modifies_a_roll(op: BinOp, a: &Expr, b: &Expr, rolled: impl Fn(u32) -> bool) -> bool {
     let (mut dice, mut modifiers) = (0u32, false);
-    let mut look = |e: &Expr, minus: bool| match &e.kind {
+    each_term(op, a, b, |e, minus| match &e.kind {
         ExprKind::Dice { .. } if !minus => dice += 1,
         ExprKind::Dice { .. } => dice += 2,
         ExprKind::Local(slot) if rolled(*slot) => dice += if minus { 2 } else { 1 },
         ExprKind::Call(Callee::Modifiers(_), _) => modifiers = true,
         _ => {}
-    };
-    let terms = || {
-        let mut left = a;
-        let mut rest = vec![(b, op == BinOp::Sub)];
-        while let ExprKind::Binary(o @ (BinOp::Add | BinOp::Sub), l, r) = &left.kind {
-            rest.push((r, *o == BinOp::Sub));
-            left = l;
-        }
-        rest.push((left, false));
-        rest
-    };
-    look(b, op == BinOp::Sub);
-    let mut left = a;
-    while let ExprKind::Binary(o @ (BinOp::Add | BinOp::Sub), l, r) = &left.kind {
-        look(r, *o == BinOp::Sub);
-        left = l;
-    }
-    look(left, false);
+    });
     if dice != 1 || !modifiers {
         return false;
     }
     // A term that rolls dice of its own (`(a_roll + m(a)) - (d_roll + m(d))`, the other
     // side of an opposed roll) is no modifier: the sum is not one roll read out.
-    terms().into_iter().all(|(e, _)| {
-        if matches!(e.kind, ExprKind::Dice { .. } | ExprKind::Local(_)) {
-            return true;
+    let mut other_rolls = false;
+    each_term(op, a, b, |e, _| {
+        if !matches!(e.kind, ExprKind::Dice { .. } | ExprKind::Local(_)) {
+            e.walk(&mut |x| {
+                other_rolls |= match x.kind {
+                    ExprKind::Dice { .. } => true,
+                    ExprKind::Local(slot) => rolled(slot),
+                    _ => false,
+                }
+            });
         }
-        let mut rolls = false;
-        e.walk(&mut |x| {
-            rolls |= match x.kind {
-                ExprKind::Dice { .. } => true,
-                ExprKind::Local(slot) => rolled(slot),
-                _ => false,
-            }
-        });
-        !rolls
-    })
+    });
+    !other_rolls
+}
+
+/// Each term of the chain of `+` and `-` that `a op b` closes, with whether it is taken
+/// away: `b` first, then along `a` from the right.
+fn each_term<'e>(op: BinOp, a: &'e Expr, b: &'e Expr, mut f: impl FnMut(&'e Expr, bool)) {
+    f(b, op == BinOp::Sub);
+    let mut left = a;
+    while let ExprKind::Binary(o @ (BinOp::Add | BinOp::Sub), l, r) = &left.kind {
+        f(r, *o == BinOp::Sub);
+        left = l;
+    }
+    f(left, false);
 }
