@@ -81,6 +81,23 @@ fn every_bundled_scenario_reports_every_result_in_words() {
             ],
         ),
         (
+            // The hussars pass the river, the guns are refused at it; the first foot's
+            // supplies fail move by move until it is out of action at the sixth.
+            "kriegspiel_field",
+            &[
+                "hussars: cross_river(\"hussars\")\n   1 move\n   effect: bodies.hussars.across_river: false → true",
+                "guns: cross_river(\"guns\")\n   refused: Rivers are impassable to guns",
+                "effect: bodies.first_foot.ammunition: true → false",
+                "first_foot: body_may_fire(bodies.first_foot)\n   false",
+                "refused: Infantry, cavalry, R.A., and R.E. cannot move without supply",
+                "effect: bodies.first_foot.moves_without_supply: 5 → 6",
+                "first_foot: body_out_of_action(bodies.first_foot)\n   true",
+                "not given in the source: the appendix does not say whether supplies bring a body out of action back into action",
+                "effect: bodies.second_foot.ammunition: false → true",
+                "second_foot: body_may_move(bodies.second_foot)\n   true",
+            ],
+        ),
+        (
             "kriegspiel_readings",
             &[
                 "readings part_lot = fractions_rule, forage_part_six = fractions_rule",
