@@ -406,6 +406,12 @@ impl Loader<'_> {
                     Some(v) => out.push((name.clone(), v)),
                     None => ok = false,
                 },
+                // A group left out of the file has no members: nothing of that kind
+                // is on the table (a state file written before the group was added
+                // still loads).
+                None if matches!(ty, Ty::Group(_)) => {
+                    out.push((name.clone(), Value::Group(Rc::new(Vec::new()))));
+                }
                 None => match info.default_values.get(i).cloned().flatten() {
                     Some(v) => out.push((name.clone(), v)),
                     None => {
