@@ -107,6 +107,9 @@ pub struct Arg {
     pub name: Option<Rc<str>>,
     /// Not given in the call: the parameter's default was used.
     pub default: bool,
+    /// A needed parameter (`= needed`) the call left out: it has no value (`value` is
+    /// a stand-in, never shown).
+    pub left_out: bool,
 }
 
 /// One modifier that applied.

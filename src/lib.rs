@@ -459,7 +459,7 @@ impl Ruleset {
                     &self.program,
                     &self.sources,
                     &chk.query,
-                    chk.expect,
+                    chk.expect.clone(),
                     (dice, no_dice, opts.clone()),
                     &mut frame,
                 );
@@ -647,17 +647,17 @@ fn run_check_in(
     let dice: &mut dyn DiceSource = if no_dice { &mut nodice } else { dice };
     let span = q.expr.span;
     // `A == B`: evaluate both sides, so a failure shows what each gave.
-    if let (None, ExprKind::Binary(BinOp::Eq, a, b)) = (expect, &q.expr.kind) {
+    if let (None, ExprKind::Binary(BinOp::Eq, a, b)) = (&expect, &q.expr.kind) {
         let mut ev = eval::Evaluator::new(p, sources, dice, opts);
         let left = ev.eval(a, frame);
         let left = match ev.outcome(left) {
             Ok(o) => o,
-            Err(d) => return Some(d),
+            Err(d) => return Some(eval::at_the_question(d, span)),
         };
         let right = ev.eval(b, frame);
         let right = match ev.outcome(right) {
             Ok(o) => o,
-            Err(d) => return Some(d),
+            Err(d) => return Some(eval::at_the_question(d, span)),
         };
         let same = match (&left, &right) {
             (Outcome::Value(x), Outcome::Value(y)) => x.same(y),
@@ -681,14 +681,18 @@ fn run_check_in(
     }
     // Given rolls run on across the checks of an example: no `finish` here.
     let mut ev = eval::Evaluator::new(p, sources, dice, opts);
+    ev.asked = sources.snippet(span).trim().to_string();
     let r = ev.eval(&q.expr, frame);
-    let outcome = match ev.outcome(r) {
-        Ok(o) => o,
-        Err(d) => return Some(d),
+    let outcome = match (ev.outcome(r), &expect) {
+        (Ok(o), _) => o,
+        (Err(d), Some(want @ (Expectation::Missing(_) | Expectation::AskedInstead(_)))) => {
+            return question_error_check(d, want, span)
+        }
+        (Err(d), _) => return Some(eval::at_the_question(d, span)),
     };
     let got = render::headline(p, &outcome);
     let ok = matches!(
-        (expect, &outcome),
+        (&expect, &outcome),
         (None, Outcome::Value(value::Value::Bool(true)))
             | (Some(Expectation::Refused), Outcome::Refused { .. })
             | (Some(Expectation::NotGiven), Outcome::NotGiven { .. })
@@ -696,10 +700,11 @@ fn run_check_in(
     if ok {
         return None;
     }
-    let want = match expect {
+    let want = match &expect {
         None => "true".to_string(),
         Some(Expectation::Refused) => "a refusal".to_string(),
         Some(Expectation::NotGiven) => "\"not given in the source\"".to_string(),
+        Some(w) => expected_error(w),
     };
     Some(
         Diag::at(
@@ -709,6 +714,37 @@ fn run_check_in(
             format!("gave {got}"),
         )
         .help(format!("expected {want}")),
+    )
+}
+
+/// What `is missing NAME` / `is asked instead CALLEE` expect, in words.
+fn expected_error(want: &Expectation) -> String {
+    match want {
+        Expectation::Missing(n) => format!("the error that `{n}` is needed and not given"),
+        Expectation::AskedInstead(c) => format!("the error that `{c}(...)` is to be asked instead"),
+        _ => String::new(),
+    }
+}
+
+/// `EXPR is missing NAME` / `EXPR is asked instead CALLEE` against the error `d` the
+/// check's expression (at `span`) gave: `None` if it is the one expected.
+fn question_error_check(d: Diag, want: &Expectation, span: span::Span) -> Option<Diag> {
+    let holds = match want {
+        Expectation::Missing(n) => eval::missing_param(&d) == Some(n.as_str()),
+        Expectation::AskedInstead(c) => eval::asked_instead(&d) == Some(c.as_str()),
+        _ => false,
+    };
+    if holds {
+        return None;
+    }
+    Some(
+        Diag::at(
+            Code::TestFailed,
+            "example does not hold",
+            span,
+            format!("gave the error {}: {}", d.code, d.message),
+        )
+        .help(format!("expected {}", expected_error(want))),
     )
 }
 

@@ -68,7 +68,8 @@ fn brute_force(rules: &Ruleset, expr: &str) -> HashMap<String, BigRational> {
                 "{:?}",
                 Case::Error {
                     code: d.code,
-                    message: d.message
+                    message: d.message,
+                    help: d.help
                 }
             ),
         };

@@ -141,6 +141,7 @@ impl Checker<'_> {
             span,
             default: None,
             has_default: false,
+            needed: false,
         };
         let pats: Vec<Vec<Pat>> = arms.iter().map(|(p, _, _)| vec![p.clone()]).collect();
         self.enum_coverage(

@@ -81,6 +81,62 @@ impl Checker<'_> {
         (mk(callee, ordered), ret)
     }
 
+    /// `instead CALL "reason"`: the call checked as any call of a rule, table or modifier
+    /// list (its result type not asked for: it is not made), its arguments rolling no dice.
+    pub(super) fn instead(
+        &mut self,
+        call: &ast::Expr,
+        reason: &str,
+        span: Span,
+        scope: &mut Scope,
+    ) -> (Expr, Ty) {
+        let ast::ExprKind::Call(name, args) = &call.kind else {
+            return (dummy(span), Ty::Never);
+        };
+        let (callee, what) = match self.prog.globals.get(&name.node).cloned() {
+            Some(Global::Rule(id)) => (Callee::Rule(id), "rule"),
+            Some(Global::Table(id)) => (Callee::Table(id), "table"),
+            Some(Global::Modifiers(id)) => (Callee::Modifiers(id), "modifier list"),
+            _ => {
+                // The error of any other call (an unknown name, a builtin) is the same.
+                let (_, _) = self.call(name, args, call.span, scope);
+                if Builtin::ALL.iter().any(|(n, _)| *n == name.node) {
+                    self.err(Diag::at(
+                        Code::CheckNotCallable,
+                        format!("`instead` names a rule, table or modifier list of the ruleset, not the built-in `{}`", name.node),
+                        name.span,
+                        "a built-in",
+                    ));
+                }
+                return (dummy(span), Ty::Never);
+            }
+        };
+        let params = self
+            .prog
+            .signature(callee)
+            .map_or(Vec::new(), |s| s.params.clone());
+        let args = self.bind_args(callee, &name.node, what, &params, args, call.span, scope);
+        for a in &args {
+            if let Some((at, label)) = super::definitions::dice_in(&self.prog, a) {
+                self.err(
+                    Diag::at(
+                        Code::CheckInsteadDice,
+                        format!("the arguments of `instead {}(...)` roll dice", name.node),
+                        at,
+                        label,
+                    )
+                    .help("the call is not made, only shown to the umpire: give it values worked out without dice"),
+                );
+            }
+        }
+        let kind = ExprKind::Instead {
+            callee,
+            args,
+            reason: rc(reason),
+        };
+        (Expr { kind, span }, Ty::Never)
+    }
+
     /// Matches positional and named arguments to parameters, checking each.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn bind_args(

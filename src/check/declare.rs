@@ -361,7 +361,8 @@ impl Checker<'_> {
                 range,
                 span: p.name.span,
                 default: None,
-                has_default: p.default.is_some(),
+                has_default: p.default.is_some() || p.needed,
+                needed: p.needed,
             });
         }
         out

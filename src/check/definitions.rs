@@ -363,7 +363,7 @@ impl Checker<'_> {
                         ty,
                         sources: Default::default(),
                     },
-                    expect: chk.expect,
+                    expect: chk.expect.clone(),
                     span: chk.span,
                 });
             }
@@ -623,7 +623,7 @@ fn node_exprs(p: &Program) -> Vec<Vec<&Expr>> {
 
 /// Where `e` itself rolls dice, if it does: a dice term, `dice(n, s)`, or a parameter's
 /// default that rolls, left out of a call.
-fn dice_in(p: &Program, e: &Expr) -> Option<(Span, &'static str)> {
+pub(super) fn dice_in(p: &Program, e: &Expr) -> Option<(Span, &'static str)> {
     let mut found = None;
     e.walk(&mut |x| {
         if found.is_some() {
@@ -681,7 +681,7 @@ impl Checker<'_> {
             }
         }
         let first_const = p.rules.len() + p.tables.len() + p.modifiers.len();
-        let mut found = Vec::new();
+        let mut found = instead_dice(p, &exprs, &rolls);
         for (i, c) in p.consts.iter().enumerate() {
             let n = first_const + i;
             if !rolls.get(n).copied().unwrap_or(false) {
@@ -720,6 +720,45 @@ impl Checker<'_> {
             self.err(d);
         }
     }
+}
+
+/// The arguments of each `instead` that call a rule, table or modifier list that rolls
+/// dice (`rolls`, by node): an error each (dice written in them are found when checked).
+fn instead_dice(p: &Program, exprs: &[Vec<&Expr>], rolls: &[bool]) -> Vec<Diag> {
+    let (nr, nt) = (p.rules.len(), p.tables.len());
+    let node = |c: &Callee| match c {
+        Callee::Rule(i) => Some(*i as usize),
+        Callee::Table(i) => Some(nr + *i as usize),
+        Callee::Modifiers(i) => Some(nr + nt + *i as usize),
+        Callee::Builtin(_) => None,
+    };
+    let mut out = Vec::new();
+    for e in exprs.iter().flatten() {
+        e.walk(&mut |x| {
+            let ExprKind::Instead { callee, args, .. } = &x.kind else {
+                return;
+            };
+            for a in args {
+                a.walk(&mut |y| {
+                    let ExprKind::Call(c, _) = &y.kind else { return };
+                    if node(c).is_some_and(|n| rolls.get(n) == Some(&true)) {
+                        let name = p.signature(*c).map_or("?", |s| &*s.name);
+                        let whom = p.signature(*callee).map_or("?", |s| &*s.name);
+                        out.push(
+                            Diag::at(
+                                Code::CheckInsteadDice,
+                                format!("the arguments of `instead {whom}(...)` roll dice: they use `{name}`, which rolls them"),
+                                y.span,
+                                "rolls dice",
+                            )
+                            .help("the call is not made, only shown to the umpire: give it values worked out without dice"),
+                        );
+                    }
+                });
+            }
+        });
+    }
+    out
 }
 
 /// The default of a record's field, by its place among every field of every record (the

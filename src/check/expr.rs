@@ -74,6 +74,7 @@ impl Checker<'_> {
                     Ty::Never,
                 )
             }
+            ast::ExprKind::Instead { call, reason } => self.instead(call, reason, span, scope),
             ast::ExprKind::Block(b) => self.block(b, scope, expected),
             ast::ExprKind::In {
                 value,
@@ -352,6 +353,18 @@ impl Checker<'_> {
                         "which one?",
                     )
                     .help(format!("write {}", types.join(" or "))),
+                );
+                (dummy(span), Ty::Any)
+            }
+            None if n == "needed" => {
+                self.err(
+                    Diag::at(
+                        Code::CheckUnknownName,
+                        "`needed` may only be the default of a parameter of a rule, table or modifier list",
+                        span,
+                        "not a parameter's default",
+                    )
+                    .help("write `men: 0.. = needed` in the parameters: a call may leave it out, and reading it then is an error of the question; a field or constant needs a value"),
                 );
                 (dummy(span), Ty::Any)
             }

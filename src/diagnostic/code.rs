@@ -110,6 +110,9 @@ pub enum Code {
     CheckNoDefaultDie,
     /// `rate(2)` where `rate` is a constant: only rules, tables and modifier lists are called.
     CheckNotCallable,
+    /// `instead crossing_cost(terrain, 2d6)`: the arguments of a call asked instead roll
+    /// dice (they are shown, never rolled for).
+    CheckInsteadDice,
     /// `half` alone where `half` is a rule taking arguments: it needs them.
     CheckNotCalled,
     /// Rows `5-7` and `7 or more` in one column: both match 7.
@@ -221,6 +224,12 @@ pub enum Code {
     EvalNoMember,
     /// `t(4)` for a table `t(roll: Int)` with rows for 1-3 only: no row matches.
     EvalNoRow,
+    /// `action_time(infantry, embark)` for a table whose `men: 0.. = needed` the row read
+    /// reads: the question lacks a fact it needs.
+    EvalMissingArgument,
+    /// `terrain_movement(marsh, infantry)` reaching a cell `instead crossing_cost(...)
+    /// "..."`: the question is asked wrongly; another is to be asked instead.
+    EvalAskInstead,
     /// `u.n` or a `set` with no state file loaded: the game state is needed.
     EvalNoState,
     /// Raised by no input: the checker refuses a number that may be a fraction for an `Int` first.
@@ -325,7 +334,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 138] = [
+    pub const ALL: [Code; 141] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseGrid,
@@ -370,6 +379,7 @@ impl Code {
         Code::CheckMoreWarnings,
         Code::CheckNoDefaultDie,
         Code::CheckNotCallable,
+        Code::CheckInsteadDice,
         Code::CheckNotCalled,
         Code::CheckOverlap,
         Code::CheckPairType,
@@ -422,6 +432,8 @@ impl Code {
         Code::EvalNoMatch,
         Code::EvalNoMember,
         Code::EvalNoRow,
+        Code::EvalMissingArgument,
+        Code::EvalAskInstead,
         Code::EvalNoState,
         Code::EvalNotWhole,
         Code::EvalOverflow,
@@ -513,6 +525,7 @@ impl Code {
             Code::CheckMoreWarnings => "umpire::check::more_warnings",
             Code::CheckNoDefaultDie => "umpire::check::no_default_die",
             Code::CheckNotCallable => "umpire::check::not_callable",
+            Code::CheckInsteadDice => "umpire::check::instead_dice",
             Code::CheckNotCalled => "umpire::check::not_called",
             Code::CheckOverlap => "umpire::check::overlap",
             Code::CheckPairType => "umpire::check::pair_type",
@@ -565,6 +578,8 @@ impl Code {
             Code::EvalNoMatch => "umpire::eval::no_match",
             Code::EvalNoMember => "umpire::eval::no_member",
             Code::EvalNoRow => "umpire::eval::no_row",
+            Code::EvalMissingArgument => "umpire::eval::missing_argument",
+            Code::EvalAskInstead => "umpire::eval::ask_instead",
             Code::EvalNoState => "umpire::eval::no_state",
             Code::EvalNotWhole => "umpire::eval::not_whole",
             Code::EvalOverflow => "umpire::eval::overflow",
@@ -657,6 +672,7 @@ impl Code {
             | Code::CheckMoreWarnings
             | Code::CheckNoDefaultDie
             | Code::CheckNotCallable
+            | Code::CheckInsteadDice
             | Code::CheckNotCalled
             | Code::CheckOverlap
             | Code::CheckPairType
@@ -709,6 +725,8 @@ impl Code {
             | Code::EvalNoMatch
             | Code::EvalNoMember
             | Code::EvalNoRow
+            | Code::EvalMissingArgument
+            | Code::EvalAskInstead
             | Code::EvalNoState
             | Code::EvalNotWhole
             | Code::EvalOverflow

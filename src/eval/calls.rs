@@ -59,6 +59,7 @@ impl Evaluator<'_> {
             .get(id as usize)
             .ok_or_else(|| internal(span, "a table"))?;
         let mut f = self.args(&t.sig, args, frame)?;
+        self.keys_given(t.keys, span)?;
         // Every pattern alternative tried is a step: a long row costs its length.
         let mut tried = 0u64;
         let found = t.rows.iter().position(|row| {
@@ -186,21 +187,34 @@ impl Evaluator<'_> {
         args: &[Expr],
         frame: &mut [Value],
     ) -> Result<Vec<Value>, Flow> {
+        if sig.params.iter().any(|p| p.needed) {
+            return self.args_needed(sig, args, frame);
+        }
         let slots = sig.slots;
         let mut f = Vec::with_capacity(slots as usize);
         for (p, a) in sig.params.iter().zip(args) {
-            let v = self.eval(a, frame)?;
-            check_arg(p, &v, a.span)?;
-            self.check_record_ranges(&p.ty, &v, a.span)?;
+            let v = self.arg(p, a, frame)?;
             f.push(v);
         }
         f.resize(slots as usize, Value::Bool(false));
         Ok(f)
     }
 
+    /// One argument, worked out and checked against its parameter.
+    pub(super) fn arg(&mut self, p: &ParamInfo, a: &Expr, frame: &mut [Value]) -> Ev {
+        let v = self.eval(a, frame)?;
+        check_arg(p, &v, a.span)?;
+        self.check_record_ranges(&p.ty, &v, a.span)?;
+        Ok(v)
+    }
+
     pub(super) fn leave(&mut self) {
         self.depth -= 1;
         self.within.pop();
+        if !self.missing.is_empty() {
+            let depth = self.depth;
+            self.missing.retain(|m| m.depth <= depth);
+        }
     }
 
     pub(super) fn enter(&mut self, span: Span, callee: Callee) -> Result<(), Flow> {

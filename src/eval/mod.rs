@@ -8,6 +8,7 @@ mod builtins;
 mod calls;
 mod effects;
 mod exprs;
+mod needed;
 mod ops;
 mod ordered;
 mod readings;
@@ -24,6 +25,7 @@ use crate::value::{ArithError, Value};
 use std::rc::Rc;
 
 pub use crate::limits::Limits;
+pub use needed::{asked_instead, missing_param, of_the_question};
 pub use readings::Readings;
 
 /// Deepest nesting of expressions (calls included) in one adjudication.
@@ -86,12 +88,14 @@ pub fn adjudicate_bound(
     let seed = dice.seed(); // before any die is drawn: the seed that gives these rolls
     let mut ev = Evaluator::new(program, &query.sources, dice, opts);
     ev.state = state;
+    ev.asked = query.sources.snippet(query.expr.span).trim().to_string();
     let mut frame = bound;
     frame.resize((query.slots as usize).max(frame.len()), Value::Bool(false));
     let result = ev.eval(&query.expr, &mut frame);
     let outcome = ev
         .outcome(result)
-        .map_err(|d| as_typed(d, &query.sources, query.expr.span))?;
+        .map_err(|d| as_typed(d, &query.sources, query.expr.span))
+        .map_err(|d| at_the_question(d, query.expr.span))?;
     if let Err(d) = ev.dice.finish() {
         return Err(unused_after_refusal(&outcome, d));
     }
@@ -118,6 +122,16 @@ fn as_typed(d: Diag, sources: &SourceMap, typed: Span) -> Diag {
     d.help(format!(
         "this happened in the ruleset, working out `{asked}` as you typed it: check what you gave it against the game state"
     ))
+}
+
+/// An error of the question (a needed parameter left out, an `instead`) points at the
+/// question as asked, wherever in the ruleset it was found.
+pub fn at_the_question(mut d: Diag, asked: Span) -> Diag {
+    if !of_the_question(&d) {
+        return d;
+    }
+    d.labels = vec![(asked, "asked here".to_string())];
+    d
 }
 
 /// Whether an adjudication ended in a refusal or a "not given", not a value.
@@ -180,6 +194,10 @@ pub struct Evaluator<'a> {
     pub effects: Vec<crate::adjudication::Effect>,
     limits: Limits,
     readings: Readings,
+    /// The needed parameters left out of the calls being worked out.
+    missing: Vec<needed::Missing>,
+    /// The question as typed (empty if not known): what an `instead` says was asked.
+    pub asked: String,
 }
 
 /// How many steps of work go by between looks at Ctrl-C (a few microseconds' worth).
@@ -232,6 +250,8 @@ impl<'a> Evaluator<'a> {
             effects: Vec::new(),
             limits: opts.limits,
             readings: opts.readings,
+            missing: Vec::new(),
+            asked: String::new(),
         }
     }
 
@@ -328,10 +348,15 @@ impl<'a> Evaluator<'a> {
         match &e.kind {
             ExprKind::Value(v) => Ok(v.clone()),
             ExprKind::State(i) => self.state_field(*i, span),
-            ExprKind::Local(s) => frame
-                .get(*s as usize)
-                .cloned()
-                .ok_or_else(|| internal(span, "a local")),
+            ExprKind::Local(s) => {
+                if !self.missing.is_empty() {
+                    self.read_given(*s, span)?;
+                }
+                frame
+                    .get(*s as usize)
+                    .cloned()
+                    .ok_or_else(|| internal(span, "a local"))
+            }
             ExprKind::Const(id) => self.constant(*id, span),
             ExprKind::Member(base, key) => self.member_of(base, key, span, frame),
             ExprKind::Field(base, name, at) => self.field(base, name, *at, span, frame),
@@ -356,8 +381,17 @@ impl<'a> Evaluator<'a> {
             ExprKind::NotGiven { what, cite } => self.not_given(what, cite),
             ExprKind::Fresh { value, slots } => {
                 let mut f = vec![Value::Bool(false); *slots as usize];
-                self.eval(value, &mut f)
+                // A frame of its own: no parameter of the call it is in is read there.
+                let outer = std::mem::take(&mut self.missing);
+                let v = self.eval(value, &mut f);
+                self.missing = outer;
+                v
             }
+            ExprKind::Instead {
+                callee,
+                args,
+                reason,
+            } => self.instead(*callee, args, reason, span, frame),
             ExprKind::Default { of, index } => self.default(*of, *index, span),
             ExprKind::InRange { value, range, what } => {
                 let v = self.eval(value, frame)?;

@@ -36,12 +36,16 @@ impl Evaluator<'_> {
             .iter()
             .zip(f)
             .enumerate()
-            .map(|(i, (_, v))| Arg {
-                value: v.clone(),
-                name: self.state.and_then(|st| state_name(st, v)),
-                default: args
+            .map(|(i, (p, v))| {
+                let default = args
                     .get(i)
-                    .is_some_and(|a| matches!(a.kind, ExprKind::Default { .. })),
+                    .is_some_and(|a| matches!(a.kind, ExprKind::Default { .. }));
+                Arg {
+                    value: v.clone(),
+                    name: self.state.and_then(|st| state_name(st, v)),
+                    default: default && !p.needed,
+                    left_out: default && p.needed,
+                }
             })
             .collect()
     }

@@ -230,6 +230,7 @@ trait Walk {
                 }
             }
             ExprKind::Block(b) => self.block(b),
+            ExprKind::Instead { call, .. } => self.expr(call),
             ExprKind::In {
                 value, patterns, ..
             } => {

@@ -46,6 +46,8 @@ pub enum Case {
         code: Code,
         /// Its message.
         message: String,
+        /// Its help, if any.
+        help: Option<String>,
     },
 }
 
@@ -56,6 +58,7 @@ impl Case {
             Err(d) => Case::Error {
                 code: d.code,
                 message: d.message,
+                help: d.help,
             },
         }
     }
@@ -629,10 +632,23 @@ impl Default for Settings {
 
 impl Distribution {
     /// A limit one of its cases hit (`--max-steps` and the like): odds worked out past a
-    /// limit are not the odds, so this is an error, not an outcome.
+    /// limit are not the odds, so this is an error, not an outcome. So is an error of the
+    /// question (a needed parameter left out, an `instead`): it was asked wrongly.
     fn limits_held(&self) -> Result<(), Diag> {
         for c in &self.chances {
-            if let Case::Error { code, message } = &c.case {
+            if let Case::Error {
+                code,
+                message,
+                help,
+            } = &c.case
+            {
+                if matches!(code, Code::EvalMissingArgument | Code::EvalAskInstead) {
+                    let d = Diag::error(*code, message.clone());
+                    return Err(match help {
+                        Some(h) => d.help(h.clone()),
+                        None => d,
+                    });
+                }
                 if code.phase() == crate::diagnostic::Phase::Limit {
                     return Err(Diag::error(
                         Code::ProbLimit,

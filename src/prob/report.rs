@@ -222,7 +222,9 @@ fn case_json(p: &Program, c: &Case) -> serde_json::Value {
         Case::Outcome(Outcome::NotGiven { what, cite }) => {
             json!({ "unspecified": { "what": what, "cite": cite } })
         }
-        Case::Error { code, message } => json!({ "error": { "code": code, "message": message } }),
+        Case::Error { code, message, .. } => {
+            json!({ "error": { "code": code, "message": message } })
+        }
     }
 }
 

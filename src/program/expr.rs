@@ -294,6 +294,17 @@ pub enum ExprKind {
         /// The rulebook section.
         cite: Option<Rc<str>>,
     },
+    /// `instead CALL "reason"`: the question is asked wrongly. The call's arguments are
+    /// worked out, the call is not made: an error of the question that names it.
+    Instead {
+        /// Whom to ask.
+        callee: Callee,
+        /// The call's arguments, in parameter order (defaults and needed ones left out
+        /// as [`ExprKind::Default`]).
+        args: Vec<Expr>,
+        /// Why.
+        reason: Rc<str>,
+    },
     /// Statements then a value.
     Block(Vec<Stmt>, Box<Expr>),
     /// An expression checked in a scope of its own (a field or parameter default),
@@ -351,7 +362,7 @@ impl Expr {
     /// only goes down matches the kinds it means and calls this for the rest.
     pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
         match &self.kind {
-            ExprKind::Call(_, args) => args.iter().for_each(f),
+            ExprKind::Call(_, args) | ExprKind::Instead { args, .. } => args.iter().for_each(f),
             ExprKind::Field(b, _, _) | ExprKind::Neg(b) | ExprKind::Not(b) => f(b),
             ExprKind::Member(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Pair(a, b) => {
                 f(a);

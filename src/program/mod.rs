@@ -201,8 +201,12 @@ pub struct ParamInfo {
     pub span: Span,
     /// The value used when a call leaves it out (a constant expression).
     pub default: Option<Expr>,
-    /// Whether it has a default (known before the default is checked).
+    /// Whether it has a default (known before the default is checked); true for a
+    /// needed one.
     pub has_default: bool,
+    /// `= needed`: a call may leave it out, and reading it then is an error of the
+    /// question (`umpire::eval::missing_argument`).
+    pub needed: bool,
 }
 
 /// Whose default a [`ExprKind::Default`] stands for.

@@ -87,6 +87,12 @@ fn args_json(p: &Program, node: &TraceNode, args: &[Arg]) -> Json {
             .map(|(name, a)| {
                 let mut m = Map::new();
                 m.insert("name".into(), json!(name));
+                if a.left_out {
+                    // A needed parameter left out: no value.
+                    m.insert("value".into(), Json::Null);
+                    m.insert("not_given".into(), json!(true));
+                    return Json::Object(m);
+                }
                 m.insert("value".into(), to_json(p, &a.value));
                 if a.default {
                     m.insert("default".into(), json!(true));

@@ -131,6 +131,9 @@ fn args_text(p: &Program, node: &TraceNode, args: &[Arg]) -> String {
     named(params(p, node), args)
         .map(|(name, a)| {
             let d = if a.default { " (default)" } else { "" };
+            if a.left_out {
+                return format!("{name}: not given");
+            }
             match &a.name {
                 Some(n) => format!("{name}: {n}{d}"),
                 None => format!("{name}: {}{d}", show_arg(p, &a.value)),

@@ -679,7 +679,9 @@ fn params_text(p: &Program, params: &[ParamInfo], keys: usize) -> String {
             None => param.ty.name(p),
         };
         s.push_str(&format!("{}: {ty}", param.name));
-        if param.has_default {
+        if param.needed {
+            s.push_str(" = needed");
+        } else if param.has_default {
             s.push_str(" = …");
         }
     }

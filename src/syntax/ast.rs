@@ -249,6 +249,8 @@ pub struct Param {
     pub ty: TypeExpr,
     /// The value used when a call leaves it out.
     pub default: Option<Expr>,
+    /// `= needed`: a call may leave it out; reading it then is an error of the question.
+    pub needed: bool,
 }
 
 /// `rule NAME(params) (-> Type)? cite? { body }`
@@ -357,12 +359,16 @@ pub struct Check {
 }
 
 /// What a check expects other than `true`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Expectation {
     /// `is refused`
     Refused,
     /// `is not given`
     NotGiven,
+    /// `is missing men`: the error of a question that leaves out the needed parameter.
+    Missing(String),
+    /// `is asked instead crossing_cost`: the error of an `instead` naming that callee.
+    AskedInstead(String),
 }
 
 /// A table row or match arm: one pattern per key, then the cell.
@@ -639,6 +645,14 @@ pub enum ExprKind {
         what: String,
         /// The rulebook section, if not the enclosing definition's.
         cite: Option<String>,
+    },
+    /// `instead crossing_cost(terrain, mover) "reason"`: the question is asked wrongly;
+    /// the call (an [`ExprKind::Call`]) is the one to ask instead.
+    Instead {
+        /// The call to ask instead.
+        call: Box<Expr>,
+        /// Why.
+        reason: String,
     },
     /// `( e )` kept for spans only
     Block(Block),

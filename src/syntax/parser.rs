@@ -270,6 +270,8 @@ fn expected_word(rule: &Rule) -> String {
         | Rule::match_expr
         | Rule::refuse_expr
         | Rule::not_given_expr
+        | Rule::instead_expr
+        | Rule::instead_kw
         | Rule::length_lit
         | Rule::time_lit
         | Rule::dice_lit

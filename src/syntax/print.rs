@@ -150,6 +150,12 @@ fn expr_to(out: &mut String, expr: &Expr) {
             text_to(out, what);
             cite_to(out, cite.as_deref());
         }
+        ExprKind::Instead { call, reason } => {
+            out.push_str("instead ");
+            expr_to(out, call);
+            out.push(' ');
+            text_to(out, reason);
+        }
         ExprKind::Block(block) => block_to(out, block),
         ExprKind::In {
             value,

@@ -138,7 +138,9 @@ impl Reacher<'_> {
                 None => Fact::all(),
             },
             ExprKind::Match(x, arms) => self.match_fact(x, arms, env),
-            ExprKind::Refuse { .. } | ExprKind::NotGiven { .. } => Fact::of(Reach::None),
+            ExprKind::Refuse { .. } | ExprKind::NotGiven { .. } | ExprKind::Instead { .. } => {
+                Fact::of(Reach::None)
+            }
             ExprKind::Block(stmts, value) => self.block_fact(stmts, value, env),
             ExprKind::Fresh { value, slots } => {
                 let mut fresh = vec![Fact::all(); *slots as usize];
@@ -543,7 +545,7 @@ fn bind(sig: &Signature, args: Vec<Fact>) -> Vec<Fact> {
 /// Does `e` give no value (a refusal, a gap in the source), whichever way it goes?
 fn gives_nothing(e: &Expr) -> bool {
     match &e.kind {
-        ExprKind::Refuse { .. } | ExprKind::NotGiven { .. } => true,
+        ExprKind::Refuse { .. } | ExprKind::NotGiven { .. } | ExprKind::Instead { .. } => true,
         ExprKind::Block(_, v) => gives_nothing(v),
         ExprKind::If(branches, Some(other)) => {
             branches.iter().all(|(_, v)| gives_nothing(v)) && gives_nothing(other)

@@ -576,8 +576,20 @@ impl Builder {
         let expr = self.build_expr(e)?;
         let expect = inner.next().map(|t| {
             span = expr.span.to(self.span(&t));
-            match t.into_inner().next().map(|k| k.as_rule()) {
-                Some(Rule::refused_kw) => Expectation::Refused,
+            let Some(k) = t.into_inner().next() else {
+                return Expectation::NotGiven;
+            };
+            let rule = k.as_rule();
+            let named = || {
+                k.clone()
+                    .into_inner()
+                    .last()
+                    .map(|n| n.as_str().to_string())
+            };
+            match rule {
+                Rule::refused_kw => Expectation::Refused,
+                Rule::missing_kw => Expectation::Missing(named().unwrap_or_default()),
+                Rule::asked_instead_kw => Expectation::AskedInstead(named().unwrap_or_default()),
                 _ => Expectation::NotGiven,
             }
         });

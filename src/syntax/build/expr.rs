@@ -396,6 +396,23 @@ impl Builder {
                 let cite = self.cite(it.next()).map(|c| c.node);
                 ExprKind::Refuse { reason, cite }
             }
+            Rule::instead_expr => {
+                let mut it = p.into_inner().filter(|q| q.as_rule() != Rule::instead_kw);
+                let call = it.next().ok_or_else(|| {
+                    Diag::at(
+                        Code::ParseSyntax,
+                        "expected a call after `instead`",
+                        span,
+                        "here",
+                    )
+                })?;
+                let call = Box::new(Expr {
+                    span: self.span(&call),
+                    kind: self.build_call(call)?,
+                });
+                let reason = it.next().map(|s| self.string(s).node).unwrap_or_default();
+                ExprKind::Instead { call, reason }
+            }
             Rule::not_given_expr => {
                 let mut it = p.into_inner();
                 let what = it.next().map(|s| self.string(s).node).unwrap_or_default();

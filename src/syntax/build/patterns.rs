@@ -16,11 +16,19 @@ impl Builder {
             let (Some(n), Some(t)) = (qi.next(), qi.next()) else {
                 continue;
             };
-            let default = qi.next().map(|d| self.build_expr(d)).transpose()?;
+            let d = qi.next();
+            let needed = d
+                .as_ref()
+                .is_some_and(|d| d.as_rule() == Rule::needed_default);
+            let default = d
+                .filter(|_| !needed)
+                .map(|d| self.build_expr(d))
+                .transpose()?;
             let param = Param {
                 name: self.name(n),
                 ty: self.build_type(t)?,
                 default,
+                needed,
             };
             if semi.is_some_and(|s| start > s) {
                 extra.push(param);

@@ -1,0 +1,273 @@
+//! Errors of the question: a `= needed` parameter left out and then read
+//! (`umpire::eval::missing_argument`), and `instead CALL "reason"`
+//! (`umpire::eval::ask_instead`). Neither is a result: the question was asked wrongly.
+
+use super::{Evaluator, Flow};
+use crate::diagnostic::{Code, Diag};
+use crate::program::*;
+use crate::span::Span;
+use crate::value::Value;
+use std::rc::Rc;
+
+/// A needed parameter a call left out: its slot in the frame of the call at `depth`.
+#[derive(Debug, Clone)]
+pub(super) struct Missing {
+    /// The call depth whose frame holds it.
+    pub depth: u32,
+    /// Its slot there.
+    pub slot: u32,
+    /// What the error says.
+    pub what: Rc<LeftOut>,
+}
+
+/// The words of the error for a needed parameter left out.
+#[derive(Debug)]
+pub(super) struct LeftOut {
+    /// The call as asked, its arguments' values (`action_time(infantry, embark)`).
+    pub call: String,
+    /// The parameter (`men`).
+    pub param: Rc<str>,
+    /// The call with it given (`action_time(infantry, embark, men: N)`).
+    pub with: String,
+}
+
+/// An argument as written for a call shown to the umpire: positional until one is left
+/// out, then by name.
+fn written_args(parts: &[(Rc<str>, Option<String>)]) -> String {
+    let mut named = false;
+    let mut out = Vec::new();
+    for (name, shown) in parts {
+        match shown {
+            None => named = true,
+            Some(v) if named => out.push(format!("{name}: {v}")),
+            Some(v) => out.push(v.clone()),
+        }
+    }
+    out.join(", ")
+}
+
+/// What a value of type `ty` looks like, for a help that asks for one (`N`, `N"`).
+fn example_of(p: &Program, ty: &Ty) -> String {
+    match ty {
+        Ty::Int | Ty::Num => "N".into(),
+        Ty::Length => "N\"".into(),
+        Ty::Time => "N moves".into(),
+        Ty::Minutes => "N minutes".into(),
+        Ty::Bool => "true".into(),
+        Ty::Text => "\"...\"".into(),
+        Ty::Enum(e) => p
+            .enums
+            .get(usize::from(*e))
+            .and_then(|en| en.values.first())
+            .map_or("…".into(), |v| v.name.to_string()),
+        _ => "…".into(),
+    }
+}
+
+/// Is `a` a needed parameter left out: written as the parameter's default (the call
+/// did not give it), or the caller's own needed parameter left out, passed on?
+enum Given {
+    Yes,
+    LeftOut,
+    PassedOn(Rc<LeftOut>),
+}
+
+impl Evaluator<'_> {
+    /// The needed parameter left out at `slot` of the frame being worked out, if it is.
+    fn left_out(&self, slot: u32) -> Option<&Missing> {
+        let depth = self.depth;
+        self.missing
+            .iter()
+            .rev()
+            .find(|m| m.depth == depth && m.slot == slot)
+    }
+
+    /// Reading the local `slot`: an error if it is a needed parameter left out.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn read_given(&self, slot: u32, span: Span) -> Result<(), Flow> {
+        match self.left_out(slot) {
+            Some(m) => Err(missing_error(&m.what, span)),
+            None => Ok(()),
+        }
+    }
+
+    fn given(&self, p: &ParamInfo, a: &Expr) -> Given {
+        if !p.needed {
+            return Given::Yes;
+        }
+        match &a.kind {
+            ExprKind::Default { .. } => Given::LeftOut,
+            ExprKind::Local(s) => match self.left_out(*s) {
+                Some(m) => Given::PassedOn(m.what.clone()),
+                None => Given::Yes,
+            },
+            _ => Given::Yes,
+        }
+    }
+
+    /// The arguments of a call of `sig`, worked out: a needed parameter left out is
+    /// bound to nothing, and kept in [`Evaluator::missing`] for the call's frame.
+    pub(super) fn args_needed(
+        &mut self,
+        sig: &Signature,
+        args: &[Expr],
+        frame: &mut [Value],
+    ) -> Result<Vec<Value>, Flow> {
+        let mut f = Vec::with_capacity(sig.slots as usize);
+        let mut parts: Vec<(Rc<str>, Option<String>)> = Vec::new();
+        let mut passed: Vec<(u32, Option<Rc<LeftOut>>)> = Vec::new();
+        for (i, (p, a)) in sig.params.iter().zip(args).enumerate() {
+            let slot = u32::try_from(i).unwrap_or(u32::MAX);
+            match self.given(p, a) {
+                Given::Yes => {
+                    let v = self.arg(p, a, frame)?;
+                    let written = !matches!(a.kind, ExprKind::Default { .. });
+                    let shown = written.then(|| crate::words::show_arg(self.prog, &v));
+                    parts.push((p.name.clone(), shown));
+                    f.push(v);
+                    continue;
+                }
+                Given::LeftOut => passed.push((slot, None)),
+                Given::PassedOn(w) => passed.push((slot, Some(w))),
+            }
+            parts.push((p.name.clone(), None));
+            f.push(Value::Bool(false));
+        }
+        f.resize(sig.slots as usize, Value::Bool(false));
+        let call = format!("{}({})", sig.name, written_args(&parts));
+        for (slot, w) in passed {
+            let what = w.unwrap_or_else(|| {
+                let p = &sig.params[slot as usize];
+                let given = written_args(&parts);
+                let sep = if given.is_empty() { "" } else { ", " };
+                let example = example_of(self.prog, &p.ty);
+                Rc::new(LeftOut {
+                    call: call.clone(),
+                    param: p.name.clone(),
+                    with: format!("{}({given}{sep}{}: {example})", sig.name, p.name),
+                })
+            });
+            self.missing.push(Missing {
+                depth: self.depth + 1,
+                slot,
+                what,
+            });
+        }
+        Ok(f)
+    }
+
+    /// A table's keys are read by its rows: a needed key left out is an error.
+    pub(super) fn keys_given(&self, keys: usize, span: Span) -> Result<(), Flow> {
+        if self.missing.is_empty() {
+            return Ok(());
+        }
+        let depth = self.depth + 1;
+        match self
+            .missing
+            .iter()
+            .find(|m| m.depth == depth && (m.slot as usize) < keys)
+        {
+            Some(m) => Err(missing_error(&m.what, span)),
+            None => Ok(()),
+        }
+    }
+
+    /// `instead CALL "reason"`: the call's arguments worked out, the call not made; the
+    /// error of the question, with the call as the umpire is to ask it.
+    pub(super) fn instead(
+        &mut self,
+        callee: Callee,
+        args: &[Expr],
+        reason: &str,
+        span: Span,
+        frame: &mut [Value],
+    ) -> Result<Value, Flow> {
+        let prog = self.prog;
+        let sig = prog
+            .signature(callee)
+            .ok_or_else(|| super::internal(span, "`instead`"))?;
+        let mut parts: Vec<(Rc<str>, Option<String>)> = Vec::new();
+        let mut needed = Vec::new();
+        for (p, a) in sig.params.iter().zip(args) {
+            let left_out = matches!(a.kind, ExprKind::Default { .. })
+                || !matches!(self.given(p, a), Given::Yes);
+            if left_out {
+                if p.needed {
+                    needed.push(format!("{}: …", p.name));
+                }
+                parts.push((p.name.clone(), None));
+                continue;
+            }
+            let v = self.eval(a, frame)?;
+            parts.push((p.name.clone(), Some(crate::words::show_arg(prog, &v))));
+        }
+        let mut shown = written_args(&parts);
+        for n in needed {
+            if !shown.is_empty() {
+                shown.push_str(", ");
+            }
+            shown.push_str(&n);
+        }
+        let asked = self.asked_text();
+        Err(Flow::from(
+            Diag::at(
+                Code::EvalAskInstead,
+                format!("{asked}: {reason}"),
+                span,
+                "asked instead",
+            )
+            .help(format!("ask {}({shown}) instead", sig.name)),
+        ))
+    }
+
+    /// The question as asked: as typed, else the call being worked out.
+    fn asked_text(&self) -> String {
+        if !self.asked.is_empty() {
+            return self.asked.clone();
+        }
+        let name = self
+            .within
+            .last()
+            .and_then(|c| self.prog.signature(*c))
+            .map_or("the question", |s| &*s.name);
+        name.to_string()
+    }
+}
+
+/// The error of a needed parameter left out and read.
+fn missing_error(w: &LeftOut, span: Span) -> Flow {
+    Flow::from(
+        Diag::at(
+            Code::EvalMissingArgument,
+            format!("{} needs `{}`: it is not given", w.call, w.param),
+            span,
+            "read here",
+        )
+        .help(format!("give it: {}", w.with)),
+    )
+}
+
+/// Is `d` an error of the question (a needed parameter left out, an `instead`)? Such an
+/// error points at the question as asked.
+pub fn of_the_question(d: &Diag) -> bool {
+    matches!(d.code, Code::EvalMissingArgument | Code::EvalAskInstead)
+}
+
+/// The parameter a missing-argument error names (`men`), if `d` is one.
+pub fn missing_param(d: &Diag) -> Option<&str> {
+    if d.code != Code::EvalMissingArgument {
+        return None;
+    }
+    let rest = d.message.strip_suffix("`: it is not given")?;
+    rest.rsplit_once(" needs `").map(|(_, n)| n)
+}
+
+/// The rule or table an ask-instead error says to ask (`crossing_cost`), if `d` is one.
+pub fn asked_instead(d: &Diag) -> Option<&str> {
+    if d.code != Code::EvalAskInstead {
+        return None;
+    }
+    let help = d.help.as_deref()?.strip_prefix("ask ")?;
+    help.split_once('(').map(|(n, _)| n)
+}
