@@ -246,7 +246,21 @@ fn refusal_is_a_result_with_exit_zero() {
 
 #[test]
 fn an_explanation_marks_arguments_left_to_their_default() {
-    // `men` is not given: the explanation says its 0 is the default, not the umpire's.
+    // `moved` is left out: the explanation says its `false` is the default, not the
+    // umpire's. Guns "are supposed to have unlimited ammunition with them", and a gun
+    // that has not moved may fire.
+    Test::new(&["eval", "kriegspiel", "body_may_fire({ arm: artillery })", "--explain"])
+        .stdout("
+        true
+        body_may_fire(b: { arm: artillery, across_river: false, moves_without_supply: 0, ammunition: true }, moved: false (default))  [Little Wars, Kriegspiel: supplies failing]
+          body_out_of_action(b: { arm: artillery, across_river: false, moves_without_supply: 0, ammunition: true })  [Little Wars, Kriegspiel: supplies failing]
+            = false
+          may_fire(arm: artillery, moved: false)  [Little Wars, Kriegspiel: fire and move]
+            = true
+          = true
+    ")
+        .run();
+    // `men` is needed only for boats: left out and never read, it shows as not given.
     // "Rivers are impassable to guns, to the R.E. and to Transport and Supply."
     Test::new(&[
         "eval",
@@ -256,7 +270,7 @@ fn an_explanation_marks_arguments_left_to_their_default() {
     ])
     .stdout("
         refused: Rivers are impassable to guns [Little Wars, Kriegspiel: Artillery]
-        table action_time(arm: artillery, action: pass_fordable_river, men: 0 (default)): row `artillery | pass_fordable_river`  [Little Wars, Kriegspiel: the move costs of each arm]
+        table action_time(arm: artillery, action: pass_fordable_river, men: not given): row `artillery | pass_fordable_river`  [Little Wars, Kriegspiel: the move costs of each arm]
           refused: Rivers are impassable to guns  [Little Wars, Kriegspiel: Artillery]
     ")
     .run();
