@@ -1725,7 +1725,7 @@ fn explanations_say_when_a_house_rule_decided() {
     ])
     .stdout("
         Well Handled — Unit may move at Full Move Rate
-        manoeuvre(u: { grade: grenadier, leader_cp: 0, rear_support: false, both_flanks_secure: false, column_formation: false, lost_percent: 0, being_charged: false, enemy_in_charge_distance_flank_or_rear: false, skirmishers: false, flag_lost_or_commander_taken: false, disordered: false })  [Furious Reason, The Manoeuvre Table]
+        manoeuvre(u: { grade: grenadier, leader_cp: 0, rear_support: false, both_flanks_secure: false, column_formation: false, lost_percent: 0, being_charged: false, enemy_in_charge_distance_flank_or_rear: false, skirmishers: false, flag_lost_or_commander_taken: false, disordered: false, stands_lost: 0, routing: false, no_formation_change_on: 0, crossed_shallow_river_on: 0 })  [Furious Reason, The Manoeuvre Table]
           rolled D10: 5
           modifiers manoeuvre_drm  [Furious Reason, Die Roll Modifiers]
             +1   Grenadier Class
@@ -1887,11 +1887,12 @@ fn a_scenario_run_logged_replays_every_result() {
         .expect("logged");
     assert_eq!(second["value"], "tardy");
     assert_eq!(second["rolls"][0]["faces"], serde_json::json!([6]));
+    // The four rolls asked, then two turns played on the table (22 more).
     let n = lines.iter().filter(|l| l.get("expr").is_some()).count();
-    assert_eq!(n, 4);
+    assert_eq!(n, 26);
     Test::new(&["replay", "game.log"])
         .current_dir(&dir)
-        .stdout("game.log: all 4 result(s) reproduced\n")
+        .stdout("game.log: all 32 result(s) reproduced\n")
         .run();
 
     // A tampered result is found on its own line, with what differs.
@@ -1908,7 +1909,7 @@ fn a_scenario_run_logged_replays_every_result() {
         .status(1)
         .stdout("
             line 3: `manoeuvre(brigade.second_foot)`: the log has value `hold`, the replay gives value `tardy`
-            game.log: 1 of 4 result(s) differ
+            game.log: 1 of 32 result(s) differ
         ")
         .run();
 }
@@ -2254,7 +2255,8 @@ fn a_logged_run_whose_adjudications_hit_a_limit_replays_with_their_dice_and_limi
     let log = dir.join("low.log");
     let l = log.to_str().expect("utf-8 path");
     // One step is too few for any manoeuvre: every adjudication fails, and the log keeps
-    // the limit and each one's rolls (the scenario's `rolls = [3]`, `[6]`, `[9]`, `[1]`).
+    // the limit and each one's rolls (the scenario's `rolls = [3]`, `[6]`, `[9]`, `[1]`,
+    // the same four played on the table, the river's `[4]` and turn 4's `[2]`).
     let o = umpire(&[
         "run",
         "examples/furious_reason_turn.toml",
@@ -2269,19 +2271,21 @@ fn a_logged_run_whose_adjudications_hit_a_limit_replays_with_their_dice_and_limi
     let given: Vec<serde_json::Value> = text
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
-        .filter(|v| v.get("error").is_some())
+        .filter(|v| v.get("error").is_some() && v.get("given").is_some())
         .map(|v| v["given"].clone())
         .collect();
     assert_eq!(
         given,
-        [3, 6, 9, 1].map(|r| serde_json::json!([r])).to_vec(),
+        [3, 6, 9, 1, 3, 6, 9, 1, 4, 2]
+            .map(|r| serde_json::json!([r]))
+            .to_vec(),
         "{text}"
     );
     assert!(text.contains("\"steps\":1"), "{text}");
     // Replayed without the flag: the logged limit holds again.
     Test::new(&["replay", "low.log"])
         .current_dir(&dir)
-        .stdout("low.log: all 4 result(s) reproduced\n")
+        .stdout("low.log: all 26 result(s) reproduced\n")
         .run();
 }
 
