@@ -247,20 +247,19 @@ fn a_text_argument_says_to_write_the_name_in_quotes() {
 
 #[test]
 fn rolls_a_refusal_left_unused_report_the_refusal() {
-    // crossing_cost(marsh, infantry) without a width refuses before rolling its D10.
+    // A marsh is "Roads Only" for guns: off the road, refused before any D10 is rolled.
     let r = rules("furious_reason", None);
     let q = r
-        .question("<test>", "crossing_cost(marsh, infantry)")
+        .question(
+            "<test>",
+            "crossing_cost(marsh, artillery_wagons, width: 2\")",
+        )
         .expect("checks");
     let d = r
         .adjudicate(&q, &mut Given::new(vec![3]), r.options())
         .expect_err("the roll was not used");
     assert_eq!(d.code, Code::DiceRefusedUnrolled);
-    assert!(
-        d.message
-            .starts_with("refused: give the width of the marsh"),
-        "{d:?}"
-    );
+    assert!(d.message.starts_with("refused: Roads Only"), "{d:?}");
     assert!(help(&d).contains("not used: 3"), "{d:?}");
     // Rolls left over by a result are still too many.
     let q = r.question("<test>", "D10").expect("checks");
