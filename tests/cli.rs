@@ -1725,7 +1725,7 @@ fn explanations_say_when_a_house_rule_decided() {
     ])
     .stdout("
         Well Handled — Unit may move at Full Move Rate
-        manoeuvre(u: { grade: grenadier, leader_cp: 0, rear_support: false, both_flanks_secure: false, column_formation: false, lost_percent: 0, being_charged: false, enemy_in_charge_distance_flank_or_rear: false, skirmishers: false, flag_lost_or_commander_taken: false, disordered: false, stands_lost: 0, routing: false, no_formation_change_on: 0, crossed_shallow_river_on: 0 })  [Furious Reason, The Manoeuvre Table]
+        manoeuvre(u: { grade: grenadier, leader_cp: 0, rear_support: false, both_flanks_secure: false, column_formation: false, lost_percent: 0, being_charged: false, enemy_in_charge_distance_flank_or_rear: false, skirmishers: false, flag_lost_or_commander_taken: false, disordered: false, stands_lost: 0, routing: false, no_formation_change_on: 0, crossed_shallow_river_on: 0, manoeuvred_on: 0, cannot_move_on: 0 })  [Furious Reason, The Manoeuvre Table]
           rolled D10: 5
           modifiers manoeuvre_drm  [Furious Reason, Die Roll Modifiers]
             +1   Grenadier Class
@@ -1887,12 +1887,12 @@ fn a_scenario_run_logged_replays_every_result() {
         .expect("logged");
     assert_eq!(second["value"], "tardy");
     assert_eq!(second["rolls"][0]["faces"], serde_json::json!([6]));
-    // The four rolls asked, then two turns played on the table (22 more).
+    // The four rolls asked, then two turns played on the table (25 more).
     let n = lines.iter().filter(|l| l.get("expr").is_some()).count();
-    assert_eq!(n, 26);
+    assert_eq!(n, 29);
     Test::new(&["replay", "game.log"])
         .current_dir(&dir)
-        .stdout("game.log: all 32 result(s) reproduced\n")
+        .stdout("game.log: all 37 result(s) reproduced\n")
         .run();
 
     // A tampered result is found on its own line, with what differs.
@@ -1909,7 +1909,7 @@ fn a_scenario_run_logged_replays_every_result() {
         .status(1)
         .stdout("
             line 3: `manoeuvre(brigade.second_foot)`: the log has value `hold`, the replay gives value `tardy`
-            game.log: 1 of 32 result(s) differ
+            game.log: 1 of 37 result(s) differ
         ")
         .run();
 }
@@ -2285,7 +2285,7 @@ fn a_logged_run_whose_adjudications_hit_a_limit_replays_with_their_dice_and_limi
     // Replayed without the flag: the logged limit holds again.
     Test::new(&["replay", "low.log"])
         .current_dir(&dir)
-        .stdout("low.log: all 26 result(s) reproduced\n")
+        .stdout("low.log: all 29 result(s) reproduced\n")
         .run();
 }
 

@@ -273,28 +273,28 @@ fn rolls_a_refusal_left_unused_report_the_refusal() {
 
 #[test]
 fn an_error_inside_a_bundled_ruleset_names_the_question_typed() {
-    // Side a has no free men left: a melee it attacks in takes the count below 0
-    // (little_wars: `set sides[attacker].free -= r.attacker_killed + ...`, `free: 0..`).
+    // Side a holds fourteen prisoners and has no free men left: detailing their escorts
+    // ("one man ... up to seven": two) takes its free count below 0 (little_wars:
+    // `set sides[side].free -= needed`, `free: 0..`).
     let dir = Scratch::new("bundled");
     let state = dir.join("empty_a.toml");
     std::fs::write(
         &state,
-        "move = 1\n[sides.a]\nfree = 0\n[sides.b]\nfree = 27\n",
+        "move = 1\n[sides.a]\nfree = 0\nprisoners_held = 14\n[sides.b]\nfree = 27\n",
     )
     .expect("state written");
     let mut r = Ruleset::bundled("little_wars").expect("bundled");
     r.load_state(&state.to_string_lossy()).expect("state loads");
     drop(dir);
-    let typed = "melee_on_table(\"a\", \"b\", 5, 3, 0, 0)";
+    let typed = "detail_escorts(\"a\")";
     let q = r.question("<test>", typed).expect("checks");
     let d = r
         .adjudicate(&q, &mut Given::new(vec![]), r.options())
-        .expect_err("side a has no men to lose");
+        .expect_err("side a has no men to detail");
     assert_eq!(d.code, Code::EvalRange);
-    // Melee of 5 against 3, no support: the attackers lose 1 killed (rulesets/little_wars.rules).
     assert_eq!(
         d.message,
-        "`sides.a.free` is 0: taking away 1 would make it -1, and it must be 0 or more"
+        "`sides.a.free` is 0: taking away 2 would make it -2, and it must be 0 or more"
     );
     assert!(
         help(&d).contains(&format!("working out `{typed}` as you typed it")),

@@ -57,19 +57,25 @@ fn run_write_state_keeps_the_comments_of_the_scenarios_state_file() {
     // `disordered` rallied to false and went back to true in the woods: as written.
     let before = std::fs::read_to_string(repo(BRIGADE)).expect("the brigade");
     assert!(after.starts_with("# A Furious Reason brigade"), "{after}");
+    // Each unit rolled on the Manoeuvre Table in turn 3 (the militia again in turn 4):
+    // `manoeuvred_on`; the Grenadiers' Hold "cannot move": `cannot_move_on`.
     let expected = before
         .replace("turn = 3\n", "turn = 4\n")
         .replace(
+            "rear_support = true\n",
+            "rear_support = true\nmanoeuvred_on = 3\n",
+        )
+        .replace(
             "lost_percent = 30\n",
-            "lost_percent = 30\ncrossed_shallow_river_on = 3\n",
+            "lost_percent = 30\ncrossed_shallow_river_on = 3\nmanoeuvred_on = 3\n",
         )
         .replace(
             "being_charged = true\n",
-            "being_charged = true\nstands_lost = 1\nrouting = true\n",
+            "being_charged = true\nstands_lost = 1\nrouting = true\nmanoeuvred_on = 4\n",
         )
         .replace(
             "both_flanks_secure = true\n",
-            "both_flanks_secure = true\nno_formation_change_on = 3\n",
+            "both_flanks_secure = true\nno_formation_change_on = 3\nmanoeuvred_on = 3\ncannot_move_on = 3\n",
         );
     assert_eq!(after, expected);
 }
@@ -208,16 +214,16 @@ fn one_writer_per_game_log() {
     // Two games, one after the other, each with its id; the replay plays each in turn.
     let log = std::fs::read_to_string(dir.path("game.log")).expect("the log");
     let ids = game_ids(&log);
-    // The scenario's game line, its 26 results and the 6 of them applied (those with
+    // The scenario's game line, its 29 results and the 8 of them applied (those with
     // effects).
-    assert_eq!(ids.len(), 2 + 33, "{log}");
+    assert_eq!(ids.len(), 2 + 38, "{log}");
     assert!(ids[..2].iter().all(|i| *i == ids[0]));
     assert!(ids[2..].iter().all(|i| *i == ids[2]));
     assert_ne!(ids[0], ids[2]);
     let o = umpire_in(&dir, &["replay", "game.log"], "");
     assert_eq!(
         stdout(&o),
-        "game.log: all 33 result(s) reproduced\n",
+        "game.log: all 38 result(s) reproduced\n",
         "{}",
         stderr(&o)
     );

@@ -110,11 +110,11 @@ fn every_bundled_scenario_reports_every_result_in_words() {
             "kriegspiel_siege",
             &[
                 "Move 1",
-                "victual()\n   0\n   effect: garrison.food: 2 → 0",
+                "victual()\n   0\n   effect: garrison.food: 2 → 0\n   effect: garrison.forage: 2 → 1",
                 "applied the effects of victual()",
                 "pass_moves(6)\n   7\n   effect: move: 1 → 7",
                 "Move 7",
-                "effect: garrison.horses: 3 → 1",
+                "effect: garrison.horses: 3 → 1\n   effect: garrison.forage: 1 → 0",
                 "Move 13",
                 "garrison_must_surrender()\n   false",
                 "victual()\n   1\n",
@@ -123,7 +123,7 @@ fn every_bundled_scenario_reports_every_result_in_words() {
                 "garrison_must_surrender()\n   false",
                 "Move 17",
                 "garrison_must_surrender()\n   true",
-                "{ men: 60, horses: 0, food: 0, forage: 2, last_horse_eaten_on: 13 }",
+                "{ men: 60, horses: 0, food: 0, forage: 0, last_horse_eaten_on: 13 }",
             ],
         ),
         (
