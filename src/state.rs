@@ -18,7 +18,7 @@
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::limits::Limits;
-use crate::program::{IntRange, Program, RecordInfo, Ty};
+use crate::program::{NumRange, Program, RecordInfo, Ty};
 use crate::span::{FileId, SourceMap, Span};
 use crate::value::written::{self, Written};
 use crate::value::{Length, LengthUnit, Value};
@@ -442,7 +442,7 @@ impl Loader<'_> {
         &mut self,
         node: &Node,
         ty: &Ty,
-        range: Option<IntRange>,
+        range: Option<NumRange>,
         name: &str,
     ) -> Option<Value> {
         let span = node.span;
@@ -450,7 +450,7 @@ impl Loader<'_> {
             (Ty::Int | Ty::Num, NodeKind::Int(n)) => {
                 let n = *n;
                 if let Some(r) = range {
-                    if n < r.lo || r.hi.is_some_and(|h| n > h) {
+                    if !r.contains(&Value::int(n)) {
                         self.errors.push(Diag::at(
                             Code::StateRange,
                             format!("`{name}` must be {r}, but is {n}"),
@@ -462,7 +462,22 @@ impl Loader<'_> {
                 }
                 Some(Value::int(n))
             }
-            (Ty::Num | Ty::Length | Ty::Time | Ty::Minutes, NodeKind::Text(s)) => {
+            (Ty::Length, NodeKind::Text(s)) => {
+                let v = self.written(s, ty, span, name)?;
+                match (range, &v) {
+                    (Some(r), Value::Length(l)) if !r.contains(&v) => {
+                        self.errors.push(Diag::at(
+                            Code::StateRange,
+                            format!("`{name}` must be {r}, but is {l}"),
+                            span,
+                            "out of range",
+                        ));
+                        None
+                    }
+                    _ => Some(v),
+                }
+            }
+            (Ty::Num | Ty::Time | Ty::Minutes, NodeKind::Text(s)) => {
                 self.written(s, ty, span, name)
             }
             (Ty::Num, NodeKind::Decimal(d)) => self.written(d, ty, span, name),
