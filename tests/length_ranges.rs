@@ -147,5 +147,24 @@ fn rules_listing_prints_length_ranges_as_written() {
     assert!(
         out.contains("rule may_need(width: 0\".. = needed) -> Length"),
         "{out}"
+    ); // Written in feet below a foot, printed in feet; a negative end as written.
+    assert!(
+        out.contains("rule pace(step: 1/2'..1' = …) -> Length"),
+        "{out}"
     );
+    assert!(out.contains("rule drift(by: -6\"..6\") -> Length"), "{out}");
+}
+
+/// `by: -6"..6"`: a range may run below zero; -6" is its lower end, -7" is past it.
+#[test]
+fn a_range_may_have_a_negative_end() {
+    let (code, out, err) = eval(None, "drift(-6\")");
+    assert_eq!((code, out.trim()), (0, "-6\""), "{err}");
+    let (code, _, err) = eval(None, "drift(-7\")");
+    assert_eq!(code, 1);
+    assert!(err.contains("`by` must be -6\"..6\", but is -7\""), "{err}");
+    // `pace(step: 1/2'..1')`: 2' is past the upper end, said in the units written.
+    let (code, _, err) = eval(None, "pace(step: 2')");
+    assert_eq!(code, 1);
+    assert!(err.contains("`step` must be 1/2'..1', but is 2'"), "{err}");
 }

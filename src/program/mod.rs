@@ -239,10 +239,27 @@ impl NumRange {
                 None => format!("{}..", r.lo),
             },
             NumRange::Length(r) => match r.hi {
-                Some(hi) => format!("{}..{hi}", r.lo),
-                None => format!("{}..", r.lo),
+                Some(hi) => format!("{}..{}", length_end(r.lo), length_end(hi)),
+                None => format!("{}..", length_end(r.lo)),
             },
         }
+    }
+}
+
+/// An end of a range of lengths in the unit it was written in: `12'`, `1' 6"`, `1/2"`,
+/// and `0'`, `1/2'` in feet too (a length printed in feet below a foot prints in inches).
+fn length_end(l: crate::value::Length) -> String {
+    let twelve = crate::value::Rational::from_integer(12);
+    let feet = num_traits::CheckedDiv::checked_div(&l.inches, &twelve);
+    match feet {
+        Some(feet)
+            if l.unit == crate::value::LengthUnit::Feet
+                && l.inches < twelve
+                && l.inches > -twelve =>
+        {
+            format!("{}'", crate::value::Mixed(feet))
+        }
+        _ => l.to_string(),
     }
 }
 
@@ -251,8 +268,8 @@ impl fmt::Display for NumRange {
         match self {
             NumRange::Int(r) => r.fmt(f),
             NumRange::Length(r) => match r.hi {
-                Some(hi) => write!(f, "{}..{hi}", r.lo),
-                None => write!(f, "{} or more", r.lo),
+                Some(hi) => write!(f, "{}..{}", length_end(r.lo), length_end(hi)),
+                None => write!(f, "{} or more", length_end(r.lo)),
             },
         }
     }

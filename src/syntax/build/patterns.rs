@@ -47,7 +47,9 @@ impl Builder {
         Ok(match inner.as_rule() {
             Rule::ident | Rule::qualified_name => TypeExpr::Named(self.name(inner)),
             Rule::range_type => {
-                let mut ri = inner.into_inner();
+                let mut ri = inner
+                    .into_inner()
+                    .filter(|q| !matches!(q.as_rule(), Rule::length_ahead | Rule::range_dots));
                 let lo = ri.next().map(|x| self.range_end(x)).transpose()?;
                 let lo = lo.unwrap_or(RangeEnd::Int(0));
                 let hi = ri.next().map(|x| self.range_end(x)).transpose()?;
@@ -199,9 +201,21 @@ impl Builder {
         Ok(Pattern::Alternatives(alts, span))
     }
 
-    /// An end of a range type: `3`, `-1`, `0"`, `1 1/2"`, `12'` (a length in exact inches,
+    /// An end of a range type: `3`, `-1`, `0"`, `1 1/2"`, `12'`, `-6"` (a length in exact inches,
     /// remembering its unit).
     fn range_end(&self, p: Pair<Rule>) -> R<RangeEnd> {
+        if p.as_rule() == Rule::neg_length {
+            let Some(length) = p.into_inner().find(|q| q.as_rule() == Rule::length_lit) else {
+                unreachable!("a negative length without its length")
+            };
+            return Ok(match self.range_end(length)? {
+                RangeEnd::Length(l) => RangeEnd::Length(crate::value::Length {
+                    inches: -l.inches,
+                    unit: l.unit,
+                }),
+                other => other,
+            });
+        }
         if p.as_rule() != Rule::length_lit {
             return self.int(&p).map(RangeEnd::Int);
         }
