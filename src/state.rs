@@ -18,7 +18,7 @@
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::limits::Limits;
-use crate::program::{IntRange, Program, RecordInfo, Ty};
+use crate::program::{NumRange, Program, RecordInfo, Ty};
 use crate::span::{FileId, SourceMap, Span};
 use crate::value::written::{self, Written};
 use crate::value::{Length, LengthUnit, Value};
@@ -442,27 +442,19 @@ impl Loader<'_> {
         &mut self,
         node: &Node,
         ty: &Ty,
-        range: Option<IntRange>,
+        range: Option<NumRange>,
         name: &str,
     ) -> Option<Value> {
         let span = node.span;
         match (ty, &node.kind) {
             (Ty::Int | Ty::Num, NodeKind::Int(n)) => {
-                let n = *n;
-                if let Some(r) = range {
-                    if n < r.lo || r.hi.is_some_and(|h| n > h) {
-                        self.errors.push(Diag::at(
-                            Code::StateRange,
-                            format!("`{name}` must be {r}, but is {n}"),
-                            span,
-                            "out of range",
-                        ));
-                        return None;
-                    }
-                }
-                Some(Value::int(n))
+                self.in_range(Value::int(*n), range, span, name)
             }
-            (Ty::Num | Ty::Length | Ty::Time | Ty::Minutes, NodeKind::Text(s)) => {
+            (Ty::Length, NodeKind::Text(s)) => {
+                let v = self.written(s, ty, span, name)?;
+                self.in_range(v, range, span, name)
+            }
+            (Ty::Num | Ty::Time | Ty::Minutes, NodeKind::Text(s)) => {
                 self.written(s, ty, span, name)
             }
             (Ty::Num, NodeKind::Decimal(d)) => self.written(d, ty, span, name),
@@ -539,6 +531,31 @@ impl Loader<'_> {
                 None
             }
         }
+    }
+
+    /// `v` if it lies in `range` (a whole number or a length); else an error pointing at
+    /// the value, naming the field, the range and the value.
+    fn in_range(
+        &mut self,
+        v: Value,
+        range: Option<NumRange>,
+        span: Span,
+        name: &str,
+    ) -> Option<Value> {
+        let Some(r) = range.filter(|r| !r.contains(&v)) else {
+            return Some(v);
+        };
+        let shown = match &v {
+            Value::Length(l) => l.to_string(),
+            other => other.as_int().map_or_else(String::new, |n| n.to_string()),
+        };
+        self.errors.push(Diag::at(
+            Code::StateRange,
+            format!("`{name}` must be {r}, but is {shown}"),
+            span,
+            "out of range",
+        ));
+        None
     }
 
     /// A number, length or time written as text: `"3/4"`, `'6"'`, `"2'"`, `"1/2 move"`.

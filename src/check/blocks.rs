@@ -298,7 +298,7 @@ impl Checker<'_> {
     }
 
     /// The declared range at the end of a state path, if its last step is a ranged field.
-    fn path_range(&self, root: u32, steps: &[PathStep]) -> Option<IntRange> {
+    fn path_range(&self, root: u32, steps: &[PathStep]) -> Option<NumRange> {
         let state = self.prog.records.get(self.prog.state? as usize)?;
         let mut ty = state.shape.fields.get(root as usize)?.1.clone();
         let mut range = state.ranges.get(root as usize).copied().flatten();

@@ -368,7 +368,42 @@ impl Checker<'_> {
         out
     }
 
-    pub(super) fn ty(&mut self, t: &ast::TypeExpr) -> (Ty, Option<IntRange>) {
+    /// A range of lengths, `0"..`, `1/2"..12'`: both ends lengths, the lower first. A
+    /// whole number at either end (`0..12"`) is refused: the range is of one kind.
+    fn length_range(
+        &mut self,
+        lo: ast::RangeEnd,
+        hi: Option<ast::RangeEnd>,
+        span: Span,
+    ) -> (Ty, Option<NumRange>) {
+        let (lo, hi) = match (lo, hi) {
+            (ast::RangeEnd::Length(lo), None) => (lo, None),
+            (ast::RangeEnd::Length(lo), Some(ast::RangeEnd::Length(hi))) => (lo, Some(hi)),
+            _ => {
+                self.err(
+                    Diag::at(
+                        Code::CheckRange,
+                        "this range mixes a whole number and a length: its two ends are both lengths or both whole numbers",
+                        span,
+                        "mixed units",
+                    )
+                    .help("write both ends as lengths, e.g. `0\"..12\"`"),
+                );
+                return (Ty::Length, None);
+            }
+        };
+        if hi.is_some_and(|h| h.inches < lo.inches) {
+            self.err(Diag::at(
+                Code::CheckRange,
+                "this range is reversed: its upper bound is below its lower, so it takes no length",
+                span,
+                "reversed",
+            ));
+        }
+        (Ty::Length, Some(NumRange::Length(LengthRange { lo, hi })))
+    }
+
+    pub(super) fn ty(&mut self, t: &ast::TypeExpr) -> (Ty, Option<NumRange>) {
         match t {
             ast::TypeExpr::Group(m, span) => {
                 let (member, range) = self.ty(m);
@@ -386,8 +421,9 @@ impl Checker<'_> {
                         "reversed",
                     ));
                 }
-                (Ty::Int, Some(IntRange { lo: *lo, hi: *hi }))
+                (Ty::Int, Some(NumRange::Int(IntRange { lo: *lo, hi: *hi })))
             }
+            ast::TypeExpr::LengthRange { lo, hi, span } => self.length_range(*lo, *hi, *span),
             ast::TypeExpr::Pair(a, b, span) => {
                 let (ta, ra) = self.ty(a);
                 let (tb, rb) = self.ty(b);
@@ -527,7 +563,7 @@ fn type_names(t: &ast::TypeExpr) -> Vec<&str> {
             v
         }
         ast::TypeExpr::Group(m, _) => type_names(m),
-        ast::TypeExpr::Range { .. } => Vec::new(),
+        ast::TypeExpr::Range { .. } | ast::TypeExpr::LengthRange { .. } => Vec::new(),
     }
 }
 

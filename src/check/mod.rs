@@ -441,38 +441,63 @@ fn fresh(e: Expr, scope: &Scope) -> Expr {
 }
 
 /// The range of a declared type, if it is a range.
-fn declared_range(t: Option<&ast::TypeExpr>) -> Option<IntRange> {
+fn declared_range(t: Option<&ast::TypeExpr>) -> Option<NumRange> {
     match t {
-        Some(ast::TypeExpr::Range { lo, hi, .. }) => Some(IntRange { lo: *lo, hi: *hi }),
+        Some(ast::TypeExpr::Range { lo, hi, .. }) => {
+            Some(NumRange::Int(IntRange { lo: *lo, hi: *hi }))
+        }
+        Some(ast::TypeExpr::LengthRange { lo, hi, .. }) => match (lo, hi) {
+            (ast::RangeEnd::Length(lo), None) => {
+                Some(NumRange::Length(LengthRange { lo: *lo, hi: None }))
+            }
+            (ast::RangeEnd::Length(lo), Some(ast::RangeEnd::Length(hi))) => {
+                Some(NumRange::Length(LengthRange {
+                    lo: *lo,
+                    hi: Some(*hi),
+                }))
+            }
+            // Mixed: refused where the type is declared.
+            _ => None,
+        },
         _ => None,
     }
 }
 
 impl Checker<'_> {
-    /// Wraps `e` in a range check when a range is declared; a whole number written
-    /// out (`const c: 1..6 = 9`) is checked here, before anything is adjudicated.
-    fn ranged(&mut self, e: Expr, range: Option<IntRange>, what: String) -> Expr {
+    /// Wraps `e` in a range check when a range is declared; a whole number or length
+    /// written out (`const c: 1..6 = 9`, `width: 0".. = -2"`) is checked here, before
+    /// anything is adjudicated.
+    fn ranged(&mut self, e: Expr, range: Option<NumRange>, what: String) -> Expr {
         self.written_in_range(&e, range, &what);
         ranged(e, range, what)
     }
 
-    /// Reports a number written out (`9`, `-3`) outside `range`, before any adjudication.
-    fn written_in_range(&mut self, e: &Expr, range: Option<IntRange>, what: &str) {
+    /// Reports a number or length written out (`9`, `-3`, `-2"`) outside `range`,
+    /// before any adjudication.
+    fn written_in_range(&mut self, e: &Expr, range: Option<NumRange>, what: &str) {
         let Some(r) = range else { return };
         let written = match &e.kind {
-            ExprKind::Value(Value::Num(n)) => Some(*n),
+            ExprKind::Value(v @ (Value::Num(_) | Value::Length(_))) => Some(v.clone()),
             ExprKind::Neg(x) => match &x.kind {
-                ExprKind::Value(Value::Num(n)) => Some(-*n),
+                ExprKind::Value(Value::Num(n)) => Some(Value::Num(-*n)),
+                ExprKind::Value(Value::Length(l)) => Some(Value::Length(Length {
+                    inches: -l.inches,
+                    unit: l.unit,
+                })),
                 _ => None,
             },
             _ => None,
         };
-        let Some(n) = written else { return };
-        let fits = n.is_integer() && *n.numer() >= r.lo && r.hi.is_none_or(|h| *n.numer() <= h);
-        if !fits {
+        let Some(v) = written else { return };
+        if !r.contains(&v) {
+            let shown = match &v {
+                Value::Num(n) => crate::value::Mixed(*n).to_string(),
+                Value::Length(l) => l.to_string(),
+                _ => "a value of another kind".to_string(),
+            };
             self.err(Diag::at(
                 Code::CheckRange,
-                format!("{what} must be {r}, but is {}", crate::value::Mixed(n)),
+                format!("{what} must be {r}, but is {shown}"),
                 e.span,
                 "out of range",
             ));
@@ -481,7 +506,7 @@ impl Checker<'_> {
 }
 
 /// Wraps `e` in a range check when a range is declared.
-fn ranged(e: Expr, range: Option<IntRange>, what: String) -> Expr {
+fn ranged(e: Expr, range: Option<NumRange>, what: String) -> Expr {
     match range {
         Some(range) => {
             let span = e.span;

@@ -33,7 +33,11 @@ impl KeyDomain {
     pub(super) fn of(prog: &Program, p: &ParamInfo) -> KeyDomain {
         KeyDomain {
             whole: p.ty == Ty::Int,
-            range: if p.ty == Ty::Int { p.range } else { None },
+            range: if p.ty == Ty::Int {
+                p.range.and_then(crate::program::NumRange::int)
+            } else {
+                None
+            },
             named: crate::program::listed_values(prog, &p.ty)
                 .map(|vs| vs.into_iter().map(|(v, _)| v).collect()),
         }

@@ -219,7 +219,7 @@ impl Checker<'_> {
             );
             return true;
         }
-        let bounds = match key.range {
+        let bounds = match key.range.and_then(crate::program::NumRange::int) {
             Some(r) => scale.range(r),
             None => match (col.covered.first(), col.covered.last()) {
                 (Some(first), Some(last)) => (first.0, last.1),
@@ -236,7 +236,7 @@ impl Checker<'_> {
         };
         let (span, place) = self.hole_place(info, rows, (k, scale), col, (lo, hi));
         let missing = scale.shown_all(&holes);
-        let (message, label) = match key.range {
+        let (message, label) = match key.range.and_then(crate::program::NumRange::int) {
             Some(r) => (
                 format!(
                     "`{}` takes {r}, and no row of `{}` covers {missing}{}",
@@ -261,7 +261,7 @@ impl Checker<'_> {
             None => "add a row for it, or widen a neighbouring row".into(),
         };
         let mut d = Diag::at(Code::CheckGap, message, span, label).help(help);
-        if key.range.is_some() {
+        if key.range.and_then(crate::program::NumRange::int).is_some() {
             d = d.label(key.span, "declared here");
         }
         self.err(d);

@@ -96,10 +96,10 @@ impl Evaluator<'_> {
             SetOp::Sub => self.combine(BinOp::Sub, from.clone(), value, set.span)?,
         };
         if let Some(range) = set.range {
-            if let (SetOp::Add | SetOp::Sub, Some(n)) = (set.op, to.as_int()) {
-                if n < range.lo || range.hi.is_some_and(|h| n > h) {
-                    return Err(self.count_out_of_range(set, &path, &from, &change, range, n));
-                }
+            // A count or a length, whole or exact: the umpire's words for the change.
+            let counted = to.as_int().is_some() || matches!(to, Value::Length(_));
+            if matches!(set.op, SetOp::Add | SetOp::Sub) && counted && !range.contains(&to) {
+                return Err(self.count_out_of_range(set, &path, &from, &change, range, &to));
             }
             check_range(|| format!("`{}`", path.join(".")), range, &to, set.span)?;
         }
@@ -125,8 +125,8 @@ impl Evaluator<'_> {
         path: &[String],
         from: &Value,
         change: &Value,
-        range: IntRange,
-        to: i64,
+        range: NumRange,
+        to: &Value,
     ) -> Flow {
         let show = |v: &Value| crate::words::show(self.prog, v);
         let verb = match set.op {
@@ -136,10 +136,11 @@ impl Evaluator<'_> {
         Flow::from(Diag::at(
             Code::EvalRange,
             format!(
-                "`{}` is {}: {verb} {} would make it {to}, and it must be {range}",
+                "`{}` is {}: {verb} {} would make it {}, and it must be {range}",
                 path.join("."),
                 show(from),
-                show(change)
+                show(change),
+                show(to)
             ),
             set.span,
             "out of range",

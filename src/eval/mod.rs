@@ -423,22 +423,19 @@ fn field_at<'v>(v: &'v Value, name: &Rc<str>, at: u32) -> Option<&'v Value> {
     v.field(name)
 }
 
-/// Checks a whole number against a declared range (bounds inclusive).
+/// Checks a whole number or length against a declared range (bounds inclusive).
 fn check_range(
     what: impl FnOnce() -> String,
-    range: IntRange,
+    range: NumRange,
     v: &Value,
     span: Span,
 ) -> Result<(), Flow> {
-    let ok = match v.as_int() {
-        Some(i) => i >= range.lo && range.hi.is_none_or(|h| i <= h),
-        None => false,
-    };
-    if ok {
+    if range.contains(v) {
         return Ok(());
     }
     let got = match v {
         Value::Num(r) => crate::value::Mixed(*r).to_string(),
+        Value::Length(l) => l.to_string(),
         _ => "a value of another kind".to_string(),
     };
     Err(Flow::from(Diag::at(

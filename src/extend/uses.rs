@@ -682,7 +682,7 @@ impl Walk for Qualify<'_> {
                 self.ty(b);
             }
             TypeExpr::Group(m, _) => self.ty(m),
-            TypeExpr::Range { .. } => {}
+            TypeExpr::Range { .. } | TypeExpr::LengthRange { .. } => {}
         }
     }
 

@@ -335,12 +335,13 @@ pub enum ExprKind {
         /// `foot`, `(one_two, one_one)`: as written.
         text: Rc<str>,
     },
-    /// A whole number that must lie in a declared range (`lost_percent: 0..100`).
+    /// A whole number or length that must lie in a declared range (`lost_percent: 0..100`,
+    /// `width: 0"..`).
     InRange {
         /// The value.
         value: Box<Expr>,
         /// The range.
-        range: IntRange,
+        range: NumRange,
         /// What holds the range, for the message (`field \`lost_percent\``).
         what: Rc<str>,
     },
@@ -444,7 +445,7 @@ pub struct SetEffect {
     /// The value or amount.
     pub value: Expr,
     /// The declared range of the field set, if any.
-    pub range: Option<IntRange>,
+    pub range: Option<NumRange>,
     /// The whole statement.
     pub span: Span,
 }

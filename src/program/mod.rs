@@ -188,6 +188,93 @@ impl fmt::Display for IntRange {
     }
 }
 
+/// A range of lengths on a parameter or field, bounds inclusive and exact: `0"..`,
+/// `1/2"..12'`. The bounds keep the unit they were written in, to print as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LengthRange {
+    /// Shortest allowed.
+    pub lo: crate::value::Length,
+    /// Longest allowed, if bounded.
+    pub hi: Option<crate::value::Length>,
+}
+
+/// A declared range over a numeric kind: whole numbers (`men: 0..`) or lengths
+/// (`width: 0"..`). Checked at every call, record built, state file loaded and `set`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumRange {
+    /// Of whole numbers.
+    Int(IntRange),
+    /// Of lengths.
+    Length(LengthRange),
+}
+
+impl NumRange {
+    /// The whole-number range, if it is one (what the coverage passes reason over).
+    pub fn int(self) -> Option<IntRange> {
+        match self {
+            NumRange::Int(r) => Some(r),
+            NumRange::Length(_) => None,
+        }
+    }
+
+    /// Whether `v` lies in the range (a value of another kind does not).
+    pub fn contains(&self, v: &Value) -> bool {
+        match (self, v) {
+            (NumRange::Int(r), _) => match v.as_int() {
+                Some(i) => i >= r.lo && r.hi.is_none_or(|h| i <= h),
+                None => false,
+            },
+            (NumRange::Length(r), Value::Length(l)) => {
+                l.inches >= r.lo.inches && r.hi.is_none_or(|h| l.inches <= h.inches)
+            }
+            (NumRange::Length(_), _) => false,
+        }
+    }
+
+    /// The range as a type is written: `0..3`, `0..`, `0"..`, `1/2"..12'`.
+    pub fn written(&self) -> String {
+        match self {
+            NumRange::Int(r) => match r.hi {
+                Some(hi) => format!("{}..{hi}", r.lo),
+                None => format!("{}..", r.lo),
+            },
+            NumRange::Length(r) => match r.hi {
+                Some(hi) => format!("{}..{}", length_end(r.lo), length_end(hi)),
+                None => format!("{}..", length_end(r.lo)),
+            },
+        }
+    }
+}
+
+/// An end of a range of lengths in the unit it was written in: `12'`, `1' 6"`, `1/2"`,
+/// and `0'`, `1/2'` in feet too (a length printed in feet below a foot prints in inches).
+fn length_end(l: crate::value::Length) -> String {
+    let twelve = crate::value::Rational::from_integer(12);
+    let feet = num_traits::CheckedDiv::checked_div(&l.inches, &twelve);
+    match feet {
+        Some(feet)
+            if l.unit == crate::value::LengthUnit::Feet
+                && l.inches < twelve
+                && l.inches > -twelve =>
+        {
+            format!("{}'", crate::value::Mixed(feet))
+        }
+        _ => l.to_string(),
+    }
+}
+
+impl fmt::Display for NumRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NumRange::Int(r) => r.fmt(f),
+            NumRange::Length(r) => match r.hi {
+                Some(hi) => write!(f, "{}..{}", length_end(r.lo), length_end(hi)),
+                None => write!(f, "{} or more", length_end(r.lo)),
+            },
+        }
+    }
+}
+
 /// A parameter of a rule, table or modifier list.
 #[derive(Debug, Clone)]
 pub struct ParamInfo {
@@ -195,8 +282,8 @@ pub struct ParamInfo {
     pub name: Rc<str>,
     /// Its type.
     pub ty: Ty,
-    /// Bounds, for a ranged integer.
-    pub range: Option<IntRange>,
+    /// Bounds, for a ranged whole number or length.
+    pub range: Option<NumRange>,
     /// Where it was declared.
     pub span: Span,
     /// The value used when a call leaves it out (a constant expression).
@@ -287,7 +374,7 @@ pub struct RecordInfo {
     /// The defaults that are written-out values (what a state file may leave out).
     pub default_values: Vec<Option<Value>>,
     /// Field ranges, by field index.
-    pub ranges: Vec<Option<IntRange>>,
+    pub ranges: Vec<Option<NumRange>>,
 }
 
 /// A constant.

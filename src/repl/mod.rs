@@ -206,13 +206,22 @@ pub fn welcome(session: &Session) -> String {
     }
 }
 
+/// Six inches, the length a newcomer's example question gives.
+fn six_inches() -> Value {
+    Value::Length(crate::value::Length {
+        inches: crate::value::Rational::from_integer(6),
+        unit: crate::value::LengthUnit::Inches,
+    })
+}
+
 /// A question to show a newcomer: the first rule whose parameters can all be given —
 /// preferring one that takes a record on the table (a unit of the state), named by its
 /// path — each argument the first that fits (a state path, an enum's first value, a
 /// small number, `false`, `6"`); parameters with defaults left out.
 pub fn example_question(p: &crate::program::Program, state: Option<&Value>) -> Option<String> {
     use crate::program::Ty;
-    let arg = |ty: &Ty, range: Option<crate::program::IntRange>| -> Option<(String, bool)> {
+    let arg = |ty: &Ty, declared: Option<crate::program::NumRange>| -> Option<(String, bool)> {
+        let range = declared.and_then(crate::program::NumRange::int);
         Some(match ty {
             Ty::Record(shape) => (record_path(shape, state?, "")?, true),
             Ty::Enum(id) => {
@@ -235,7 +244,15 @@ pub fn example_question(p: &crate::program::Program, state: Option<&Value>) -> O
                 (n.to_string(), false)
             }
             Ty::Bool => ("false".to_string(), false),
-            Ty::Length => ("6\"".to_string(), false),
+            // `6"`, or the shortest a declared range of lengths allows when `6"` is not in it.
+            Ty::Length => match declared {
+                Some(crate::program::NumRange::Length(r))
+                    if !declared.is_some_and(|d| d.contains(&six_inches())) =>
+                {
+                    (r.lo.to_string(), false)
+                }
+                _ => ("6\"".to_string(), false),
+            },
             _ => return None,
         })
     };

@@ -672,10 +672,7 @@ fn params_text(p: &Program, params: &[ParamInfo], keys: usize) -> String {
             s.push_str(if i == keys { "; " } else { ", " });
         }
         let ty = match param.range {
-            Some(r) => match r.hi {
-                Some(hi) => format!("{}..{hi}", r.lo),
-                None => format!("{}..", r.lo),
-            },
+            Some(r) => r.written(),
             None => param.ty.name(p),
         };
         s.push_str(&format!("{}: {ty}", param.name));

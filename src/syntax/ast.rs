@@ -222,6 +222,16 @@ pub enum TypeExpr {
         /// Where written.
         span: Span,
     },
+    /// A range with a length at either end, bounds inclusive: `0"..`, `1/2"..12'`
+    /// (`0..12"`, mixing a whole number and a length, is refused by the checker).
+    LengthRange {
+        /// Lowest allowed.
+        lo: RangeEnd,
+        /// Highest allowed, if any.
+        hi: Option<RangeEnd>,
+        /// Where written.
+        span: Span,
+    },
     /// A pair type `(A, B)`; both parts must be the same type.
     Pair(Box<TypeExpr>, Box<TypeExpr>, Span),
     /// `group of Unit`: named members of one type.
@@ -234,10 +244,20 @@ impl TypeExpr {
         match self {
             TypeExpr::Named(n) => n.span,
             TypeExpr::Range { span, .. }
+            | TypeExpr::LengthRange { span, .. }
             | TypeExpr::Pair(_, _, span)
             | TypeExpr::Group(_, span) => *span,
         }
     }
+}
+
+/// An end of a range type: a whole number or a length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RangeEnd {
+    /// `0`, `-3`.
+    Int(i64),
+    /// `0"`, `1 1/2"`, `12'`.
+    Length(crate::value::Length),
 }
 
 /// `name: Type`

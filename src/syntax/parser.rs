@@ -123,6 +123,8 @@ fn rule_name(rule: &Rule) -> String {
         Rule::interpret_stmt => "`interpret NAME = READING`",
         Rule::set_op => "`=`, `+=` or `-=`",
         Rule::length_lit => "a length (`6\"`, `2'`)",
+        Rule::neg_ahead | Rule::neg_length => "a whole number or a length (`3`, `6\"`)",
+        Rule::range_dots => "`..` (a range: `0..3`, `0\"..`)",
         Rule::file => "a definition (`rule`, `table`, `enum`, `record`, `const`, `modifiers`, `example`)",
         Rule::inch_mark => "`\"` (inches)",
         Rule::foot_mark => "`'` (feet)",
@@ -354,7 +356,15 @@ fn expected_text(e: &pest::error::Error<Rule>) -> (String, bool, Vec<String>) {
             let mut pos: Vec<String> = Vec::new();
             // A printed grid is not offered wherever a row may start: the list would
             // grow by a form few tables use (once `grid` is written, its parts are).
-            for r in positives.iter().filter(|r| **r != Rule::grid_kw) {
+            // At the end of a range type a whole number or a length fits: said once.
+            let range_end = positives.contains(&Rule::neg_ahead);
+            let said_once = |r: &Rule| {
+                range_end && matches!(r, Rule::length_lit | Rule::length_ahead | Rule::signed_int)
+            };
+            for r in positives
+                .iter()
+                .filter(|r| **r != Rule::grid_kw && !said_once(r))
+            {
                 let w = expected_word(r);
                 operator_expected |= w == "an operator";
                 if !pos.contains(&w) {

@@ -71,7 +71,7 @@ impl Reacher<'_> {
             .params
             .iter()
             .map(|p| Fact {
-                reach: Reach::ALL.within(p.range),
+                reach: Reach::ALL.within(p.range.and_then(crate::program::NumRange::int)),
                 ty: Some(p.ty.clone()),
             })
             .collect();
@@ -150,7 +150,7 @@ impl Reacher<'_> {
             ExprKind::InRange { value, range, .. } => {
                 let f = self.fact(value, env);
                 Fact {
-                    reach: f.reach.within(Some(*range)),
+                    reach: f.reach.within(range.int()),
                     ty: f.ty,
                 }
             }
@@ -169,7 +169,13 @@ impl Reacher<'_> {
             return Fact::all();
         };
         Fact {
-            reach: Reach::ALL.within(rec.ranges.get(i as usize).copied().flatten()),
+            reach: Reach::ALL.within(
+                rec.ranges
+                    .get(i as usize)
+                    .copied()
+                    .flatten()
+                    .and_then(crate::program::NumRange::int),
+            ),
             ty: rec.shape.fields.get(i as usize).map(|(_, t)| t.clone()),
         }
     }
@@ -185,7 +191,8 @@ impl Reacher<'_> {
                 let range = shape
                     .record
                     .and_then(|r| self.prog.records.get(r as usize))
-                    .and_then(|r| r.ranges.get(i).copied().flatten());
+                    .and_then(|r| r.ranges.get(i).copied().flatten())
+                    .and_then(crate::program::NumRange::int);
                 Fact {
                     reach: Reach::ALL.within(range),
                     ty: Some(shape.fields[i].1.clone()),
@@ -534,7 +541,9 @@ fn bind(sig: &Signature, args: Vec<Fact>) -> Vec<Fact> {
         .iter()
         .zip(args)
         .map(|(p, a)| Fact {
-            reach: a.reach.within(p.range),
+            reach: a
+                .reach
+                .within(p.range.and_then(crate::program::NumRange::int)),
             ty: Some(p.ty.clone()),
         })
         .collect();

@@ -157,7 +157,10 @@ impl Choice {
 /// writes): those some row takes, and every one inside the key's declared range.
 fn pieces(rows: &[RowInfo], j: usize, key: &ParamInfo) -> Vec<Choice> {
     let s = Scale::of_key(&key.ty, rows, j);
-    let domain = key.range.map_or((s.lo(), s.hi()), |r| s.range(r));
+    let domain = key
+        .range
+        .and_then(crate::program::NumRange::int)
+        .map_or((s.lo(), s.hi()), |r| s.range(r));
     let mut cuts = vec![domain.0, domain.1 + 1];
     for row in rows {
         for (a, b) in row
@@ -195,7 +198,7 @@ fn pieces(rows: &[RowInfo], j: usize, key: &ParamInfo) -> Vec<Choice> {
         .enumerate()
         .filter_map(|(i, (span, taken))| {
             let between = first.is_some_and(|f| f < i) && last.is_some_and(|l| i < l);
-            let required = key.range.is_some() || between;
+            let required = key.range.and_then(crate::program::NumRange::int).is_some() || between;
             (taken || required).then(|| {
                 let name = format!("{} = {}", key.name, s.shown(span));
                 Choice::Numbers(s, span, required, name)
@@ -361,7 +364,9 @@ fn others_out_of_range(table: &TableInfo, k: usize, s: &CallSite, out: &mut Vec<
     let others = keys.filter(|(i, _)| *i != k).map(|(_, p)| p);
     let index = (0..table.keys).filter(|i| *i != k);
     for ((key, reach), j) in others.zip(&s.other_reach).zip(index) {
-        let (Some((reach, span)), Some(r)) = (reach, key.range) else {
+        let (Some((reach, span)), Some(r)) =
+            (reach, key.range.and_then(crate::program::NumRange::int))
+        else {
             continue;
         };
         let scale = Scale::of_key(&key.ty, &table.rows, j);
@@ -425,7 +430,7 @@ fn without_rows(table: &TableInfo, cols: &[Column], s: &CallSite, out: &mut Vec<
         return;
     }
     // A roll past the range the key is declared with fails at run time: an error here.
-    if let Some(r) = key.range {
+    if let Some(r) = key.range.and_then(crate::program::NumRange::int) {
         let range = scale.range(r);
         out_of_range(table, key, scale, r, bounds, (s.span, "this roll"), out);
         bounds = (bounds.0.max(range.0), bounds.1.min(range.1));
@@ -508,15 +513,15 @@ pub(super) fn table(
     // Rows no roll reaches: only when every roll made of the table is known.
     let rolls: Vec<&CallSite> = mine.into_iter().filter(|s| !s.example).collect();
     let reachable = if rolls.is_empty() {
-        match key.range {
-            Some(_) => Reach::ALL.within(key.range),
+        match key.range.and_then(crate::program::NumRange::int) {
+            Some(_) => Reach::ALL.within(key.range.and_then(crate::program::NumRange::int)),
             None => return,
         }
     } else if rolls.iter().all(|s| s.reach.known()) {
         rolls
             .iter()
             .fold(Reach::None, |acc, s| acc.union(s.reach))
-            .within(key.range)
+            .within(key.range.and_then(crate::program::NumRange::int))
     } else {
         return;
     };

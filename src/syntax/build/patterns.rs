@@ -47,10 +47,21 @@ impl Builder {
         Ok(match inner.as_rule() {
             Rule::ident | Rule::qualified_name => TypeExpr::Named(self.name(inner)),
             Rule::range_type => {
-                let mut ri = inner.into_inner();
-                let lo = ri.next().map(|x| self.int(&x)).transpose()?.unwrap_or(0);
-                let hi = ri.next().map(|x| self.int(&x)).transpose()?;
-                TypeExpr::Range { lo, hi, span }
+                let mut ri = inner
+                    .into_inner()
+                    .filter(|q| !matches!(q.as_rule(), Rule::length_ahead | Rule::range_dots));
+                let lo = ri.next().map(|x| self.range_end(x)).transpose()?;
+                let lo = lo.unwrap_or(RangeEnd::Int(0));
+                let hi = ri.next().map(|x| self.range_end(x)).transpose()?;
+                match (lo, hi) {
+                    (RangeEnd::Int(lo), None) => TypeExpr::Range { lo, hi: None, span },
+                    (RangeEnd::Int(lo), Some(RangeEnd::Int(hi))) => TypeExpr::Range {
+                        lo,
+                        hi: Some(hi),
+                        span,
+                    },
+                    (lo, hi) => TypeExpr::LengthRange { lo, hi, span },
+                }
             }
             Rule::group_type => {
                 let Some(member) = inner.into_inner().next() else {
@@ -188,6 +199,37 @@ impl Builder {
             });
         }
         Ok(Pattern::Alternatives(alts, span))
+    }
+
+    /// An end of a range type: `3`, `-1`, `0"`, `1 1/2"`, `12'`, `-6"` (a length in exact inches,
+    /// remembering its unit).
+    fn range_end(&self, p: Pair<Rule>) -> R<RangeEnd> {
+        if p.as_rule() == Rule::neg_length {
+            let Some(length) = p.into_inner().find(|q| q.as_rule() == Rule::length_lit) else {
+                unreachable!("a negative length without its length")
+            };
+            return Ok(match self.range_end(length)? {
+                RangeEnd::Length(l) => RangeEnd::Length(crate::value::Length {
+                    inches: -l.inches,
+                    unit: l.unit,
+                }),
+                other => other,
+            });
+        }
+        if p.as_rule() != Rule::length_lit {
+            return self.int(&p).map(RangeEnd::Int);
+        }
+        let span = self.span(&p);
+        let (inches, unit) = match self.build_length(p, span)? {
+            ExprKind::Length(v, LengthUnit::Feet) => (
+                num_traits::CheckedMul::checked_mul(&v, &Rational::from_integer(12)),
+                LengthUnit::Feet,
+            ),
+            ExprKind::Length(v, unit) => (Some(v), unit),
+            _ => (None, LengthUnit::Inches),
+        };
+        let inches = inches.ok_or_else(|| length_too_large(span))?;
+        Ok(RangeEnd::Length(crate::value::Length { inches, unit }))
     }
 
     /// A pattern's bound: `7`, `-1/2`, `1 1/2`, `2.5`, `6"`, `1' 6"` (a length in inches).
