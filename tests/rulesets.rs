@@ -157,6 +157,63 @@ fn declared_ranges_hold_everywhere() {
     }
 }
 
+/// A distance or a rate on the table is never negative: the bundled rulesets declare
+/// their lengths `0"..`, so a negative one is an error of the question (exit 1, naming
+/// the parameter), never a value ("a unit moves -1\"") nor a refusal (the rules forbid
+/// nothing).
+#[test]
+fn negative_lengths_are_errors_of_the_question() {
+    for (ruleset, expr, name) in [
+        (
+            "horse_and_musket",
+            "distance_into(4\", -1\", 3 1/2\")",
+            "moved",
+        ),
+        ("horse_and_musket", "charge(-1\", 6\")", "distance"),
+        (
+            "horse_and_musket",
+            "may_combine(true, -1\", 2)",
+            "commander_within",
+        ),
+        (
+            "horse_and_musket",
+            "forced_march_distance(yes, -4\")",
+            "rate",
+        ),
+        (
+            "furious_reason",
+            "crossing_cost(marsh, infantry, width: -2\")",
+            "width",
+        ),
+        (
+            "furious_reason",
+            "formation_change_cost(line, other, true, -8\", false)",
+            "rate",
+        ),
+        ("kriegspiel", "isolated_body(-1\")", "nearest_body"),
+        (
+            "kriegspiel",
+            "supply_within_reach(infantry, -1\")",
+            "distance",
+        ),
+    ] {
+        let r = Ruleset::bundled(ruleset).expect("bundled");
+        let e = match r.question("<t>", expr) {
+            Err(ds) => ds.0.into_iter().next().expect("an error"),
+            Ok(q) => r
+                .adjudicate(&q, &mut umpire::dice::Given::new(vec![5]), r.options())
+                .expect_err(expr),
+        };
+        assert!(e.code.as_str().ends_with("::range"), "{expr}: {e:?}");
+        assert!(
+            e.message.contains(&format!("`{name}`")),
+            "{expr}: {}",
+            e.message
+        );
+        assert!(e.message.contains("0\" or more"), "{expr}: {}", e.message);
+    }
+}
+
 /// Nested brackets are read once: sixty levels parse at once (a grammar that tried two
 /// bracket rules in turn re-read every level twice, 2^60 times in all). A hang guard,
 /// not a timing: speed is measured in benches/.
