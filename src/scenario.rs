@@ -364,6 +364,25 @@ impl Scenario<'_> {
             let result = Err(d.with_sources(&self.sources));
             return done(result, None, None, false, None);
         }
+        if let Some(exp) = &entry.expect {
+            if let Some(d) = malformed_error_expected(exp.get_ref()) {
+                let r = exp.span();
+                let d = Diag::at(
+                    Code::ScenarioExpectType,
+                    d,
+                    Span::new(self.file, r.start, r.end),
+                    "not one of these forms",
+                )
+                .help("e.g. `expect = 'missing men'` (the needed parameter left out), `expect = 'asked instead crossing_cost'` (the rule or table its `instead` names)");
+                return done(
+                    Err(d.with_sources(&self.sources)),
+                    Some(false),
+                    None,
+                    false,
+                    None,
+                );
+            }
+        }
         // Given rolls, else the entry's seed, else a fresh seed that is reported.
         let seed = entry.seed.unwrap_or_else(crate::dice::fresh_seed);
         let dice = Some(match &entry.rolls {
@@ -456,6 +475,33 @@ fn error_expected(raw: &str) -> Option<String> {
     match words.as_slice() {
         ["missing", name] => Some(format!("missing {name}")),
         ["asked", "instead", callee] => Some(format!("asked instead {callee}")),
+        _ => None,
+    }
+}
+
+/// `expect = 'missing'`, `'missing y z'`, `'asked instead'`, `'asked x'`: words of an
+/// error of the question not in its form; what the error says.
+fn malformed_error_expected(raw: &str) -> Option<String> {
+    let words: Vec<&str> = raw.split_whitespace().collect();
+    let ident = |w: &str| {
+        w.split('.').all(|p| {
+            p.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+    };
+    match words.as_slice() {
+        ["missing", name] if ident(name) && !name.contains('.') => None,
+        ["asked", "instead", callee] if ident(callee) => None,
+        ["missing", ..] => Some(format!(
+            "`expect = 'missing NAME'` names one parameter (the needed one the question leaves out): `{}` is not that form",
+            words.join(" ")
+        )),
+        ["asked", ..] => Some(format!(
+            "`expect = 'asked instead RULE'` names one rule or table (the one its `instead` names): `{}` is not that form",
+            words.join(" ")
+        )),
         _ => None,
     }
 }
@@ -677,10 +723,7 @@ pub fn render_json(r: &Report) -> serde_json::Value {
                     }
                 }
                 Err(e) => {
-                    m.insert(
-                        "error".into(),
-                        serde_json::json!({ "code": e.code, "message": e.message }),
-                    );
+                    m.insert("error".into(), crate::eval::diag_json(e));
                 }
             }
             if let Some(x) = d.expected {

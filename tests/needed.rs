@@ -198,7 +198,7 @@ fn a_scenario_expects_them_by_name() {
 fn example_forms_fail_saying_what_came_instead() {
     let src = r#"
         table t(n: 1..3; men: 0.. = needed) -> Int { 1 => men  2 => 0  3 => instead u(men: 1) "ask u" }
-        rule u(men: 0..) -> Int { men }
+        rule u(men: 0.., width: Int = needed) -> Int { men + width }
         example "wrong" {
           t(1) is missing width
           t(2) is missing men
@@ -298,4 +298,376 @@ fn needed_and_instead_stay_free_for_names() {
     let src = "rule f(needed: Int = 2) -> Int { needed + 1 }\nrule g(instead: Int) -> Int { instead * 2 }\nexample \"names\" { f() == 3\n g(instead: 2) == 4 }\n";
     let r = Ruleset::from_source("t.rules", src).expect("checks");
     assert!(r.run_examples().iter().all(|x| x.failure.is_none()));
+}
+
+/// The check of a ruleset's text alone: its errors, as `umpire check` shows them.
+fn check_src(tag: &str, src: &str) -> (Option<i32>, String) {
+    let dir = Scratch::new(tag);
+    std::fs::write(dir.path("t.rules"), src).expect("written");
+    let o = umpire_in(
+        std::path::Path::new(&dir.path("")),
+        &["check", "t.rules"],
+        "",
+    );
+    (o.status.code(), stderr(&o))
+}
+
+/// (1) An `instead`'s arguments may not roll dice through a `let` (nor a `let` of a
+/// `let` that rolls): the error is at the name in the arguments. A parameter, or a
+/// `let` worked out without dice, is fine.
+#[test]
+fn instead_arguments_rolled_through_a_let_are_a_check_error() {
+    let (code, err) = check_src(
+        "needed-let-dice",
+        "rule g(x: Int = needed) -> Int { x }\nrule h() -> Int {\n  let r = 1d6\n  instead g(r) \"rolled\"\n}\nrule k() -> Int {\n  let r = 1d6\n  let s = r + 1\n  instead g(s) \"rolled\"\n}\n",
+    );
+    assert_eq!(code, Some(1), "{err}");
+    in_order(
+        &err,
+        &[
+            "umpire::check::instead_dice",
+            "the arguments of `instead g(...)` roll dice: this name is a `let` whose value rolls them",
+            "4 │   instead g(r) \"rolled\"",
+            "rolled by a `let`",
+            "umpire::check::instead_dice",
+            "9 │   instead g(s) \"rolled\"",
+        ],
+    );
+    let (code, err) = check_src(
+        "needed-let-fine",
+        "rule g(x: Int = needed) -> Int { x }\nrule h(n: Int) -> Int {\n  let r = n + 1\n  instead g(r) \"worked out\"\n}\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+}
+
+/// (2) An `instead` that names the definition it is in, or holds another `instead` in its
+/// arguments; (3) one in a constant or a record field's default.
+#[test]
+fn instead_in_itself_in_another_or_in_a_constant_is_a_check_error() {
+    let (code, err) = check_src(
+        "needed-instead-places",
+        "rule g(x: Int = needed) -> Int { x }\nrule f(x: Int) -> Int { instead f(x) \"again\" }\nrule k(x: Int) -> Int { instead g(instead f(x) \"no\") \"again\" }\nconst c: Int = instead g(1) \"c\"\nrecord R { a: Int = instead g(2) \"d\" }\n",
+    );
+    assert_eq!(code, Some(1), "{err}");
+    in_order(
+        &err,
+        &[
+            "umpire::check::instead",
+            "`instead f(...)` is inside `f` itself",
+            "names the definition it is in",
+            "umpire::check::instead",
+            "an `instead f(...)` is inside the arguments of `instead g(...)`",
+            "umpire::check::instead",
+            "`instead g(...)` is in the constant `c`",
+            "umpire::check::instead",
+            "`instead g(...)` is in the default of `R.a`",
+        ],
+    );
+}
+
+/// (4) A needed parameter a call written in the ruleset leaves out: the ruleset's to
+/// mend, pointed at in the ruleset, the question in the help. Not an error of the
+/// question, so an example's `is missing extra` does not hold.
+#[test]
+fn a_ruleset_call_leaving_a_needed_parameter_out_is_the_rulesets_error() {
+    let dir = Scratch::new("needed-ruleset-call");
+    std::fs::write(
+        dir.path("d.rules"),
+        "enum K { a, b }\nmodifiers drm(k: K, extra: Int = needed) {\n  \"a\" +1 if k == a\n  \"extra\" +extra\n}\nrule roll(k: K) -> Int { 1d6 + drm(k) }\n",
+    )
+    .expect("written");
+    std::fs::write(
+        dir.path("u.rules"),
+        "ruleset \"U\"\nuse \"kriegspiel\" as ks\nrule boats() -> Time { ks.action_time(infantry, embark) }\n",
+    )
+    .expect("written");
+    let here = dir.path("");
+    let at = std::path::Path::new(&here);
+    let o = umpire_in(at, &["eval", "d.rules", "roll(a)", "--roll", "3"], "");
+    assert_eq!(o.status.code(), Some(1));
+    in_order(
+        &stderr(&o),
+        &[
+            "umpire::eval::missing_argument",
+            "`roll` calls `drm(k)` without `extra`, which `drm` needs here: the ruleset must give it",
+            "d.rules:6:32",
+            "this call leaves it out",
+            "`roll(a)` cannot be answered until `roll` gives it: write `drm(k, extra: N)` in the",
+        ],
+    );
+    assert!(!stderr(&o).contains("asked here"), "{}", stderr(&o));
+    let o = umpire_in(at, &["eval", "u.rules", "boats()"], "");
+    assert_eq!(o.status.code(), Some(1));
+    in_order(
+        &stderr(&o),
+        &[
+            "`boats` calls `ks.action_time(infantry, embark)` without `men`, which",
+            "u.rules:3:24",
+            "this call leaves it out",
+        ],
+    );
+    // The question's own call still names what to give.
+    let o = umpire_in(at, &["eval", "d.rules", "drm(a)"], "");
+    in_order(
+        &stderr(&o),
+        &[
+            "drm(a) needs `extra`: it is not given",
+            "asked here",
+            "give it: drm(a, extra: N)",
+        ],
+    );
+}
+
+/// (5) JSON errors carry the help, and the parameter or the call to ask; `--each` keeps
+/// the members answered before the error.
+#[test]
+fn json_errors_carry_the_help_and_what_is_named() {
+    let json = |o: &std::process::Output| -> serde_json::Value {
+        serde_json::from_str(stdout(o).trim()).expect("json")
+    };
+    let o = umpire(&[
+        "eval",
+        RULES,
+        "terrain_movement(marsh, infantry)",
+        "--format",
+        "json",
+    ]);
+    let e = &json(&o)["error"][0];
+    assert_eq!(e["code"], "umpire::eval::ask_instead");
+    assert_eq!(
+        e["help"],
+        "ask crossing_cost(marsh, infantry, width: …) instead"
+    );
+    assert_eq!(e["instead"], "crossing_cost(marsh, infantry, width: …)");
+    let o = umpire(&[
+        "eval",
+        RULES,
+        "action_time(infantry, embark)",
+        "--format",
+        "json",
+    ]);
+    let e = &json(&o)["error"][0];
+    assert_eq!(e["parameter"], "men");
+    assert_eq!(e["help"], "give it: action_time(infantry, embark, men: N)");
+    let o = umpire(&[
+        "prob",
+        RULES,
+        "action_time(infantry, embark)",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(json(&o)["error"][0]["parameter"], "men");
+    let o = umpire(&["run", "tests/needed/needed.toml", "--format", "json"]);
+    let a = &json(&o)["adjudications"];
+    assert_eq!(a[0]["error"]["parameter"], "men");
+    assert_eq!(
+        a[0]["error"]["help"],
+        "give it: action_time(infantry, embark, men: N)"
+    );
+    assert_eq!(
+        a[1]["error"]["instead"],
+        "crossing_cost(marsh, infantry, width: …)"
+    );
+    // The Kriegspiel's field: hussars and guns are not infantry (1 move each), then
+    // first_foot embarks without `men`.
+    let o = umpire(&[
+        "eval",
+        "kriegspiel",
+        "if b.arm == infantry { action_time(b.arm, embark) } else { 1 move }",
+        "--each",
+        "b=bodies",
+        "--state",
+        "examples/states/kriegspiel_field.toml",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let j = json(&o);
+    assert_eq!(j["each"][0]["member"], "hussars");
+    assert_eq!(j["each"][1]["member"], "guns");
+    assert_eq!(j["each"].as_array().map(Vec::len), Some(2));
+    assert_eq!(j["error"][0]["member"], "first_foot");
+    assert_eq!(j["error"][0]["parameter"], "men");
+    assert!(stderr(&o).contains("umpire::eval::missing_argument"));
+}
+
+/// (6) Malformed `instead`s and example forms say what to write.
+#[test]
+fn malformed_forms_say_what_to_write() {
+    for body in ["instead g(x)", "instead g \"r\"", "instead 3 \"r\""] {
+        let (code, err) = check_src(
+            "needed-bad-instead",
+            &format!("rule g(x: Int) -> Int {{ x }}\nrule h(x: Int) -> Int {{\n  {body}\n}}\n"),
+        );
+        assert_eq!(code, Some(1), "{err}");
+        in_order(
+            &err,
+            &[
+                "umpire::parse::syntax",
+                "`instead` takes a call and the reason in quotes: instead crossing_cost(terrain, mover) \"...\"",
+                &format!("3 │   {body}"),
+            ],
+        );
+    }
+    // A name `instead` stays free.
+    let (code, err) = check_src(
+        "needed-instead-name",
+        "rule h(instead: Int) -> Int { instead + 1 }\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    for form in [
+        "g(1) is missing",
+        "g(1) is asked instead",
+        "g(1) is asked",
+        "g(1) is asked instead 3",
+        "g(1) is asked instead g(1)",
+    ] {
+        let (code, err) = check_src(
+            "needed-bad-form",
+            &format!("rule g(x: Int = needed) -> Int {{ x }}\nexample \"e\" {{\n  {form}\n  g(2) == 2\n}}\n"),
+        );
+        assert_eq!(code, Some(1), "{err}");
+        in_order(
+            &err,
+            &[
+                "umpire::parse::syntax",
+                "an example expects an error of the question as `is missing NAME`",
+                "`is asked instead RULE`",
+            ],
+        );
+    }
+}
+
+/// (7) An example's `is missing z` with no needed `z` anywhere, `is asked instead nosuch`
+/// with no such rule: errors at load. A scenario's malformed `expect`: an error at it.
+#[test]
+fn expectations_naming_nothing_are_errors_at_load_and_in_a_scenario() {
+    let (code, err) = check_src(
+        "needed-names",
+        "rule g(x: Int = needed, y: Int = 1) -> Int { x + y }\nexample \"e\" {\n  g(1) is missing z\n  g(1) is missing y\n  g(1) is asked instead nosuch\n}\n",
+    );
+    assert_eq!(code, Some(1), "{err}");
+    in_order(
+        &err,
+        &[
+            "`is missing z` can never hold: no rule, table or modifier list has a parameter `z`",
+            "`is missing y` can never hold: no rule, table or modifier list has a parameter `y` declared",
+            "`is asked instead nosuch` can never hold: there is no rule, table or modifier list",
+        ],
+    );
+    let dir = Scratch::new("needed-bad-expect");
+    std::fs::copy(RULES, dir.path("needed.rules")).expect("copied");
+    let scenario = "ruleset = \"needed.rules\"\n\n[[adjudication]]\nname = \"two\"\nexpr = 'action_time(infantry, embark)'\nexpect = 'missing y z'\n\n[[adjudication]]\nname = \"none\"\nexpr = 'terrain_movement(marsh, infantry)'\nexpect = 'asked instead'\n\n[[adjudication]]\nname = \"bare\"\nexpr = 'action_time(artillery, unlimber)'\nexpect = 'missing'\n";
+    std::fs::write(dir.path("s.toml"), scenario).expect("written");
+    let o = umpire_in(std::path::Path::new(&dir.path("")), &["run", "s.toml"], "");
+    assert_eq!(o.status.code(), Some(1));
+    in_order(
+        &stderr(&o),
+        &[
+            "umpire::scenario::expect_type",
+            "`expect = 'missing NAME'` names one parameter",
+            "6 │ expect = 'missing y z'",
+            "`expect = 'asked instead RULE'` names one rule or table",
+            "11 │ expect = 'asked instead'",
+            "`expect = 'missing NAME'` names one parameter",
+            "16 │ expect = 'missing'",
+        ],
+    );
+    assert!(stdout(&o).contains("0 as expected, 0 not as expected, 3 errors"));
+}
+
+/// (8) An empty group: the help says the state gives no members; `--each` over it says
+/// there is nothing to ask, on stderr, and exits 0.
+#[test]
+fn an_empty_group_says_so() {
+    let dir = Scratch::new("needed-empty-group");
+    std::fs::write(dir.path("s.toml"), "move = 1\n[sides.a]\nfree = 19\n").expect("written");
+    let here = dir.path("");
+    let at = std::path::Path::new(&here);
+    let o = umpire_in(
+        at,
+        &[
+            "eval",
+            "little_wars",
+            "guns.b_gun.side",
+            "--state",
+            "s.toml",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("`guns` has no members in the state (the state file gives none)"),
+        "{}",
+        stderr(&o)
+    );
+    for format in ["text", "json"] {
+        let o = umpire_in(
+            at,
+            &[
+                "eval",
+                "little_wars",
+                "g.side",
+                "--each",
+                "g=guns",
+                "--state",
+                "s.toml",
+                "--format",
+                format,
+            ],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("`guns` has no members: nothing to ask"),
+            "{}",
+            stderr(&o)
+        );
+        if format == "json" {
+            assert_eq!(stdout(&o).trim(), "{\"each\":[]}");
+        }
+    }
+}
+
+/// (9) Rolls given to a question refused before any die was rolled: the help says none
+/// was used; `:apply` after a result without effects says so.
+#[test]
+fn rolls_never_used_and_apply_without_effects_say_so() {
+    let o = umpire(&[
+        "eval",
+        "furious_reason",
+        "crossing_cost(marsh, cavalry, width: 3\")",
+        "--roll",
+        "5",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    in_order(
+        &stderr(&o),
+        &[
+            "umpire::dice::refused_unrolled",
+            "refused: Roads Only",
+            "the rule refused before any die was rolled, so none of the rolls given was used",
+        ],
+    );
+    assert!(
+        !stderr(&o).contains("answer what it asks"),
+        "{}",
+        stderr(&o)
+    );
+    let dir = Scratch::new("needed-apply");
+    let o = umpire_in(
+        std::path::Path::new(&dir.path("")),
+        &[
+            "repl",
+            "little_wars",
+            "--state",
+            &common::repo("examples/states/little_wars_table.toml"),
+        ],
+        "melee_on_table(\"a\", \"b\", 19, 13, 0, 5)\n:apply\n1 + 1\n:apply\n",
+    );
+    assert!(
+        stderr(&o).contains("the last result, `1 + 1`, has no effects to apply (those of `melee_on_table(\"a\", \"b\", 19, 13, 0, 5)` are applied already)"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -336,6 +336,61 @@ impl Checker<'_> {
         self.pend.modifiers[i].1 = State::Done;
     }
 
+    /// `is missing NAME` naming no needed parameter of any rule, table or modifier list,
+    /// `is asked instead NAME` naming no rule, table or modifier list: the example could
+    /// never hold, an error at load.
+    fn expectation_names(&self, chk: &ast::Check) -> Option<Diag> {
+        let p = &*self.prog;
+        match chk.expect.as_ref()? {
+            ast::Expectation::Missing(n) => {
+                let sigs = p
+                    .rules
+                    .iter()
+                    .map(|r| &r.sig)
+                    .chain(p.tables.iter().map(|t| &t.sig))
+                    .chain(p.modifiers.iter().map(|m| &m.sig));
+                let mut found = false;
+                let mut any = false;
+                for s in sigs {
+                    for q in s.params.iter().filter(|q| &*q.name == n.as_str()) {
+                        any = true;
+                        found |= q.needed;
+                    }
+                }
+                if found {
+                    return None;
+                }
+                let why = if any {
+                    format!("no rule, table or modifier list has a parameter `{n}` declared `= needed`")
+                } else {
+                    format!("no rule, table or modifier list has a parameter `{n}`")
+                };
+                Some(
+                    Diag::at(
+                        Code::CheckUnknownName,
+                        format!("`is missing {n}` can never hold: {why}"),
+                        chk.span,
+                        "expects an error no question can give",
+                    )
+                    .help("name the needed parameter the call leaves out: `action_time(infantry, embark) is missing men`, where `men: 0.. = needed`"),
+                )
+            }
+            ast::Expectation::AskedInstead(c) => match p.globals.get(c.as_str()) {
+                Some(Global::Rule(_) | Global::Table(_) | Global::Modifiers(_)) => None,
+                _ => Some(
+                    Diag::at(
+                        Code::CheckUnknownName,
+                        format!("`is asked instead {c}` can never hold: there is no rule, table or modifier list `{c}`"),
+                        chk.span,
+                        "expects an error no question can give",
+                    )
+                    .help("name the rule or table the `instead` names: `terrain_movement(marsh, infantry) is asked instead crossing_cost`"),
+                ),
+            },
+            _ => None,
+        }
+    }
+
     pub(super) fn check_examples(&mut self, file: &ast::File) {
         for item in &file.items {
             let ast::Item::Example(ex) = item else {
@@ -355,6 +410,9 @@ impl Checker<'_> {
                 let (e, ty) = self.expr(&chk.expr, &mut scope, None);
                 if chk.expect.is_none() {
                     self.expect_ty(&ty, &Ty::Bool, chk.expr.span);
+                }
+                if let Some(d) = self.expectation_names(chk) {
+                    self.err(d);
                 }
                 checks.push(CheckInfo {
                     query: Query {
@@ -722,41 +780,144 @@ impl Checker<'_> {
     }
 }
 
-/// The arguments of each `instead` that call a rule, table or modifier list that rolls
-/// dice (`rolls`, by node): an error each (dice written in them are found when checked).
+/// Each `instead`, checked where it stands: its arguments roll no dice (no call of a
+/// rule, table or modifier list that rolls, `rolls` by node, and no `let` whose value
+/// rolls: dice written in them are found when checked); it does not name the definition
+/// it is in, nor hold another `instead` in its arguments; and it is not in a constant or
+/// a record field's default, which have one value and no question to ask again.
 fn instead_dice(p: &Program, exprs: &[Vec<&Expr>], rolls: &[bool]) -> Vec<Diag> {
     let (nr, nt) = (p.rules.len(), p.tables.len());
+    let first_const = nr + nt + p.modifiers.len();
     let node = |c: &Callee| match c {
         Callee::Rule(i) => Some(*i as usize),
         Callee::Table(i) => Some(nr + *i as usize),
         Callee::Modifiers(i) => Some(nr + nt + *i as usize),
         Callee::Builtin(_) => None,
     };
-    let mut out = Vec::new();
-    for e in exprs.iter().flatten() {
-        e.walk(&mut |x| {
-            let ExprKind::Instead { callee, args, .. } = &x.kind else {
-                return;
-            };
-            for a in args {
-                a.walk(&mut |y| {
-                    let ExprKind::Call(c, _) = &y.kind else { return };
+    let calls_rolling = |e: &Expr| {
+        let mut found = None;
+        e.walk(&mut |y| {
+            if found.is_none() {
+                if let ExprKind::Call(c, _) = &y.kind {
                     if node(c).is_some_and(|n| rolls.get(n) == Some(&true)) {
-                        let name = p.signature(*c).map_or("?", |s| &*s.name);
-                        let whom = p.signature(*callee).map_or("?", |s| &*s.name);
-                        out.push(
-                            Diag::at(
-                                Code::CheckInsteadDice,
-                                format!("the arguments of `instead {whom}(...)` roll dice: they use `{name}`, which rolls them"),
-                                y.span,
-                                "rolls dice",
-                            )
-                            .help("the call is not made, only shown to the umpire: give it values worked out without dice"),
-                        );
+                        found = Some(*c);
+                    }
+                }
+            }
+        });
+        found
+    };
+    let help =
+        "the call is not made, only shown to the umpire: give it values worked out without dice";
+    let mut out = Vec::new();
+    for (n, body) in exprs.iter().enumerate() {
+        // The `let`s of this body whose values roll dice (slots are not reused in a body).
+        let mut rolled: std::collections::HashSet<u32> = Default::default();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for e in body {
+                e.walk(&mut |x| {
+                    let ExprKind::Block(stmts, _) = &x.kind else {
+                        return;
+                    };
+                    for st in stmts {
+                        let Stmt::Let(slot, v) = st else { continue };
+                        if rolled.contains(slot) {
+                            continue;
+                        }
+                        let mut reads_rolled = false;
+                        v.walk(&mut |y| {
+                            if let ExprKind::Local(s) = &y.kind {
+                                reads_rolled |= rolled.contains(s);
+                            }
+                        });
+                        if reads_rolled || dice_in(p, v).is_some() || calls_rolling(v).is_some() {
+                            rolled.insert(*slot);
+                            changed = true;
+                        }
                     }
                 });
             }
-        });
+        }
+        for e in body {
+            e.walk(&mut |x| {
+                let ExprKind::Instead { callee, args, .. } = &x.kind else {
+                    return;
+                };
+                let whom = p.signature(*callee).map_or("?", |s| &*s.name);
+                if n >= first_const {
+                    let what = if n < first_const + p.consts.len() {
+                        format!("the constant `{}`", p.consts[n - first_const].name)
+                    } else {
+                        default_name(p, n - first_const - p.consts.len()).0
+                    };
+                    out.push(
+                        Diag::at(
+                            Code::CheckInstead,
+                            format!("`instead {whom}(...)` is in {what}: a constant or a field's default has one value, and no question to ask again"),
+                            x.span,
+                            "not in a rule, table or modifier list",
+                        )
+                        .help("write `instead` in a rule or table: the question that reaches it is asked wrongly"),
+                    );
+                } else if node(callee) == Some(n) {
+                    out.push(
+                        Diag::at(
+                            Code::CheckInstead,
+                            format!("`instead {whom}(...)` is inside `{whom}` itself: the question it names would be asked wrongly again"),
+                            x.span,
+                            "names the definition it is in",
+                        )
+                        .help("name another rule or table, the one the umpire is to ask: `instead crossing_cost(terrain, mover) \"...\"`"),
+                    );
+                }
+                for a in args {
+                    a.walk(&mut |y| match &y.kind {
+                        ExprKind::Instead { callee: inner, .. } => {
+                            let inner = p.signature(*inner).map_or("?", |s| &*s.name);
+                            out.push(
+                                Diag::at(
+                                    Code::CheckInstead,
+                                    format!("an `instead {inner}(...)` is inside the arguments of `instead {whom}(...)`"),
+                                    y.span,
+                                    "an `instead` inside another",
+                                )
+                                .help("the arguments of the call to ask are values shown to the umpire: give them values, and one `instead`"),
+                            );
+                        }
+                        ExprKind::Local(s) if rolled.contains(s) => {
+                            out.push(
+                                Diag::at(
+                                    Code::CheckInsteadDice,
+                                    format!("the arguments of `instead {whom}(...)` roll dice: this name is a `let` whose value rolls them"),
+                                    y.span,
+                                    "rolled by a `let`",
+                                )
+                                .help(help),
+                            );
+                        }
+                        ExprKind::Call(c, _)
+                            if node(c).is_some_and(|m| rolls.get(m) == Some(&true)) =>
+                        {
+                            {
+                                let name = p.signature(*c).map_or("?", |s| &*s.name);
+                                out.push(
+                                    Diag::at(
+                                        Code::CheckInsteadDice,
+                                        format!("the arguments of `instead {whom}(...)` roll dice: they use `{name}`, which rolls them"),
+                                        y.span,
+                                        "rolls dice",
+                                    )
+                                    .help(help),
+                                );
+                            }
+                        }
+                        _ => {}
+                    });
+                }
+            });
+        }
     }
     out
 }

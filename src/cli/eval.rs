@@ -131,6 +131,9 @@ fn eval_each(
         }
     };
     let (q, members) = rules.question_each("<expression>", expr, name, path)?;
+    if members.is_empty() {
+        errln!("`{path}` has no members: nothing to ask");
+    }
     let mut rolled = false;
     // The last refusal (or "not given"), with its member: rolls left over after it were
     // left by it.
@@ -153,8 +156,25 @@ fn eval_each(
                 .map_err(|mut d| {
                     // Say which member it was.
                     d.message = format!("{member}: {}", d.message);
-                    Diags(vec![d])
-                })?;
+                    d
+                });
+            let a = match a {
+                Ok(a) => a,
+                Err(d) if format == Format::Json => {
+                    // The members answered before it, then the error.
+                    let mut top = serde_json::Map::new();
+                    top.insert("each".into(), serde_json::Value::Array(json));
+                    let mut e = crate::eval::diag_json(&d);
+                    if let serde_json::Value::Object(o) = &mut e {
+                        o.insert("member".into(), member.to_string().into());
+                    }
+                    top.insert("error".into(), serde_json::json!([e]));
+                    outln!("{}", serde_json::Value::Object(top));
+                    super::report(&Diags(vec![d]));
+                    return Ok(ExitCode::from(1));
+                }
+                Err(d) => return Err(Diags(vec![d])),
+            };
             rolled |= !a.rolls.is_empty();
             if crate::eval::refused(&a.outcome) {
                 refused = Some((member.to_string(), a.outcome.clone()));
@@ -185,7 +205,7 @@ fn eval_each(
     dice.finish().map_err(|d| {
         Diags(vec![match &refused {
             Some((member, outcome)) => {
-                let mut d = crate::eval::unused_after_refusal(outcome, d);
+                let mut d = crate::eval::unused_after_refusal(outcome, d, rolled);
                 d.message = format!("{member}: {}", d.message);
                 d
             }

@@ -192,9 +192,7 @@ pub fn main() -> ExitCode {
             if json_errors {
                 // A JSON reader gets the error as JSON too; people read stderr.
                 let errors: Vec<serde_json::Value> =
-                    ds.0.iter()
-                        .map(|d| serde_json::json!({ "code": d.code, "message": d.message }))
-                        .collect();
+                    ds.0.iter().map(crate::eval::diag_json).collect();
                 outln!("{}", serde_json::json!({ "error": errors }));
             }
             report(&ds);

@@ -113,6 +113,9 @@ pub enum Code {
     /// `instead crossing_cost(terrain, 2d6)`: the arguments of a call asked instead roll
     /// dice (they are shown, never rolled for).
     CheckInsteadDice,
+    /// `instead f(x) "again"` inside `f` itself, an `instead` inside the arguments of
+    /// another, or one in a constant or a record field's default: nowhere to ask it.
+    CheckInstead,
     /// `half` alone where `half` is a rule taking arguments: it needs them.
     CheckNotCalled,
     /// Rows `5-7` and `7 or more` in one column: both match 7.
@@ -334,7 +337,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 141] = [
+    pub const ALL: [Code; 142] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseGrid,
@@ -380,6 +383,7 @@ impl Code {
         Code::CheckNoDefaultDie,
         Code::CheckNotCallable,
         Code::CheckInsteadDice,
+        Code::CheckInstead,
         Code::CheckNotCalled,
         Code::CheckOverlap,
         Code::CheckPairType,
@@ -526,6 +530,7 @@ impl Code {
             Code::CheckNoDefaultDie => "umpire::check::no_default_die",
             Code::CheckNotCallable => "umpire::check::not_callable",
             Code::CheckInsteadDice => "umpire::check::instead_dice",
+            Code::CheckInstead => "umpire::check::instead",
             Code::CheckNotCalled => "umpire::check::not_called",
             Code::CheckOverlap => "umpire::check::overlap",
             Code::CheckPairType => "umpire::check::pair_type",
@@ -673,6 +678,7 @@ impl Code {
             | Code::CheckNoDefaultDie
             | Code::CheckNotCallable
             | Code::CheckInsteadDice
+            | Code::CheckInstead
             | Code::CheckNotCalled
             | Code::CheckOverlap
             | Code::CheckPairType

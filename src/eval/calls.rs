@@ -34,7 +34,7 @@ impl Evaluator<'_> {
             .rules
             .get(id as usize)
             .ok_or_else(|| internal(span, "a rule"))?;
-        let mut f = self.args(&r.sig, args, frame)?;
+        let mut f = self.args(&r.sig, args, span, frame)?;
         self.enter(span, Callee::Rule(id))?;
         self.open();
         let out = self.eval(&r.body, &mut f);
@@ -58,7 +58,7 @@ impl Evaluator<'_> {
             .tables
             .get(id as usize)
             .ok_or_else(|| internal(span, "a table"))?;
-        let mut f = self.args(&t.sig, args, frame)?;
+        let mut f = self.args(&t.sig, args, span, frame)?;
         self.keys_given(t.keys, span)?;
         // Every pattern alternative tried is a step: a long row costs its length.
         let mut tried = 0u64;
@@ -117,7 +117,7 @@ impl Evaluator<'_> {
             .modifiers
             .get(id as usize)
             .ok_or_else(|| internal(span, "a modifier list"))?;
-        let mut f = self.args(&m.sig, args, frame)?;
+        let mut f = self.args(&m.sig, args, span, frame)?;
         self.enter(span, Callee::Modifiers(id))?;
         let mut total = Rational::from_integer(0);
         let mut applied = Vec::new();
@@ -185,10 +185,11 @@ impl Evaluator<'_> {
         &mut self,
         sig: &Signature,
         args: &[Expr],
+        span: Span,
         frame: &mut [Value],
     ) -> Result<Vec<Value>, Flow> {
         if sig.params.iter().any(|p| p.needed) {
-            return self.args_needed(sig, args, frame);
+            return self.args_needed(sig, args, span, frame);
         }
         let slots = sig.slots;
         let mut f = Vec::with_capacity(slots as usize);

@@ -32,7 +32,7 @@ impl Evaluator<'_> {
                     "not in the state",
                 )
                 .suggest(name, names.iter().copied())
-                .help(format!("`{g}` holds: {}", names.join(", "))),
+                .help(super::exprs::holds(g, &names)),
             )
         })
     }

@@ -83,7 +83,7 @@ impl Evaluator<'_> {
                         "not in the state",
                     )
                     .suggest(name, names.iter().copied())
-                    .help(format!("`{group}` holds: {}", names.join(", "))),
+                    .help(holds(&group, &names)),
                 )
             }
             _ => Flow::from(Diag::at(
@@ -334,5 +334,15 @@ impl Evaluator<'_> {
             Value::Num(r) => Ok(r),
             _ => Err(internal(e.span, "a number")),
         }
+    }
+}
+
+/// What a group of the state holds, for an error naming a member it does not: its
+/// members, or that the state gives none.
+pub(super) fn holds(group: &str, names: &[&str]) -> String {
+    if names.is_empty() {
+        format!("`{group}` has no members in the state (the state file gives none)")
+    } else {
+        format!("`{group}` holds: {}", names.join(", "))
     }
 }

@@ -25,7 +25,9 @@ use crate::value::{ArithError, Value};
 use std::rc::Rc;
 
 pub use crate::limits::Limits;
-pub use needed::{asked_instead, missing_param, of_the_question};
+pub use needed::{
+    asked_instead, diag_json, error_json, missing_param, of_the_question, of_the_ruleset,
+};
 pub use readings::Readings;
 
 /// Deepest nesting of expressions (calls included) in one adjudication.
@@ -97,7 +99,7 @@ pub fn adjudicate_bound(
         .map_err(|d| as_typed(d, &query.sources, query.expr.span))
         .map_err(|d| at_the_question(d, query.expr.span))?;
     if let Err(d) = ev.dice.finish() {
-        return Err(unused_after_refusal(&outcome, d));
+        return Err(unused_after_refusal(&outcome, d, !ev.rolls.is_empty()));
     }
     let seed = seed.filter(|_| !ev.rolls.is_empty());
     Ok(Adjudication {
@@ -142,7 +144,9 @@ pub fn refused(outcome: &Outcome) -> bool {
 /// Rolls given and left over (`d`, the dice source's error): when the rule refused, or
 /// its source does not give the answer, that is what the umpire is told, and that the
 /// rolls were not all used, not "too many rolls".
-pub fn unused_after_refusal(outcome: &Outcome, d: Diag) -> Diag {
+/// `rolled`: whether any die was rolled before it stopped (if none was, nothing was asked
+/// and no roll given was used).
+pub fn unused_after_refusal(outcome: &Outcome, d: Diag, rolled: bool) -> Diag {
     let (said, cite) = match outcome {
         Outcome::Refused { reason, cite } => (format!("refused: {reason}"), cite),
         Outcome::NotGiven { what, cite } => (format!("not given in the source: {what}"), cite),
@@ -153,9 +157,16 @@ pub fn unused_after_refusal(outcome: &Outcome, d: Diag) -> Diag {
         .message
         .strip_prefix("too many rolls given: ")
         .unwrap_or(&d.message);
-    let mut out = Diag::error(Code::DiceRefusedUnrolled, format!("{said}{cited}")).help(format!(
-        "the rule stopped before it used every roll given ({counts}): answer what it asks, then give the rolls again"
-    ));
+    let stopped = match outcome {
+        Outcome::Refused { .. } => "the rule refused",
+        _ => "the source does not give the answer, and the rule stopped",
+    };
+    let help = if rolled {
+        format!("the rule stopped before it used every roll given ({counts}): answer what it asks, then give the rolls again")
+    } else {
+        format!("{stopped} before any die was rolled, so none of the rolls given was used ({counts}): nothing was asked")
+    };
+    let mut out = Diag::error(Code::DiceRefusedUnrolled, format!("{said}{cited}")).help(help);
     out.labels = d.labels;
     out
 }

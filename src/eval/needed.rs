@@ -29,7 +29,14 @@ pub(super) struct LeftOut {
     pub param: Rc<str>,
     /// The call with it given (`action_time(infantry, embark, men: N)`).
     pub with: String,
+    /// A call written in the ruleset that leaves it out (`drm(k)` in `roll`): where, and
+    /// what the error says then (the ruleset must give it; the question cannot).
+    pub by_ruleset: Option<(Span, String, String)>,
 }
+
+/// The label of a missing-argument error at a ruleset's own call that leaves a needed
+/// parameter out: such an error is the ruleset's, not the question's.
+const RULESET_CALL: &str = "this call leaves it out";
 
 /// An argument as written for a call shown to the umpire: positional until one is left
 /// out, then by name.
@@ -112,6 +119,7 @@ impl Evaluator<'_> {
         &mut self,
         sig: &Signature,
         args: &[Expr],
+        at: Span,
         frame: &mut [Value],
     ) -> Result<Vec<Value>, Flow> {
         let mut f = Vec::with_capacity(sig.slots as usize);
@@ -142,10 +150,12 @@ impl Evaluator<'_> {
                 let given = written_args(&parts);
                 let sep = if given.is_empty() { "" } else { ", " };
                 let example = example_of(self.prog, &p.ty);
+                let by_ruleset = self.by_ruleset(sig, &p.name, &example, at);
                 Rc::new(LeftOut {
                     call: call.clone(),
                     param: p.name.clone(),
                     with: format!("{}({given}{sep}{}: {example})", sig.name, p.name),
+                    by_ruleset,
                 })
             });
             self.missing.push(Missing {
@@ -155,6 +165,47 @@ impl Evaluator<'_> {
             });
         }
         Ok(f)
+    }
+
+    /// A call of `sig` at `at` that leaves out the needed `param`, written in the body of
+    /// the rule, table or modifier list being worked out (not the question's own call):
+    /// the error's words, the ruleset's to mend.
+    fn by_ruleset(
+        &self,
+        sig: &Signature,
+        param: &str,
+        example: &str,
+        at: Span,
+    ) -> Option<(Span, String, String)> {
+        if self.depth == 0 {
+            return None;
+        }
+        let caller = self.within.last().and_then(|c| self.prog.signature(*c))?;
+        let written = self
+            .sources
+            .snippet(at)
+            .split_whitespace()
+            .collect::<Vec<_>>();
+        let written = if written.is_empty() {
+            format!("{}(...)", sig.name)
+        } else {
+            written.join(" ")
+        };
+        let message = format!(
+            "`{}` calls `{written}` without `{param}`, which `{}` needs here: the ruleset must give it",
+            caller.name, sig.name
+        );
+        let asked = self.asked_text();
+        let with = match written.strip_suffix(')') {
+            Some(open) if open.ends_with('(') => format!("{open}{param}: {example})"),
+            Some(open) => format!("{open}, {param}: {example})"),
+            None => format!("{}(..., {param}: {example})", sig.name),
+        };
+        let help = format!(
+            "`{asked}` cannot be answered until `{}` gives it: write `{with}` in the ruleset (the question has nothing to give)",
+            caller.name
+        );
+        Some((at, message, help))
     }
 
     /// A table's keys are read by its rows: a needed key left out is an error.
@@ -237,6 +288,17 @@ impl Evaluator<'_> {
 
 /// The error of a needed parameter left out and read.
 fn missing_error(w: &LeftOut, span: Span) -> Flow {
+    if let Some((at, message, help)) = &w.by_ruleset {
+        return Flow::from(
+            Diag::at(
+                Code::EvalMissingArgument,
+                message.clone(),
+                *at,
+                RULESET_CALL,
+            )
+            .help(help.clone()),
+        );
+    }
     Flow::from(
         Diag::at(
             Code::EvalMissingArgument,
@@ -251,7 +313,13 @@ fn missing_error(w: &LeftOut, span: Span) -> Flow {
 /// Is `d` an error of the question (a needed parameter left out, an `instead`)? Such an
 /// error points at the question as asked.
 pub fn of_the_question(d: &Diag) -> bool {
-    matches!(d.code, Code::EvalMissingArgument | Code::EvalAskInstead)
+    matches!(d.code, Code::EvalMissingArgument | Code::EvalAskInstead) && !of_the_ruleset(d)
+}
+
+/// Is `d` a needed parameter left out by a call written in the ruleset (not the
+/// question's)? It points at that call.
+pub fn of_the_ruleset(d: &Diag) -> bool {
+    d.code == Code::EvalMissingArgument && d.labels.first().is_some_and(|(_, l)| l == RULESET_CALL)
 }
 
 /// The parameter a missing-argument error names (`men`), if `d` is one.
@@ -270,4 +338,49 @@ pub fn asked_instead(d: &Diag) -> Option<&str> {
     }
     let help = d.help.as_deref()?.strip_prefix("ask ")?;
     help.split_once('(').map(|(n, _)| n)
+}
+
+/// An error as JSON: its code and message, its help when it has one, and for an error of
+/// the question the parameter it names (`"parameter": "men"`) or the call to ask instead
+/// (`"instead": "crossing_cost(marsh, infantry, width: …)"`).
+pub fn error_json(
+    code: Code,
+    message: &str,
+    help: Option<&str>,
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut m = serde_json::Map::new();
+    m.insert("code".into(), serde_json::json!(code));
+    m.insert("message".into(), message.into());
+    if let Some(h) = help {
+        m.insert("help".into(), h.into());
+    }
+    match code {
+        Code::EvalMissingArgument => {
+            let named = message
+                .strip_suffix("`: it is not given")
+                .and_then(|r| r.rsplit_once(" needs `"))
+                .map(|(_, n)| n)
+                .or_else(|| {
+                    // A ruleset's call that leaves it out: "... without `extra`, which ...".
+                    let (_, rest) = message.split_once("` without `")?;
+                    rest.split_once("`, which").map(|(n, _)| n)
+                });
+            if let Some(n) = named {
+                m.insert("parameter".into(), n.into());
+            }
+        }
+        Code::EvalAskInstead => {
+            if let Some(call) = help.and_then(|h| h.strip_prefix("ask ")?.strip_suffix(" instead"))
+            {
+                m.insert("instead".into(), call.into());
+            }
+        }
+        _ => {}
+    }
+    m
+}
+
+/// An error as JSON (see [`error_json`]).
+pub fn diag_json(d: &Diag) -> serde_json::Value {
+    serde_json::Value::Object(error_json(d.code, &d.message, d.help.as_deref()))
 }

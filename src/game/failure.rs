@@ -85,6 +85,14 @@ pub enum Refusal {
     NothingToApply,
     /// The effects of the result (its input) are on the table already.
     AppliedAlready(String),
+    /// The last result (its input) has no effects, and those of the one before it that
+    /// has (its input) are on the table already.
+    NoEffects {
+        /// The last result's input.
+        last: String,
+        /// The input whose effects are applied already.
+        applied: String,
+    },
     /// The state has changed since the result (its input) was adjudicated.
     StateChanged(String),
     /// No change to take back.
@@ -125,6 +133,10 @@ impl fmt::Display for Refusal {
             Refusal::AppliedAlready(text) => {
                 write!(f, "the effects of `{text}` are applied already")
             }
+            Refusal::NoEffects { last, applied } => write!(
+                f,
+                "the last result, `{last}`, has no effects to apply (those of `{applied}` are applied already)"
+            ),
             Refusal::StateChanged(text) => write!(
                 f,
                 "the state has changed since `{text}` was adjudicated: adjudicate it again"

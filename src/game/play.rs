@@ -240,6 +240,15 @@ impl Game {
             return Err(Refusal::NothingToApply.into());
         };
         if p.applied {
+            if let Some(l) = self.last.as_ref().filter(|l| l.id != p.id) {
+                if l.adjudication.effects.is_empty() {
+                    return Err(Refusal::NoEffects {
+                        last: l.text.clone(),
+                        applied: p.text.clone(),
+                    }
+                    .into());
+                }
+            }
             return Err(Refusal::AppliedAlready(p.text.clone()).into());
         }
         if p.version != self.version {

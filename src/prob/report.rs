@@ -222,8 +222,12 @@ fn case_json(p: &Program, c: &Case) -> serde_json::Value {
         Case::Outcome(Outcome::NotGiven { what, cite }) => {
             json!({ "unspecified": { "what": what, "cite": cite } })
         }
-        Case::Error { code, message, .. } => {
-            json!({ "error": { "code": code, "message": message } })
+        Case::Error {
+            code,
+            message,
+            help,
+        } => {
+            json!({ "error": crate::eval::error_json(*code, message, help.as_deref()) })
         }
     }
 }

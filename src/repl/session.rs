@@ -789,6 +789,7 @@ fn refusal_text(r: &Refusal) -> String {
             format!("`:reload` reads a ruleset file again, and {source} is in use")
         }
         Refusal::NothingToApply
+        | Refusal::NoEffects { .. }
         | Refusal::NothingToUndo
         | Refusal::AtStart(_)
         | Refusal::NothingToRedo => r.to_string(),

@@ -274,6 +274,7 @@ fn expected_word(rule: &Rule) -> String {
         | Rule::not_given_expr
         | Rule::instead_expr
         | Rule::instead_kw
+        | Rule::instead_bad
         | Rule::length_lit
         | Rule::time_lit
         | Rule::dice_lit

@@ -574,11 +574,15 @@ impl Builder {
             .next()
             .ok_or_else(|| Diag::at(Code::ParseSyntax, "empty check", span, "here"))?;
         let expr = self.build_expr(e)?;
+        let mut bad = None;
         let expect = inner.next().map(|t| {
             span = expr.span.to(self.span(&t));
             let Some(k) = t.into_inner().next() else {
                 return Expectation::NotGiven;
             };
+            if k.as_rule() == Rule::expect_bad {
+                bad = Some(self.span(&k));
+            }
             let rule = k.as_rule();
             let named = || {
                 k.clone()
@@ -593,6 +597,15 @@ impl Builder {
                 _ => Expectation::NotGiven,
             }
         });
+        if let Some(at) = bad {
+            return Err(Diag::at(
+                Code::ParseSyntax,
+                "an example expects an error of the question as `is missing NAME` (the needed parameter left out) or `is asked instead RULE` (the rule or table its `instead` names)",
+                at,
+                "not one of these forms",
+            )
+            .help("e.g. `action_time(infantry, embark) is missing men`, `terrain_movement(marsh, infantry) is asked instead crossing_cost`"));
+        }
         if expect.is_none() {
             span = expr.span;
         }

@@ -396,6 +396,9 @@ impl Builder {
                 let cite = self.cite(it.next()).map(|c| c.node);
                 ExprKind::Refuse { reason, cite }
             }
+            Rule::instead_bad => {
+                return Err(instead_form(span, "not a call"));
+            }
             Rule::instead_expr => {
                 let mut it = p.into_inner().filter(|q| q.as_rule() != Rule::instead_kw);
                 let call = it.next().ok_or_else(|| {
@@ -410,7 +413,10 @@ impl Builder {
                     span: self.span(&call),
                     kind: self.build_call(call)?,
                 });
-                let reason = it.next().map(|s| self.string(s).node).unwrap_or_default();
+                let reason = match it.next() {
+                    Some(s) if s.as_rule() == Rule::string => self.string(s).node,
+                    _ => return Err(instead_form(span, "no reason in quotes after the call")),
+                };
                 ExprKind::Instead { call, reason }
             }
             Rule::not_given_expr => {
@@ -611,4 +617,14 @@ fn fraction_then_mixed(file: crate::span::FileId, op: &Pair<Rule>, rhs: &Expr) -
         "a mixed number is a whole number, a space and a fraction (`1 2/3`); to divide by the mixed number `{right}`, bracket it: `{}({right})`",
         before
     )))
+}
+
+/// A malformed `instead`: what to write.
+fn instead_form(span: Span, label: &str) -> Diag {
+    Diag::at(
+        Code::ParseSyntax,
+        "`instead` takes a call and the reason in quotes: instead crossing_cost(terrain, mover) \"...\"",
+        span,
+        label.to_string(),
+    )
 }
