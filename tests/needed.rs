@@ -11,6 +11,14 @@ use umpire::Ruleset;
 
 const RULES: &str = "tests/needed/needed.rules";
 
+/// `umpire run` of a scenario of the needed.rules ruleset, in a scratch folder.
+fn run_scenario(tag: &str, scenario: &str) -> std::process::Output {
+    let dir = Scratch::new(tag);
+    std::fs::copy(RULES, dir.path("needed.rules")).expect("copied");
+    std::fs::write(dir.path("s.toml"), scenario).expect("written");
+    umpire_in(std::path::Path::new(&dir.path("")), &["run", "s.toml"], "")
+}
+
 fn eval(expr: &str) -> std::process::Output {
     umpire(&["eval", RULES, expr])
 }
@@ -175,11 +183,7 @@ fn a_scenario_expects_them_by_name() {
             "3 adjudications: 3 as expected, 0 not as expected, 0 errors",
         ],
     );
-    let dir = Scratch::new("needed-run");
-    std::fs::copy(RULES, dir.path("needed.rules")).expect("copied");
-    let scenario = "ruleset = \"needed.rules\"\n\n[[adjudication]]\nname = \"wrong parameter\"\nexpr = 'action_time(infantry, embark)'\nexpect = 'missing width'\n\n[[adjudication]]\nname = \"no expectation\"\nexpr = 'terrain_movement(marsh, infantry)'\n";
-    std::fs::write(dir.path("s.toml"), scenario).expect("written");
-    let o = umpire_in(std::path::Path::new(&dir.path("")), &["run", "s.toml"], "");
+    let o = run_scenario("needed-run", "ruleset = \"needed.rules\"\n\n[[adjudication]]\nname = \"wrong parameter\"\nexpr = 'action_time(infantry, embark)'\nexpect = 'missing width'\n\n[[adjudication]]\nname = \"no expectation\"\nexpr = 'terrain_movement(marsh, infantry)'\n");
     assert_eq!(o.status.code(), Some(1));
     in_order(
         &stdout(&o),
@@ -555,11 +559,7 @@ fn expectations_naming_nothing_are_errors_at_load_and_in_a_scenario() {
             "`is asked instead nosuch` can never hold: there is no rule, table or modifier list",
         ],
     );
-    let dir = Scratch::new("needed-bad-expect");
-    std::fs::copy(RULES, dir.path("needed.rules")).expect("copied");
-    let scenario = "ruleset = \"needed.rules\"\n\n[[adjudication]]\nname = \"two\"\nexpr = 'action_time(infantry, embark)'\nexpect = 'missing y z'\n\n[[adjudication]]\nname = \"none\"\nexpr = 'terrain_movement(marsh, infantry)'\nexpect = 'asked instead'\n\n[[adjudication]]\nname = \"bare\"\nexpr = 'action_time(artillery, unlimber)'\nexpect = 'missing'\n";
-    std::fs::write(dir.path("s.toml"), scenario).expect("written");
-    let o = umpire_in(std::path::Path::new(&dir.path("")), &["run", "s.toml"], "");
+    let o = run_scenario("needed-bad-expect", "ruleset = \"needed.rules\"\n\n[[adjudication]]\nname = \"two\"\nexpr = 'action_time(infantry, embark)'\nexpect = 'missing y z'\n\n[[adjudication]]\nname = \"none\"\nexpr = 'terrain_movement(marsh, infantry)'\nexpect = 'asked instead'\n\n[[adjudication]]\nname = \"bare\"\nexpr = 'action_time(artillery, unlimber)'\nexpect = 'missing'\n");
     assert_eq!(o.status.code(), Some(1));
     in_order(
         &stderr(&o),

@@ -780,66 +780,75 @@ impl Checker<'_> {
     }
 }
 
+/// A callee's node among the rules, tables and modifier lists (built-ins have none).
+fn callee_node(p: &Program, c: &Callee) -> Option<usize> {
+    let (nr, nt) = (p.rules.len(), p.tables.len());
+    match c {
+        Callee::Rule(i) => Some(*i as usize),
+        Callee::Table(i) => Some(nr + *i as usize),
+        Callee::Modifiers(i) => Some(nr + nt + *i as usize),
+        Callee::Builtin(_) => None,
+    }
+}
+
+/// Whether `e` calls a rule, table or modifier list that rolls dice (`rolls` by node).
+fn calls_rolling(p: &Program, rolls: &[bool], e: &Expr) -> bool {
+    let mut found = false;
+    e.walk(&mut |y| {
+        if let ExprKind::Call(c, _) = &y.kind {
+            found |= callee_node(p, c).is_some_and(|n| rolls.get(n) == Some(&true));
+        }
+    });
+    found
+}
+
+/// The `let`s of a body whose values roll dice — written in them, by a call that rolls,
+/// or read from another such `let` (slots are not reused in a body).
+fn rolled_lets(p: &Program, rolls: &[bool], body: &[&Expr]) -> std::collections::HashSet<u32> {
+    let mut rolled: std::collections::HashSet<u32> = Default::default();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for e in body {
+            e.walk(&mut |x| {
+                let ExprKind::Block(stmts, _) = &x.kind else {
+                    return;
+                };
+                for st in stmts {
+                    let Stmt::Let(slot, v) = st else { continue };
+                    if rolled.contains(slot) {
+                        continue;
+                    }
+                    let mut reads_rolled = false;
+                    v.walk(&mut |y| {
+                        if let ExprKind::Local(s) = &y.kind {
+                            reads_rolled |= rolled.contains(s);
+                        }
+                    });
+                    if reads_rolled || dice_in(p, v).is_some() || calls_rolling(p, rolls, v) {
+                        rolled.insert(*slot);
+                        changed = true;
+                    }
+                }
+            });
+        }
+    }
+    rolled
+}
+
 /// Each `instead`, checked where it stands: its arguments roll no dice (no call of a
 /// rule, table or modifier list that rolls, `rolls` by node, and no `let` whose value
 /// rolls: dice written in them are found when checked); it does not name the definition
 /// it is in, nor hold another `instead` in its arguments; and it is not in a constant or
 /// a record field's default, which have one value and no question to ask again.
 fn instead_dice(p: &Program, exprs: &[Vec<&Expr>], rolls: &[bool]) -> Vec<Diag> {
-    let (nr, nt) = (p.rules.len(), p.tables.len());
-    let first_const = nr + nt + p.modifiers.len();
-    let node = |c: &Callee| match c {
-        Callee::Rule(i) => Some(*i as usize),
-        Callee::Table(i) => Some(nr + *i as usize),
-        Callee::Modifiers(i) => Some(nr + nt + *i as usize),
-        Callee::Builtin(_) => None,
-    };
-    let calls_rolling = |e: &Expr| {
-        let mut found = None;
-        e.walk(&mut |y| {
-            if found.is_none() {
-                if let ExprKind::Call(c, _) = &y.kind {
-                    if node(c).is_some_and(|n| rolls.get(n) == Some(&true)) {
-                        found = Some(*c);
-                    }
-                }
-            }
-        });
-        found
-    };
+    let first_const = p.rules.len() + p.tables.len() + p.modifiers.len();
+    let node = |c: &Callee| callee_node(p, c);
     let help =
         "the call is not made, only shown to the umpire: give it values worked out without dice";
     let mut out = Vec::new();
     for (n, body) in exprs.iter().enumerate() {
-        // The `let`s of this body whose values roll dice (slots are not reused in a body).
-        let mut rolled: std::collections::HashSet<u32> = Default::default();
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for e in body {
-                e.walk(&mut |x| {
-                    let ExprKind::Block(stmts, _) = &x.kind else {
-                        return;
-                    };
-                    for st in stmts {
-                        let Stmt::Let(slot, v) = st else { continue };
-                        if rolled.contains(slot) {
-                            continue;
-                        }
-                        let mut reads_rolled = false;
-                        v.walk(&mut |y| {
-                            if let ExprKind::Local(s) = &y.kind {
-                                reads_rolled |= rolled.contains(s);
-                            }
-                        });
-                        if reads_rolled || dice_in(p, v).is_some() || calls_rolling(v).is_some() {
-                            rolled.insert(*slot);
-                            changed = true;
-                        }
-                    }
-                });
-            }
-        }
+        let rolled = rolled_lets(p, rolls, body);
         for e in body {
             e.walk(&mut |x| {
                 let ExprKind::Instead { callee, args, .. } = &x.kind else {

@@ -114,6 +114,21 @@ fn each_parts(each: &str) -> Result<(&str, &str), String> {
     Ok((name, path))
 }
 
+/// `--each` in JSON, stopped by an error at `member`: the members answered before it,
+/// then the error (also reported on stderr); exit 1.
+fn each_error_json(json: Vec<serde_json::Value>, member: &str, d: Diag) -> ExitCode {
+    let mut top = serde_json::Map::new();
+    top.insert("each".into(), serde_json::Value::Array(json));
+    let mut e = crate::eval::diag_json(&d);
+    if let serde_json::Value::Object(o) = &mut e {
+        o.insert("member".into(), member.into());
+    }
+    top.insert("error".into(), serde_json::json!([e]));
+    outln!("{}", serde_json::Value::Object(top));
+    super::report(&Diags(vec![d]));
+    ExitCode::from(1)
+}
+
 /// `umpire eval ... --each NAME=PATH`: one adjudication per member of the group.
 fn eval_each(
     rules: &Ruleset,
@@ -160,19 +175,7 @@ fn eval_each(
                 });
             let a = match a {
                 Ok(a) => a,
-                Err(d) if format == Format::Json => {
-                    // The members answered before it, then the error.
-                    let mut top = serde_json::Map::new();
-                    top.insert("each".into(), serde_json::Value::Array(json));
-                    let mut e = crate::eval::diag_json(&d);
-                    if let serde_json::Value::Object(o) = &mut e {
-                        o.insert("member".into(), member.to_string().into());
-                    }
-                    top.insert("error".into(), serde_json::json!([e]));
-                    outln!("{}", serde_json::Value::Object(top));
-                    super::report(&Diags(vec![d]));
-                    return Ok(ExitCode::from(1));
-                }
+                Err(d) if format == Format::Json => return Ok(each_error_json(json, &member, d)),
                 Err(d) => return Err(Diags(vec![d])),
             };
             rolled |= !a.rolls.is_empty();
