@@ -671,3 +671,36 @@ fn rolls_never_used_and_apply_without_effects_say_so() {
         stderr(&o)
     );
 }
+
+/// A house rule may give a base's needed parameter a default: the base's examples that
+/// expect it missing then fail under `test`, naming the example to override, and never
+/// stop the house rule loading (a check error there would lose the whole ruleset).
+#[test]
+fn a_house_rule_giving_a_needed_parameter_a_default_loads() {
+    let house = "ruleset \"hx\" extends \"furious_reason\"\noverride table crossing_cost(terrain: Terrain, mover: Mover; width: 0\"..6\" = 1\", on_road: Bool = false, at_bridge_or_ford: Bool = false) -> Length {\n  marsh | _ => width\n  otherwise => 0\"\n}\n";
+    let dir = Scratch::new("needed-house");
+    std::fs::write(dir.path("hx.rules"), house).expect("written");
+    let here_buf = dir.path("");
+    let here = std::path::Path::new(&here_buf);
+    // The house marsh costs its width, 1" unless given.
+    let o = umpire_in(
+        here,
+        &["eval", "hx.rules", "crossing_cost(marsh, infantry)"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "1\"\n");
+    let o = umpire_in(here, &["test", "hx.rules"], "");
+    assert_eq!(o.status.code(), Some(1));
+    in_order(
+        &stdout(&o),
+        &["FAILED hx.rules: terrain: costs in inches — crossing_cost(marsh, infantry) is missing width"],
+    );
+    assert!(
+        stderr(&o).contains("write `override example \"terrain: costs in inches\"")
+            || stdout(&o).contains("write `override example \"terrain: costs in inches\""),
+        "{}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+}

@@ -411,8 +411,13 @@ impl Checker<'_> {
                 if chk.expect.is_none() {
                     self.expect_ty(&ty, &Ty::Bool, chk.expr.span);
                 }
-                if let Some(d) = self.expectation_names(chk) {
-                    self.err(d);
+                // A base's example (in a file other than the one loaded) that a house rule
+                // makes impossible is a failure of `test` that names the example to
+                // override, never an error that stops the house rule loading.
+                if chk.span.file == crate::span::FileId(0) {
+                    if let Some(d) = self.expectation_names(chk) {
+                        self.err(d);
+                    }
                 }
                 checks.push(CheckInfo {
                     query: Query {
