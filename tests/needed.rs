@@ -704,3 +704,50 @@ fn a_house_rule_giving_a_needed_parameter_a_default_loads() {
         stderr(&o)
     );
 }
+
+/// `supplied(NAME)` looks at a needed parameter without reading it: Furious Reason's
+/// heavy guns print one rate a cell ("Heavy Field 10\" 15\" 1\""), so they answer without
+/// `horse`, and heavy guns asked as horse artillery are still refused.
+#[test]
+fn supplied_looks_at_a_needed_parameter_without_reading_it() {
+    let r = Ruleset::bundled("furious_reason").expect("bundled");
+    let ask = |expr: &str| {
+        let q = r.question("<t>", expr).expect("checks");
+        r.adjudicate(&q, &mut umpire::dice::Given::new(vec![]), r.options())
+            .map(|a| umpire::render::headline(&r.program, &a.outcome))
+            .map_err(|d| d.code.as_str().to_string())
+    };
+    assert_eq!(ask("artillery_rate(heavy, road)"), Ok("15\"".into()));
+    assert_eq!(
+        ask("artillery_rate(heavy, road, horse: false)"),
+        Ok("15\"".into())
+    );
+    assert!(ask("artillery_rate(heavy, road, horse: true)").is_ok_and(|h| h.starts_with("refused")));
+    assert_eq!(
+        ask("artillery_rate(light, road)"),
+        Err("umpire::eval::missing_argument".into())
+    );
+    // `supplied` takes one bare name.
+    let e = Ruleset::from_source(
+        "t.rules",
+        "rule f(x: Int = needed) -> Bool { supplied(x + 1) }\n",
+    )
+    .expect_err("not a name");
+    assert_eq!(e.0[0].code.as_str(), "umpire::check::argument");
+    let r = Ruleset::from_source(
+        "t.rules",
+        "rule f(x: Int = needed) -> Bool { supplied(x) }\n",
+    )
+    .expect("checks");
+    for (expr, want) in [("f()", "false"), ("f(3)", "true")] {
+        let q = r.question("<t>", expr).expect("checks");
+        let a = r
+            .adjudicate(&q, &mut umpire::dice::Given::new(vec![]), r.options())
+            .expect("answers");
+        assert_eq!(
+            umpire::render::headline(&r.program, &a.outcome),
+            want,
+            "{expr}"
+        );
+    }
+}

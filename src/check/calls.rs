@@ -343,6 +343,9 @@ impl Checker<'_> {
         if matches!(b, Builtin::Shift | Builtin::Place) {
             return self.ordered_builtin(b, name, args, span, scope);
         }
+        if b == Builtin::Supplied {
+            return self.supplied(args, span, scope);
+        }
         self.unnamed_args(name, args);
         let checked: Vec<(Expr, Ty, Span)> = args
             .iter()
@@ -379,6 +382,37 @@ impl Checker<'_> {
                 span,
             },
             ty,
+        )
+    }
+
+    /// `supplied(NAME)`: one bare name of a parameter or `let` of the definition (a local),
+    /// looked at, not read: true unless it is a `= needed` parameter the call left out.
+    fn supplied(&mut self, args: &[ast::Arg], span: Span, scope: &mut Scope) -> (Expr, Ty) {
+        let local = match args {
+            [a] if a.name.is_none() => {
+                let (e, _) = self.expr(&a.value, scope, None);
+                matches!(e.kind, ExprKind::Local(_)).then_some(e)
+            }
+            _ => None,
+        };
+        let Some(e) = local else {
+            self.err(
+                Diag::at(
+                    Code::CheckArgument,
+                    "`supplied` takes one name: a parameter of the rule or table it is in",
+                    span,
+                    "not one parameter's name",
+                )
+                .help("write `supplied(horse)`, where `horse: Bool = needed` may be left out by the question"),
+            );
+            return (dummy(span), Ty::Any);
+        };
+        (
+            Expr {
+                kind: ExprKind::Call(Callee::Builtin(Builtin::Supplied), vec![e]),
+                span,
+            },
+            Ty::Bool,
         )
     }
 
@@ -443,8 +477,8 @@ impl Checker<'_> {
                 self.expect_ty(&checked[0].1, &Ty::Num, checked[0].2);
                 Ty::Length
             }
-            // Checked by `ordered_builtin`.
-            Builtin::Shift | Builtin::Place => Ty::Any,
+            // Checked by `ordered_builtin` and `supplied`.
+            Builtin::Shift | Builtin::Place | Builtin::Supplied => Ty::Any,
             Builtin::Moves => {
                 self.expect_ty(&checked[0].1, &Ty::Num, checked[0].2);
                 Ty::Time

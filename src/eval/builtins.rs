@@ -18,6 +18,13 @@ impl Evaluator<'_> {
         if b.is_pool() {
             return self.pool(b, args, span, frame);
         }
+        if b == Builtin::Supplied {
+            // Looked at, not read: a needed parameter left out is not an error here.
+            return match args.first().map(|a| &a.kind) {
+                Some(ExprKind::Local(s)) => Ok(Value::Bool(self.left_out(*s).is_none())),
+                _ => Err(internal(span, b.name())),
+            };
+        }
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
             vals.push(self.eval(a, frame)?);
@@ -91,7 +98,8 @@ impl Evaluator<'_> {
             | Builtin::Highest
             | Builtin::Lowest
             | Builtin::Reroll
-            | Builtin::Explode => return Err(internal(span, b.name())),
+            | Builtin::Explode
+            | Builtin::Supplied => return Err(internal(span, b.name())),
             Builtin::Shift => self.shift(&first, vals.get(1), span)?,
             Builtin::Place => match first {
                 Value::Enum(_, i) => Value::int(i64::from(i) + 1),

@@ -81,7 +81,7 @@ enum Given {
 
 impl Evaluator<'_> {
     /// The needed parameter left out at `slot` of the frame being worked out, if it is.
-    fn left_out(&self, slot: u32) -> Option<&Missing> {
+    pub(super) fn left_out(&self, slot: u32) -> Option<&Missing> {
         let depth = self.depth;
         self.missing
             .iter()

@@ -105,6 +105,9 @@ pub enum Builtin {
     Shift,
     /// `place(odds)`: the position of a value of an ordered enum, 1 for the first.
     Place,
+    /// `supplied(horse)`: whether the question gave a parameter (one declared `= needed`
+    /// may be left out); true for any other name. Looks without reading it.
+    Supplied,
 }
 
 /// How many extra rolls one die of `explode(...)` makes at most: past them its chain
@@ -113,7 +116,7 @@ pub const MAX_EXTRA_ROLLS: u32 = 3;
 
 impl Builtin {
     /// Every builtin with its name.
-    pub const ALL: [(&'static str, Builtin); 18] = [
+    pub const ALL: [(&'static str, Builtin); 19] = [
         ("floor", Builtin::Floor),
         ("ceil", Builtin::Ceil),
         ("round", Builtin::Round),
@@ -132,6 +135,7 @@ impl Builtin {
         ("explode", Builtin::Explode),
         ("shift", Builtin::Shift),
         ("place", Builtin::Place),
+        ("supplied", Builtin::Supplied),
     ];
 
     /// Whether it takes a pool of dice, each die looked at on its own.

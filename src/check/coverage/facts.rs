@@ -480,7 +480,7 @@ fn builtin(b: Builtin, args: &[Fact]) -> Reach {
             }
             Reach::None => Reach::None,
         },
-        Builtin::Shift => Reach::ALL,
+        Builtin::Shift | Builtin::Supplied => Reach::ALL,
         Builtin::Place => Reach::Span(At(Q::from_integer(1)), End::Above),
         Builtin::Min | Builtin::Max => {
             let min = b == Builtin::Min;
