@@ -776,6 +776,10 @@ pub fn text_report(
                     out.push_str(&format!("    {l:<w$}  {x:>8}  {y:>8}  {d:>8}\n"));
                 }
             }
+            (Err(e), Err(_)) if !differs(c) => {
+                // The same error both ways (a check error of the question, say): no change.
+                out.push_str(&format!("    the same: error: {}\n", e.message));
+            }
             (a, b) => {
                 // The side that answers keeps its odds (a certain result alone).
                 let side = |r: &Result<Distribution, Diag>, p: &Program| match r {

@@ -1541,6 +1541,29 @@ fn diff_shows_a_house_rule_in_text_and_in_play() {
         "4/5"
     );
     assert_eq!(j["adjudications"][1]["differs"], false);
+    // The same error on both sides (a negative width: "must be 0\" or more" in both
+    // editions) is no change, and the text says so, as the JSON's `differs: false` does.
+    let dir = Scratch::new("diff-same-error");
+    std::fs::write(
+        dir.path("s.toml"),
+        "ruleset = \"furious_reason\"\n[[adjudication]]\nname = \"negative width\"\nexpr = 'crossing_cost(marsh, infantry, width: -2\")'\n",
+    )
+    .expect("written");
+    let scenario = dir.path("s.toml");
+    let o = umpire(&[
+        "diff",
+        "furious_reason",
+        "examples/house/furious_reason_veterans.rules",
+        "--scenario",
+        &scenario,
+    ]);
+    assert!(
+        stdout(&o).ends_with(
+            "  negative width — crossing_cost(marsh, infantry, width: -2\")\n    the same: error: `width` must be 0\" or more, but is -2\"\n"
+        ),
+        "{}",
+        stdout(&o)
+    );
 }
 
 /// A house rule that adds a field (`veteran`, +1 to manoeuvre) is compared with the
