@@ -233,20 +233,8 @@ impl Scale {
     /// A stretch given by its ends (`(v, true)`: `v` included; `None`: no bound) as a
     /// rulebook would say it: `more than 1/7 and less than 1/5`, `1/2`, `less than 1`.
     pub(in crate::check) fn stretch(self, (lo, hi): (Bound, Bound)) -> String {
-        let from = |(v, closed): (Rational, bool)| {
-            if closed {
-                format!("{} or more", self.bound(v))
-            } else {
-                format!("more than {}", self.bound(v))
-            }
-        };
-        let to = |(v, closed): (Rational, bool)| {
-            if closed {
-                format!("{} or less", self.bound(v))
-            } else {
-                format!("less than {}", self.bound(v))
-            }
-        };
+        let from = |(v, closed): (Rational, bool)| said_end(self.bound(v), closed, true);
+        let to = |(v, closed): (Rational, bool)| said_end(self.bound(v), closed, false);
         match (lo, hi) {
             (None, None) => "every number".into(),
             (None, Some(h)) => to(h),
@@ -277,20 +265,8 @@ impl Scale {
         // Ends: (the step point, whether it is itself included).
         let low = (lo.div_euclid(2), lo.rem_euclid(2) == 0);
         let high = (hi.div_euclid(2) + hi.rem_euclid(2), hi.rem_euclid(2) == 0);
-        let from = |(n, closed): (i128, bool)| {
-            if closed {
-                format!("{} or more", self.number(n))
-            } else {
-                format!("more than {}", self.number(n))
-            }
-        };
-        let to = |(n, closed): (i128, bool)| {
-            if closed {
-                format!("{} or less", self.number(n))
-            } else {
-                format!("less than {}", self.number(n))
-            }
-        };
+        let from = |(n, closed): (i128, bool)| said_end(self.number(n), closed, true);
+        let to = |(n, closed): (i128, bool)| said_end(self.number(n), closed, false);
         let what = if self.length { "lengths" } else { "fractions" };
         match (open_lo, open_hi) {
             (true, true) => "every number".into(),
@@ -356,6 +332,17 @@ fn end(e: End) -> Option<Q> {
     match e {
         End::At(q) => Some(q),
         _ => None,
+    }
+}
+
+/// One end of a stretch as a rulebook says it: `5 or more` / `more than 5` (`upward`),
+/// `5 or less` / `less than 5`; `closed`: the number itself included.
+fn said_end(number: String, closed: bool, upward: bool) -> String {
+    match (closed, upward) {
+        (true, true) => format!("{number} or more"),
+        (false, true) => format!("more than {number}"),
+        (true, false) => format!("{number} or less"),
+        (false, false) => format!("less than {number}"),
     }
 }
 
