@@ -69,7 +69,8 @@ fn brute_force(rules: &Ruleset, expr: &str) -> HashMap<String, BigRational> {
                 Case::Error {
                     code: d.code,
                     message: d.message,
-                    help: d.help
+                    help: d.help,
+                    subject: d.subject
                 }
             ),
         };

@@ -35,6 +35,10 @@ pub struct Diag {
     /// How many problems it reports: 1, or N for the `... and N more errors` that stands
     /// for the errors found past the hundred shown.
     pub count: usize,
+    /// What an error of the question names, for the code that reads it (an example's
+    /// `is missing men`, JSON's `"parameter"`): the parameter a missing-argument error
+    /// says is left out, or the call an ask-instead error says to ask.
+    pub subject: Option<String>,
     attached: Option<Box<Attached>>,
 }
 
@@ -54,6 +58,7 @@ impl Diag {
             help: None,
             warning: false,
             count: 1,
+            subject: None,
             attached: None,
         }
     }
@@ -71,6 +76,12 @@ impl Diag {
     /// Adds a labelled span.
     pub fn label(mut self, span: Span, label: impl Into<String>) -> Diag {
         self.labels.push((span, label.into()));
+        self
+    }
+
+    /// Names what an error of the question is about (see [`Diag::subject`]).
+    pub fn subject(mut self, subject: impl Into<String>) -> Diag {
+        self.subject = Some(subject.into());
         self
     }
 

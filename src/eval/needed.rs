@@ -268,7 +268,8 @@ impl Evaluator<'_> {
                 span,
                 "asked instead",
             )
-            .help(format!("ask {}({shown}) instead", sig.name)),
+            .help(format!("ask {}({shown}) instead", sig.name))
+            .subject(format!("{}({shown})", sig.name)),
         ))
     }
 
@@ -296,7 +297,8 @@ fn missing_error(w: &LeftOut, span: Span) -> Flow {
                 *at,
                 RULESET_CALL,
             )
-            .help(help.clone()),
+            .help(help.clone())
+            .subject(&*w.param),
         );
     }
     Flow::from(
@@ -306,7 +308,8 @@ fn missing_error(w: &LeftOut, span: Span) -> Flow {
             span,
             "read here",
         )
-        .help(format!("give it: {}", w.with)),
+        .help(format!("give it: {}", w.with))
+        .subject(&*w.param),
     )
 }
 
@@ -324,11 +327,10 @@ pub fn of_the_ruleset(d: &Diag) -> bool {
 
 /// The parameter a missing-argument error names (`men`), if `d` is one.
 pub fn missing_param(d: &Diag) -> Option<&str> {
-    if d.code != Code::EvalMissingArgument {
+    if d.code != Code::EvalMissingArgument || of_the_ruleset(d) {
         return None;
     }
-    let rest = d.message.strip_suffix("`: it is not given")?;
-    rest.rsplit_once(" needs `").map(|(_, n)| n)
+    d.subject.as_deref()
 }
 
 /// The rule or table an ask-instead error says to ask (`crossing_cost`), if `d` is one.
@@ -336,17 +338,17 @@ pub fn asked_instead(d: &Diag) -> Option<&str> {
     if d.code != Code::EvalAskInstead {
         return None;
     }
-    let help = d.help.as_deref()?.strip_prefix("ask ")?;
-    help.split_once('(').map(|(n, _)| n)
+    d.subject.as_deref()?.split_once('(').map(|(n, _)| n)
 }
 
 /// An error as JSON: its code and message, its help when it has one, and for an error of
 /// the question the parameter it names (`"parameter": "men"`) or the call to ask instead
-/// (`"instead": "crossing_cost(marsh, infantry, width: …)"`).
+/// (`"instead": "crossing_cost(marsh, infantry, width: …)"`), its `subject`.
 pub fn error_json(
     code: Code,
     message: &str,
     help: Option<&str>,
+    subject: Option<&str>,
 ) -> serde_json::Map<String, serde_json::Value> {
     let mut m = serde_json::Map::new();
     m.insert("code".into(), serde_json::json!(code));
@@ -354,33 +356,23 @@ pub fn error_json(
     if let Some(h) = help {
         m.insert("help".into(), h.into());
     }
-    match code {
-        Code::EvalMissingArgument => {
-            let named = message
-                .strip_suffix("`: it is not given")
-                .and_then(|r| r.rsplit_once(" needs `"))
-                .map(|(_, n)| n)
-                .or_else(|| {
-                    // A ruleset's call that leaves it out: "... without `extra`, which ...".
-                    let (_, rest) = message.split_once("` without `")?;
-                    rest.split_once("`, which").map(|(n, _)| n)
-                });
-            if let Some(n) = named {
-                m.insert("parameter".into(), n.into());
-            }
-        }
-        Code::EvalAskInstead => {
-            if let Some(call) = help.and_then(|h| h.strip_prefix("ask ")?.strip_suffix(" instead"))
-            {
-                m.insert("instead".into(), call.into());
-            }
-        }
-        _ => {}
+    let key = match code {
+        Code::EvalMissingArgument => Some("parameter"),
+        Code::EvalAskInstead => Some("instead"),
+        _ => None,
+    };
+    if let (Some(key), Some(s)) = (key, subject) {
+        m.insert(key.into(), s.into());
     }
     m
 }
 
 /// An error as JSON (see [`error_json`]).
 pub fn diag_json(d: &Diag) -> serde_json::Value {
-    serde_json::Value::Object(error_json(d.code, &d.message, d.help.as_deref()))
+    serde_json::Value::Object(error_json(
+        d.code,
+        &d.message,
+        d.help.as_deref(),
+        d.subject.as_deref(),
+    ))
 }

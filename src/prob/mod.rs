@@ -48,6 +48,8 @@ pub enum Case {
         message: String,
         /// Its help, if any.
         help: Option<String>,
+        /// What an error of the question names ([`Diag::subject`]).
+        subject: Option<String>,
     },
 }
 
@@ -59,6 +61,7 @@ impl Case {
                 code: d.code,
                 message: d.message,
                 help: d.help,
+                subject: d.subject,
             },
         }
     }
@@ -640,10 +643,12 @@ impl Distribution {
                 code,
                 message,
                 help,
+                subject,
             } = &c.case
             {
                 if matches!(code, Code::EvalMissingArgument | Code::EvalAskInstead) {
-                    let d = Diag::error(*code, message.clone());
+                    let mut d = Diag::error(*code, message.clone());
+                    d.subject = subject.clone();
                     return Err(match help {
                         Some(h) => d.help(h.clone()),
                         None => d,

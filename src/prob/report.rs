@@ -226,9 +226,10 @@ fn case_json(p: &Program, c: &Case) -> serde_json::Value {
             code,
             message,
             help,
-        } => {
-            json!({ "error": crate::eval::error_json(*code, message, help.as_deref()) })
-        }
+            subject,
+        } => json!({
+            "error": crate::eval::error_json(*code, message, help.as_deref(), subject.as_deref())
+        }),
     }
 }
 
