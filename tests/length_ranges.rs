@@ -168,3 +168,14 @@ fn a_range_may_have_a_negative_end() {
     assert_eq!(code, 1);
     assert!(err.contains("`step` must be 1/2'..1', but is 2'"), "{err}");
 }
+
+/// A plain number where a length is wanted is one error, of its kind ("expects a
+/// length"), never also "out of range" (`2` is not below 0").
+#[test]
+fn a_number_without_its_unit_is_a_type_error_only() {
+    let (code, _, err) = eval(None, "crossing_cost(2)");
+    assert_eq!(code, 1);
+    assert!(err.contains("umpire::check::type"), "{err}");
+    assert!(!err.contains("umpire::check::range"), "{err}");
+    assert!(!err.contains("must be 0\" or more"), "{err}");
+}

@@ -489,7 +489,13 @@ impl Checker<'_> {
             _ => None,
         };
         let Some(v) = written else { return };
-        if !r.contains(&v) {
+        // A value of the other kind (`width: 2` for a length) is a type error, said
+        // where the types are checked: not also "out of range".
+        let same_kind = matches!(
+            (r, &v),
+            (NumRange::Int(_), Value::Num(_)) | (NumRange::Length(_), Value::Length(_))
+        );
+        if same_kind && !r.contains(&v) {
             let shown = match &v {
                 Value::Num(n) => crate::value::Mixed(*n).to_string(),
                 Value::Length(l) => l.to_string(),
