@@ -3,7 +3,7 @@
 //! - [`Seeded`]: a ChaCha8 RNG from a seed, so a seed gives the same rolls on every
 //!   machine and every version that pins `rand`/`rand_chacha`;
 //! - [`Given`]: the players rolled real dice and typed the faces, used in order;
-//! - the exact enumerating source of the probability engine, `prob::Enumerate`.
+//! - the exact enumerating source of the probability engine, `prob::paths::Enumerate`.
 
 use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
