@@ -31,7 +31,7 @@ pub struct Limits {
     /// Most evaluation steps in one adjudication (1,000,000): each expression worked
     /// out is a step, and each pattern alternative tried in a table row or `match`.
     pub steps: u64,
-    /// Most rules, tables and modifier lists in use inside each other at once (100).
+    /// Most rules, tables and modifier lists in use inside each other at once (1000).
     pub depth: u32,
     /// Most dice rolled in all in one adjudication (100,000).
     pub dice: u64,
@@ -44,7 +44,7 @@ impl Default for Limits {
             dice_per_roll: 1000,
             sides: 1000,
             steps: 1_000_000,
-            depth: 100,
+            depth: 1000,
             dice: 100_000,
         }
     }

@@ -425,16 +425,17 @@ fn no_failure_becomes_a_value() {
 
 #[test]
 fn exact_odds_enumerate_up_to_the_case_limit_and_sample_past_it() {
-    // 2d6 has 11 sums: with a limit of 11 cases it is worked out exactly; with 10 it is
-    // too many, and the engine says so (the CLI then samples, and says that too).
+    // 2d6 has 11 sums; each is a path of one evaluation step and one outcome merged, 2
+    // units of work: with a limit of 22 it is worked out exactly; with 21 it is too
+    // much, and the engine says so (the CLI then samples, and says that too).
     let rules = Ruleset::bundled("kriegspiel").expect("bundled");
     let q = rules.question("<expression>", "2d6").expect("compiles");
     let job = umpire::prob::Job {
         state: None,
         ..umpire::prob::Job::of(&rules, &q)
     };
-    assert!(umpire::prob::exact(&job, 11).is_some());
-    assert!(umpire::prob::exact(&job, 10).is_none());
+    assert!(umpire::prob::exact(&job, 22).is_some());
+    assert!(umpire::prob::exact(&job, 21).is_none());
 }
 
 /// A save stopped at any point (a failure, or the process dying there) leaves the old

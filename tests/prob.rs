@@ -443,7 +443,7 @@ fn a_crt_column_shifted_by_terrain_has_the_odds_worked_by_hand() {
     }
 }
 
-/// A pool of dice rolled one by one (`count`, `explode`, `reroll`, ...) has at least
+/// A pool of dice rolled one by one (`explode`, `reroll`, counted or not) has at least
 /// faces^dice cases, so `prob` knows before enumerating that `count(explode(100d6),
 /// at_least: 7)` is past any limit and samples at once (it enumerated up to the limit
 /// first, for minutes); a pool in a rule the question calls counts too.
@@ -458,8 +458,15 @@ fn a_pool_past_the_limit_is_known_before_enumerating() {
         let q = r.question("<test>", expr).expect("checks");
         pool_cases(&Job::of(&r, &q))
     };
-    assert_eq!(cases("count(3d6, at_least: 4)"), 216, "6^3");
-    assert_eq!(cases("highest(2, 4d6)"), 1296, "6^4");
+    // A count, the highest or the lowest of plain dice are worked out by their closed
+    // forms (a binomial, the kept dice face by face), not die by die.
+    assert_eq!(cases("count(3d6, at_least: 4)"), 1, "a closed form");
+    assert_eq!(cases("highest(2, 4d6)"), 1, "a closed form");
+    assert_eq!(
+        cases("count(reroll(3d6, at_most: 1), at_least: 4)"),
+        216,
+        "6^3"
+    );
     assert!(cases("count(explode(100d6), at_least: 7)") > 100_000);
     assert!(cases("explode(1000d6)") > 100_000);
     assert!(cases("hits() + 1") > 100_000, "20 dice in the rule called");

@@ -61,7 +61,7 @@ struct LimitArgs {
     /// Most evaluation steps in one adjudication [default: 1000000].
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_steps: Option<u64>,
-    /// Most rules, tables and modifier lists in use inside each other [default: 100].
+    /// Most rules, tables and modifier lists in use inside each other [default: 1000].
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     max_depth: Option<u32>,
     /// Most dice rolled in all in one adjudication [default: 100000].

@@ -34,7 +34,17 @@ impl Evaluator<'_> {
             .rules
             .get(id as usize)
             .ok_or_else(|| internal(span, "a rule"))?;
-        let mut f = self.args(&r.sig, args, span, frame)?;
+        let f = self.args(&r.sig, args, span, frame)?;
+        self.rule_body(id, args, f, span)
+    }
+
+    /// A rule's body, its arguments worked out (`args` as written, for the trace).
+    fn rule_body(&mut self, id: u32, args: &[Expr], mut f: Vec<Value>, span: Span) -> Ev {
+        let prog = self.prog;
+        let r = prog
+            .rules
+            .get(id as usize)
+            .ok_or_else(|| internal(span, "a rule"))?;
         self.enter(span, Callee::Rule(id))?;
         self.open();
         let out = self.eval(&r.body, &mut f);
@@ -58,7 +68,18 @@ impl Evaluator<'_> {
             .tables
             .get(id as usize)
             .ok_or_else(|| internal(span, "a table"))?;
-        let mut f = self.args(&t.sig, args, span, frame)?;
+        let f = self.args(&t.sig, args, span, frame)?;
+        self.table_body(id, args, f, span)
+    }
+
+    /// A table's row found and its cell worked out, its arguments worked out (`args` as
+    /// written, for the trace).
+    fn table_body(&mut self, id: u32, args: &[Expr], mut f: Vec<Value>, span: Span) -> Ev {
+        let prog = self.prog;
+        let t = prog
+            .tables
+            .get(id as usize)
+            .ok_or_else(|| internal(span, "a table"))?;
         self.keys_given(t.keys, span)?;
         // Every pattern alternative tried is a step: a long row costs its length.
         let mut tried = 0u64;
@@ -117,7 +138,18 @@ impl Evaluator<'_> {
             .modifiers
             .get(id as usize)
             .ok_or_else(|| internal(span, "a modifier list"))?;
-        let mut f = self.args(&m.sig, args, span, frame)?;
+        let f = self.args(&m.sig, args, span, frame)?;
+        self.modifiers_body(id, args, f, span)
+    }
+
+    /// The modifiers of a list that apply summed, its arguments worked out (`args` as
+    /// written, for the trace).
+    fn modifiers_body(&mut self, id: u32, args: &[Expr], mut f: Vec<Value>, span: Span) -> Ev {
+        let prog = self.prog;
+        let m = prog
+            .modifiers
+            .get(id as usize)
+            .ok_or_else(|| internal(span, "a modifier list"))?;
         self.enter(span, Callee::Modifiers(id))?;
         let mut total = Rational::from_integer(0);
         let mut applied = Vec::new();
@@ -155,6 +187,24 @@ impl Evaluator<'_> {
             });
         }
         Ok(Value::Num(total))
+    }
+
+    /// A call of a rule, table or modifier list with its arguments already worked out
+    /// and checked (the odds engine's: it works out each call once per distinct
+    /// arguments), as [`Evaluator::call`] goes on from there.
+    pub fn call_with(&mut self, callee: Callee, mut f: Vec<Value>, span: Span) -> Ev {
+        let slots = self
+            .prog
+            .signature(callee)
+            .map_or(0, |s| s.slots as usize)
+            .max(f.len());
+        f.resize(slots, Value::Bool(false));
+        match callee {
+            Callee::Rule(id) => self.rule_body(id, &[], f, span),
+            Callee::Table(id) => self.table_body(id, &[], f, span),
+            Callee::Modifiers(id) => self.modifiers_body(id, &[], f, span),
+            Callee::Builtin(_) => Err(internal(span, "a call")),
+        }
     }
 
     /// A record passed where a declared record type is wanted keeps that type's ranges,
@@ -220,6 +270,9 @@ impl Evaluator<'_> {
 
     pub(super) fn enter(&mut self, span: Span, callee: Callee) -> Result<(), Flow> {
         self.depth += 1;
+        if self.depth > self.max_depth {
+            self.max_depth = self.depth;
+        }
         self.within.push(callee);
         if self.depth > self.limits.depth {
             return Err(Flow::from(
@@ -237,7 +290,7 @@ impl Evaluator<'_> {
 }
 
 /// Checks a value against a parameter's declared range.
-fn check_arg(p: &ParamInfo, v: &Value, span: Span) -> Result<(), Flow> {
+pub(super) fn check_arg(p: &ParamInfo, v: &Value, span: Span) -> Result<(), Flow> {
     if p.ty == Ty::Int && v.as_int().is_none() {
         if let Value::Num(r) = v {
             return Err(Flow::from(Diag::at(

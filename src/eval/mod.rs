@@ -9,6 +9,7 @@ mod calls;
 mod effects;
 mod exprs;
 mod needed;
+mod odds;
 mod ops;
 mod ordered;
 mod readings;
@@ -28,6 +29,7 @@ pub use crate::limits::Limits;
 pub use needed::{
     asked_instead, diag_json, error_json, missing_param, of_the_question, of_the_ruleset,
 };
+pub use odds::{Oracle, Position, Reach};
 pub use readings::Readings;
 
 /// Deepest nesting of expressions (calls included) in one adjudication.
@@ -94,10 +96,7 @@ pub fn adjudicate_bound(
     let mut frame = bound;
     frame.resize((query.slots as usize).max(frame.len()), Value::Bool(false));
     let result = ev.eval(&query.expr, &mut frame);
-    let outcome = ev
-        .outcome(result)
-        .map_err(|d| as_typed(d, &query.sources, query.expr.span))
-        .map_err(|d| at_the_question(d, query.expr.span))?;
+    let outcome = query_outcome(query, result)?;
     if let Err(d) = ev.dice.finish() {
         return Err(unused_after_refusal(&outcome, d, !ev.rolls.is_empty()));
     }
@@ -110,6 +109,31 @@ pub fn adjudicate_bound(
         effects: ev.effects,
         steps: ev.steps,
     })
+}
+
+/// How the question `query` came out, as an adjudication of it tells it: an error in
+/// the ruleset says which question it was working out, an error of the question points
+/// at the question.
+pub fn query_outcome(query: &Query, result: Result<Value, Flow>) -> Result<Outcome, Diag> {
+    outcome_of(result)
+        .map_err(|d| as_typed(d, &query.sources, query.expr.span))
+        .map_err(|d| at_the_question(d, query.expr.span))
+}
+
+/// A finished evaluation as an outcome (a refusal and a gap are outcomes) or an error.
+fn outcome_of(r: Ev) -> Result<Outcome, Diag> {
+    match r {
+        Ok(v) => Ok(Outcome::Value(v)),
+        Err(Flow::Refused(reason, cite)) => Ok(Outcome::Refused {
+            reason: reason.to_string(),
+            cite: cite.map(|c| c.to_string()),
+        }),
+        Err(Flow::NotGiven(what, cite)) => Ok(Outcome::NotGiven {
+            what: what.to_string(),
+            cite: cite.map(|c| c.to_string()),
+        }),
+        Err(Flow::Error(d)) => Err(*d),
+    }
 }
 
 /// A value out of its range met in the ruleset's text (a count taken below 0 by an
@@ -209,6 +233,13 @@ pub struct Evaluator<'a> {
     missing: Vec<needed::Missing>,
     /// The question as typed (empty if not known): what an `instead` says was asked.
     pub asked: String,
+    /// The odds engine, when one is working out the odds: it works out whole the
+    /// expressions it can (a dice term, a sum of them, a call) and chooses their value
+    /// for this path ([`odds`]).
+    pub oracle: Option<&'a mut dyn Oracle>,
+    /// The deepest calls and nesting reached so far (for the odds engine's limits).
+    max_depth: u32,
+    max_nesting: u32,
 }
 
 /// How many steps of work go by between looks at Ctrl-C (a few microseconds' worth).
@@ -263,23 +294,15 @@ impl<'a> Evaluator<'a> {
             readings: opts.readings,
             missing: Vec::new(),
             asked: String::new(),
+            oracle: None,
+            max_depth: 0,
+            max_nesting: 0,
         }
     }
 
     /// Turns the flow of a finished evaluation into an outcome.
     pub fn outcome(&mut self, r: Ev) -> Result<Outcome, Diag> {
-        match r {
-            Ok(v) => Ok(Outcome::Value(v)),
-            Err(Flow::Refused(reason, cite)) => Ok(Outcome::Refused {
-                reason: reason.to_string(),
-                cite: cite.map(|c| c.to_string()),
-            }),
-            Err(Flow::NotGiven(what, cite)) => Ok(Outcome::NotGiven {
-                what: what.to_string(),
-                cite: cite.map(|c| c.to_string()),
-            }),
-            Err(Flow::Error(d)) => Err(*d),
-        }
+        outcome_of(r)
     }
 
     #[inline(always)]
@@ -332,6 +355,13 @@ impl<'a> Evaluator<'a> {
 
     /// Evaluates `e` with locals in `frame`.
     pub fn eval(&mut self, e: &Expr, frame: &mut [Value]) -> Ev {
+        // The odds engine works out whole what it can (a sum of dice, a call), asked
+        // before the expression is counted: its work is spent as the evaluator's own.
+        if self.oracle.is_some() {
+            if let Some(r) = self.ask_oracle(e, frame) {
+                return r;
+            }
+        }
         // Expressions inside calls inside expressions: the whole nesting is bounded, not
         // just the calls, so a deep body called a hundred deep cannot exhaust the stack.
         self.nesting += 1;
@@ -341,6 +371,9 @@ impl<'a> Evaluator<'a> {
                 Diag::at(Code::LimitDepth, format!("the adjudication nests more than {MAX_EVAL_NESTING} expressions deep"), e.span, "too deep here")
                     .help("a rule may be calling itself too deeply; write it with fewer calls or shorter chains"),
             ));
+        }
+        if self.nesting > self.max_nesting {
+            self.max_nesting = self.nesting;
         }
         // Checking the stack costs a little: every 16 levels is enough (16 frames are
         // well inside the 128 KiB `deep` keeps in hand).

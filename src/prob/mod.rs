@@ -11,8 +11,10 @@ use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
 use crate::dice::DiceSource;
 use crate::eval::{adjudicate_bound, Limits, Options, Readings};
-use crate::program::{Callee, ExprKind, Program, Query};
+use crate::program::{Builtin, Callee, ExprKind, Program, Query};
 
+pub mod dist;
+mod engine;
 mod outcomes;
 pub mod paths;
 pub mod report;
@@ -22,11 +24,11 @@ use crate::value::{Rational, Value};
 use num_rational::BigRational;
 pub use outcomes::{key, percent, percent_f, stats, Stats};
 use outcomes::{order, to_f64};
-pub use paths::{exact, exact_ticking};
+
 pub use sample::sample;
 
 /// Most cases worked through exactly before sampling instead (`--limit`).
-pub const DEFAULT_LIMIT: usize = 100_000;
+pub const DEFAULT_LIMIT: usize = 20_000_000;
 /// Adjudications sampled when there are too many cases and no `--samples` is given.
 pub const DEFAULT_SAMPLES: u64 = 100_000;
 /// Most evaluation steps spent enumerating (past it, umpire samples instead), and
@@ -237,11 +239,11 @@ impl Distribution {
     }
 }
 
-/// The fewest cases of the biggest dice pool (`count(100d6, at_least: 4)`,
-/// `explode(20d6)`, `reroll(...)`, `highest(...)`, `lowest(...)`) written with a fixed
-/// number of dice in the question or in a rule it calls: each die of a pool is rolled on
-/// its own, so a pool of n dice of s faces has at least s^n cases (re-rolls and
-/// explosions add more). Saturates rather than overflow.
+/// The fewest paths of the biggest re-rolled or exploded pool (`explode(20d6)`,
+/// `reroll(...)`, counted or not) written with a fixed number of dice in the question or
+/// in a rule it calls: each of its dice is rolled on its own, so a pool of n dice of s
+/// faces has at least s^n paths (re-rolls and explosions add more). Saturates rather
+/// than overflow. (A count, the highest or the lowest of plain dice have closed forms.)
 pub fn pool_cases(job: &Job<'_>) -> u64 {
     let mut most = 1u64;
     let mut seen = std::collections::HashSet::new();
@@ -257,7 +259,9 @@ pub fn pool_cases(job: &Job<'_>) -> u64 {
                         todo.push(&r.body);
                     }
                 }
-                Callee::Builtin(b) if b.is_pool() => {
+                // A count, the highest or the lowest of written dice have closed forms
+                // (the engine's); re-rolled and exploded dice are rolled one by one.
+                Callee::Builtin(Builtin::Reroll | Builtin::Explode) => {
                     for a in args {
                         if let ExprKind::Dice { count, sides } = a.kind {
                             let cases = u64::from(sides).saturating_pow(count);
@@ -337,4 +341,20 @@ fn distribution(job: &Job<'_>, settings: &Settings) -> Distribution {
     let d = sample(job, samples, seed, over_limit, &mut tick);
     bar.finish_and_clear();
     d
+}
+
+/// Works out the odds of a job exactly (the compositional engine, [`engine`]);
+/// `None` when that takes more than `limit` units of work (evaluation steps and
+/// outcomes combined), so the caller samples instead.
+pub fn exact(job: &Job<'_>, limit: usize) -> Option<Distribution> {
+    engine::exact(job, limit, &mut |_| {})
+}
+
+/// [`exact`], calling `tick` with the work done so far (a progress display).
+pub fn exact_ticking(
+    job: &Job<'_>,
+    limit: usize,
+    tick: &mut dyn FnMut(u64),
+) -> Option<Distribution> {
+    engine::exact(job, limit, tick)
 }
