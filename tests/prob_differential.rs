@@ -15,7 +15,10 @@
 //!    0..200 (`UMPIRE_GEN_SEEDS=20000` to run more by hand);
 //! 4. corpus 3 under tight limits (steps 60, depth 3, dice 8): the same verdict.
 //!
-//! `cargo test --test prob_differential -- --nocapture` prints the counts.
+//! `cargo test --test prob_differential -- --nocapture` prints the counts. A failure
+//! prints the ruleset (its source, when generated), the question, the state and both
+//! distributions: to keep it as a regression case, write the ruleset to
+//! tests/prob/regress/NAME.rules with a `# ask: QUESTION` line (corpus 2 runs it).
 
 mod prob_gen;
 
@@ -145,7 +148,20 @@ fn example_questions(rules: &Ruleset, path: &str, tally: &mut Tally) {
                 question: &question,
                 state: &state,
             };
-            tally.run(&job, &asked, difference);
+            let odds = tally.run(&job, &asked, difference);
+            // The example's context is the example's: a check that holds in `umpire
+            // test` (every example here does) and has one outcome is true for certain.
+            if let (Some(d), None) = (odds, &chk.expect) {
+                if d.chances.len() == 1 {
+                    let c = &d.chances[0];
+                    if !matches!(c.case, Case::Outcome(Outcome::Value(Value::Bool(true)))) {
+                        tally.failures.push(format!(
+                            "{path}: the check `{question}` does not hold as a question: {:?} ({state})",
+                            c.case
+                        ));
+                    }
+                }
+            }
             // The check itself, with the example's dice, so that the steps after it
             // take the rolls the example gives them (`A == B` side by side, as a test
             // works it out).
@@ -521,6 +537,8 @@ fn generated_questions_have_the_same_odds_from_both_engines() {
     let mut tally = Tally::default();
     let mut checked = Checked::default();
     let mut most = 0;
+    // How many questions have each kind of outcome (the generator reaches them all).
+    let mut kinds = std::collections::BTreeMap::<&str, u64>::new();
     generated(&mut checked, |rules, source, expr| {
         let q = rules.question("<generated>", expr).expect("checked above");
         let asked = Asked {
@@ -532,10 +550,29 @@ fn generated_questions_have_the_same_odds_from_both_engines() {
             if let Method::Exact { cases } = d.method {
                 most = most.max(cases);
             }
+            let mut seen = std::collections::BTreeSet::new();
+            for c in &d.chances {
+                seen.insert(match &c.case {
+                    Case::Outcome(Outcome::Value(Value::Num(_))) => "a number",
+                    Case::Outcome(Outcome::Value(Value::Bool(_))) => "true or false",
+                    Case::Outcome(Outcome::Value(Value::Enum(..))) => "an enum value",
+                    Case::Outcome(Outcome::Value(Value::Record(_))) => "a record",
+                    Case::Outcome(Outcome::Value(_)) => "another value",
+                    Case::Outcome(Outcome::Refused { .. }) => "a refusal",
+                    Case::Outcome(Outcome::NotGiven { .. }) => "not given",
+                    Case::Error { .. } => "an error",
+                });
+            }
+            for k in seen {
+                *kinds.entry(k).or_default() += 1;
+            }
         }
     });
     checked.print_and_hold("corpus 3 (generated)");
-    println!("corpus 3: the most paths of a question compared: {most}");
+    println!("corpus 3: the most paths of a question compared: {most}; questions with each kind of outcome: {kinds:?}");
+    for kind in ["a number", "a record", "a refusal", "not given", "an error"] {
+        assert!(kinds.contains_key(kind), "no generated question has {kind}");
+    }
     tally.finish("corpus 3 (generated)");
 }
 

@@ -264,7 +264,7 @@ impl Gen {
             let i = self.rng.gen_range(0..self.callable.len());
             self.call(i, 2)
         } else {
-            let t = self.any_ty(false);
+            let t = self.any_ty(true);
             let depth = self.rng.gen_range(1..=3);
             self.block(&t, depth, "; ")
         };
