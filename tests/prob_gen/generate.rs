@@ -254,11 +254,8 @@ impl Gen {
     /// after a `let` used twice).
     fn question(&mut self) -> String {
         self.locals.clear();
-        if let Some(g) = self.callable.iter().position(|s| s.name == "g") {
-            if self.chance(0.25) {
-                let _ = g;
-                return format!("g({})", self.rng.gen_range(0..=4));
-            }
+        if self.callable.iter().any(|s| s.name == "g") && self.chance(0.25) {
+            return format!("g({})", self.rng.gen_range(0..=4));
         }
         let q = if self.chance(0.5) {
             let i = self.rng.gen_range(0..self.callable.len());
