@@ -55,7 +55,6 @@ pub fn key(case: &Case) -> String {
 
 /// Orders outcomes as a reader expects them.
 pub(super) fn order(p: &Program, a: &Case, b: &Case) -> std::cmp::Ordering {
-    use std::cmp::Ordering;
     let rank = |c: &Case| match c {
         Case::Outcome(Outcome::Value(_)) => 0,
         Case::Outcome(Outcome::Refused { .. }) => 1,
@@ -72,7 +71,9 @@ pub(super) fn order(p: &Program, a: &Case, b: &Case) -> std::cmp::Ordering {
                 _ => show_arg(p, x).cmp(&show_arg(p, y)),
             }
         }
-        _ => Ordering::Equal,
+        // Refusals, gaps and errors by their words: the same order however the paths
+        // to them were met.
+        _ => key(a).cmp(&key(b)),
     }
 }
 

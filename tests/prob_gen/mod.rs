@@ -48,8 +48,20 @@ fn compared_key(c: &Case) -> String {
 
 /// The first difference between the oracle's distribution and the engine's, in words;
 /// `None` when they are identical: the same outcomes (by [`compared_key`]) in the same
-/// order, each with the identical exact fraction.
+/// order, each with the identical exact fraction. Where a path passes a limit (or asks
+/// for more dice than a roll may have), odds worked out past it are not the odds: the
+/// whole answer is that error (`prob::odds` turns it into `umpire::prob::limit`), so
+/// then it is enough that both say so ([`limit_difference`]); the engine stops at the
+/// first such path, the oracle goes on and lists the other outcomes too.
 pub fn difference(oracle: &Distribution, engine: &Distribution) -> Option<String> {
+    if !limit_codes(oracle).is_empty() || !limit_codes(engine).is_empty() {
+        return limit_difference(oracle, engine);
+    }
+    exact_difference(oracle, engine)
+}
+
+/// [`difference`] outcome by outcome.
+fn exact_difference(oracle: &Distribution, engine: &Distribution) -> Option<String> {
     for (i, (o, e)) in oracle.chances.iter().zip(&engine.chances).enumerate() {
         let (ko, ke) = (compared_key(&o.case), compared_key(&e.case));
         if ko != ke {
@@ -88,14 +100,17 @@ pub fn limit_codes(d: &Distribution) -> BTreeSet<String> {
         .collect()
 }
 
-/// Under tight limits, the verdicts differ unless both give an error outcome of the same
-/// limit code or neither gives one (and then, the limits not reached, the distributions
-/// must be identical as ever).
+/// Under tight limits, the verdicts differ unless both give an error outcome of a limit
+/// or neither gives one (and then, the limits not reached, the distributions must be
+/// identical as ever). Which limit is named may differ: where several paths pass
+/// different limits (one too many steps, another too many dice), each engine names the
+/// first it meets, and they meet paths in different orders; the answer is the same
+/// refusal to give odds (`umpire::prob::limit`) either way.
 pub fn limit_difference(oracle: &Distribution, engine: &Distribution) -> Option<String> {
     let (a, b) = (limit_codes(oracle), limit_codes(engine));
     match (a.is_empty(), b.is_empty()) {
-        (true, true) => difference(oracle, engine),
-        (false, false) if a.intersection(&b).next().is_some() => None,
+        (true, true) => exact_difference(oracle, engine),
+        (false, false) => None,
         _ => Some(format!(
             "the verdicts under tight limits differ: the oracle stops at {a:?}, the engine at {b:?}"
         )),
