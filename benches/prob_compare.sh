@@ -4,6 +4,7 @@
 #
 #   bash benches/prob_compare.sh           # alone (benches/compare.sh also calls it)
 #   PROB_RUNS=5 ICEPOOL_RUNS=3 bash benches/prob_compare.sh   # fewer runs, rougher numbers
+#   PROB_TIMEOUT=60 bash benches/prob_compare.sh   # give up on one umpire run after 60 s (600)
 #
 # Measured as a user meets them. umpire: the whole `umpire prob ... --format json` process,
 # its output read through a pipe, LESS a trivial `umpire eval RULESET 1` process of the same
@@ -54,6 +55,7 @@ from pathlib import Path
 umpire, python, meta = sys.argv[1], sys.argv[2], Path(sys.argv[3])
 runs = int(os.environ.get("PROB_RUNS", "21"))
 ice_runs = int(os.environ.get("ICEPOOL_RUNS", "7"))
+timeout = float(os.environ.get("PROB_TIMEOUT", "600"))  # seconds for one umpire run
 STATE = "examples/states/furious_reason_brigade.toml"
 RECORD = ("{ guard_grenadiers: manoeuvre(brigade.guard_grenadiers), "
           "second_foot: manoeuvre(brigade.second_foot), "
@@ -99,9 +101,13 @@ QUESTIONS = [
 ]
 
 
-def run(argv, timeout=600):
+def run(argv):
+    """The seconds the process took, and the process; None for one stopped at the timeout."""
     start = time.perf_counter()
-    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    try:
+        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return time.perf_counter() - start, None
     return time.perf_counter() - start, p
 
 
@@ -113,7 +119,8 @@ def exactness(answer):
     """None when every row is exact, else why not."""
     if "error" in answer:
         first = answer["error"][0] if answer["error"] else {}
-        return f"not exact: umpire refused: {first.get('message', '?')}"
+        said = "" if answer.get("harness") else "umpire refused: "
+        return f"not exact: {said}{first.get('message', '?')}"
     for row in answer.get("rows", [answer]):
         if row.get("method") != "exact":
             at = f" (row {row['at']})" if "at" in row else ""
@@ -126,15 +133,17 @@ for qid, what, args, peer, in QUESTIONS:
     argv = [umpire, *args, "--format", "json"]
     say(f"--- {qid}: {' '.join(args)}")
     first_s, p = run(argv)
+    stdout = p.stdout if p is not None else b""
     out_file = meta / "prob" / f"{qid}.json"
-    out_file.write_bytes(p.stdout)
+    out_file.write_bytes(stdout)
     row = {"id": qid, "what": what, "command": shlex.join(["umpire", *args, "--format", "json"]),
-           "json_bytes": len(p.stdout)}
+           "json_bytes": len(stdout)}
     try:
-        answer = json.loads(p.stdout)
+        answer = json.loads(stdout)
     except ValueError:
-        answer = {"error": [{"message": f"no JSON (exit {p.returncode}): "
-                             + p.stderr.decode(errors="replace").strip()[:200]}]}
+        why = (f"stopped after {timeout:g} s (PROB_TIMEOUT)" if p is None else
+               f"exit {p.returncode}: " + p.stderr.decode(errors="replace").strip()[:200])
+        answer = {"error": [{"message": f"umpire gave no JSON ({why})"}], "harness": True}
     check = exactness(answer)
     if isinstance(peer, str):  # Icepool's answer: checked on its first run, timed on all
         times = []
@@ -173,8 +182,9 @@ for qid, what, args, peer, in QUESTIONS:
         for _ in range(n):
             trivial.append(run(trivial_argv)[0])
             t, p = run(argv)
-            if p.returncode != 0:
-                sys.exit(f"{qid}: umpire failed on a timed run (exit {p.returncode})")
+            if p is None or p.returncode != 0:
+                sys.exit(f"{qid}: umpire failed on a timed run "
+                         f"({'timed out' if p is None else f'exit {p.returncode}'})")
             whole.append(t)
         row["umpire_whole_s"] = statistics.median(whole)
         row["umpire_eval_s"] = statistics.median(trivial)

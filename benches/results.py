@@ -93,13 +93,13 @@ within a tenth of Icepool's; hits(100) in under 1 s for the whole process.
                 missed = r["check"]
             elif ok:
                 missed = ""
-            elif net > goal:
+            elif net - 2 * noise > goal:
                 missed = (f"{net / goal:.3g}× too slow: {PROB_TARGET}× would be "
                           f"{t(goal * 1e9)} less eval, not {t(net * 1e9)} "
                           f"(its JSON: {r['json_bytes']:,} bytes)")
             else:
-                missed = (f"not shown: umpire's {net_text} less eval is within the noise of "
-                          f"a process; {PROB_TARGET}× needs it under {t(goal * 1e9)}")
+                missed = (f"not shown: umpire's {net_text} less eval is too near the noise "
+                          f"of a process to tell; {PROB_TARGET}× needs it under {t(goal * 1e9)}")
         elif r["id"] == "hits(100)":
             target = "exact, < 1 s whole"
             ratio_text = "—"

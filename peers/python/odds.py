@@ -274,7 +274,12 @@ def main() -> int:
               file=sys.stderr)
         return 2
     if len(args) == 3 and args[1] == "--umpire":
-        out["check"] = compare(workload, result, json.loads(Path(args[2]).read_text()))
+        try:
+            answer = json.loads(Path(args[2]).read_text())
+        except ValueError:
+            out["check"] = f"not exact: umpire's answer in {args[2]} is not JSON"
+        else:
+            out["check"] = compare(workload, result, answer)
     print(json.dumps(out))
     return 0
 
