@@ -7,8 +7,10 @@
 # Builds umpire in release, builds the peers (peers/rust: native Rust, Rhai and the
 # hello-world binary), runs `cargo bench --bench adjudicate` (B1-B5; B5 takes turns
 # with the hello-world process in one loop), runs `peers/run.sh` (the peers' benches;
-# Python and Icepool in peers/python/.venv), measures peak memory (RSS) with GNU time,
-# and writes the table of ratios. About 10 minutes on 2 cores; the first run also
+# Python and Icepool in peers/python/.venv), runs `benches/prob_compare.sh` (the exact
+# odds O1-O7, hits(100) and 800d6, as whole `umpire prob` processes beside Icepool's
+# first computation), measures peak memory (RSS) with GNU time, and writes the table of
+# ratios. About 12 minutes on 2 cores; the first run also
 # compiles Rhai and criterion and installs Icepool from PyPI. Needs: cargo, python3
 # (3.11 or newer, with venv), GNU time at /usr/bin/time, and crates.io and PyPI.
 set -euo pipefail
@@ -38,6 +40,9 @@ UMPIRE_BENCH_META="$META" cargo bench --bench adjudicate -- --noplot
 
 echo "==> peers/run.sh" >&2
 bash peers/run.sh
+
+echo "==> benches/prob_compare.sh" >&2
+bash benches/prob_compare.sh
 
 echo "==> peak memory" >&2
 U="$TARGET/release/umpire"

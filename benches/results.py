@@ -1,11 +1,20 @@
 """Writes benches/RESULTS.md (to stdout) from one run of benches/compare.sh: umpire's
-criterion estimates (target/criterion), the peers' (peers/results.json) and the peak
-memory (target/bench-meta/rss.json). Every figure is the median of its run."""
+criterion estimates (target/criterion), the peers' (peers/results.json), the peak
+memory (target/bench-meta/rss.json) and the exact odds beside Icepool
+(target/bench-meta/prob.json, from benches/prob_compare.sh). Every figure is the median
+of its run.
+
+    python3 benches/results.py          # the whole file
+    python3 benches/results.py --prob   # benches/RESULTS.md as it is, with its section
+                                        # "Exact odds beside Icepool" written anew (what
+                                        # benches/prob_compare.sh run alone does)
+"""
 
 import json
 import os
 import platform
 import subprocess
+import sys
 from datetime import date
 from pathlib import Path
 
@@ -31,6 +40,110 @@ def t(ns):
         if ns >= scale:
             return f"{ns / scale:.3g} {unit}"
     return f"{ns:.3g} ns"
+
+
+PROB_HEADING = "## Exact odds beside Icepool (O1–O7)"
+PROB_TARGET = 10  # umpire at least this many times faster than Icepool
+
+
+def prob_section():
+    """The O1-O7 rows (and hits(100), 800d6) from bench-meta/prob.json, or None."""
+    f = META / "prob.json"
+    if not f.exists():
+        return None
+    rows = json.loads(f.read_text())
+    out = [f"""{PROB_HEADING}
+
+Measured by `bash benches/prob_compare.sh` (also run by `benches/compare.sh`) on
+{date.fromtimestamp(f.stat().st_mtime).isoformat()}, as a user meets them. umpire: the whole `umpire prob ... --format json`
+process, its output read through a pipe, less a trivial `umpire eval RULESET 1` process of
+the same ruleset (the floor: starting and loading it), the two taking turns in one loop;
+the median of the pairs' differences, ± their interquartile range over √pairs. Icepool:
+its first computation of the same exact distribution in a fresh Python process, the import
+not timed (`peers/python/odds.py`; the median of fresh processes).
+
+Each question is checked first: umpire's answer must be exact (`"method": "exact"`, every
+row of a sweep) and every outcome's fraction equal to Icepool's (for hits(100) and 800d6,
+to what the dice give: see the script). A question that is not exact, or differs, is not
+timed on umpire's side (one run's whole process is shown) and misses its target. Targets:
+every one exact; Icepool / umpire ≥ {PROB_TARGET}, met only when umpire's time plus twice its ± is
+within a tenth of Icepool's; hits(100) in under 1 s for the whole process.
+
+| | Question | Checked | umpire, whole process | umpire less `eval` | Icepool, first computation | Icepool / umpire | Target | | Missed by |
+|---|---|---|---|---|---|---|---|---|---|"""]
+    for r in rows:
+        exact = r["exact"]
+        whole = r["umpire_whole_s"] * 1e9
+        net = r.get("umpire_net_s")
+        ice = r.get("icepool_s")
+        whole_text = t(whole) + ("" if exact else " (one run)")
+        noise = r.get("umpire_noise_s", 0.0)
+        net_text = "—" if net is None else (
+            (t(net * 1e9) if net > 0 else "≤ 0") + f" ± {t(noise * 1e9)}")
+        ice_text = t(ice * 1e9) if ice is not None else "—"
+        if ice is not None:
+            target = f"exact, ≥ {PROB_TARGET}"
+            # The ratio from the medians; met only when even umpire's time plus twice its
+            # noise is within a tenth of Icepool's (a ratio from noise is no ratio).
+            ratio = ice / net if exact and net > 0 else None
+            ratio_text = f"{ratio:.3g}" if ratio is not None else "—"
+            goal = ice / PROB_TARGET
+            ok = exact and net + 2 * noise <= goal
+            if not exact:
+                missed = r["check"]
+            elif ok:
+                missed = ""
+            elif net - 2 * noise > goal:
+                missed = (f"{net / goal:.3g}× too slow: {PROB_TARGET}× would be "
+                          f"{t(goal * 1e9)} less eval, not {t(net * 1e9)} "
+                          f"(its JSON: {r['json_bytes']:,} bytes)")
+            else:
+                missed = (f"not shown: umpire's {net_text} less eval is too near the noise "
+                          f"of a process to tell; {PROB_TARGET}× needs it under {t(goal * 1e9)}")
+        elif r["id"] == "hits(100)":
+            target = "exact, < 1 s whole"
+            ratio_text = "—"
+            ok = exact and whole < 1e9
+            missed = r["check"] if not exact else (
+                "" if ok else f"{t(whole - 1e9)} over 1 s")
+        else:
+            target = "exact"
+            ratio_text = "—"
+            ok = exact
+            missed = "" if ok else r["check"]
+        mark = "met" if ok else "**missed**"
+        check = "exact" if exact else ("**differs**" if r["check"].startswith("differs")
+                                       else "**not exact**")
+        missed = missed.replace("|", "\\|")
+        out.append(f"| {r['id']} | {r['what']} | {check} | {whole_text} | {net_text} | "
+                   f"{ice_text} | {ratio_text} | {target} | {mark} | {missed} |")
+    out.append("")
+    out.append("The commands, as run, and the trivial process taken off:")
+    out.append("")
+    for r in rows:
+        less = f" less `{r['baseline']}`" if "baseline" in r else ""
+        out.append(f"- {r['id']}: `{r['command']}`{less}")
+    out.append("")
+    return "\n".join(out)
+
+
+if sys.argv[1:] == ["--prob"]:
+    # benches/prob_compare.sh alone: the rest of RESULTS.md as it stands.
+    section = prob_section()
+    if section is None:
+        sys.exit(f"no {META / 'prob.json'}: run benches/prob_compare.sh")
+    text = (ROOT / "benches" / "RESULTS.md").read_text()
+    if PROB_HEADING in text:
+        start = text.index(PROB_HEADING)
+        end = text.find("\n## ", start + len(PROB_HEADING))
+        text = text[:start] + section + ("\n" + text[end + 1:] if end >= 0 else "")
+    elif "## Peak memory" in text:
+        at = text.index("## Peak memory")
+        text = text[:at] + section + "\n" + text[at:]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    sys.stdout.write(text)
+    sys.exit(0)
 
 
 u = umpire_ns()
@@ -104,7 +217,7 @@ writes it.
 {row("B3 umpire / native, exact manoeuvre", b3 / p["native exact manoeuvre_ns"], "(the floor)", True, f"{t(b3)} / {t(p['native exact manoeuvre_ns'])}")}
 {row("B4 Rhai compile / umpire parse + check, per line", rhai_line / b4, "≥ 3", rhai_line / b4 >= 3, f"{t(rhai_line)} / {t(b4)} per line ({lines} lines; Rhai's compile parses and optimises, umpire's also type-checks and analyses the dice)")}
 {row("B5 umpire eval process / hello-world process", b5 / hello, "≤ 2", b5 / hello <= 2, f"{t(b5)} / {t(hello)} (taking turns in one loop)")}
-
+{"" if prob_section() is None else chr(10) + prob_section()}
 ## Peak memory (RSS, KiB)
 
 | Process | Peak RSS |

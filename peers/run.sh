@@ -4,7 +4,7 @@
 #   bash peers/run.sh            # from any directory; about 3-4 minutes on 2 cores once built
 #   PEERS_QUICK=1 bash peers/run.sh   # a smoke run: short measurements, rough numbers
 #
-# It installs what it needs (a venv in peers/python/.venv with icepool from PyPI; the Rust
+# It installs what it needs (a venv in peers/python/.venv with icepool 2.1.3 from PyPI; the Rust
 # crate's dependencies from crates.io), builds peers/rust in release (the hello binary that the
 # process bench spawns), runs its criterion benches and the Python script, and gathers one
 # number per measurement into peers/results.json: keys ending in `_ns` are nanoseconds per
@@ -30,9 +30,9 @@ if [ ! -x "$VENV/bin/python" ]; then
     say "creating $VENV"
     "$PYTHON" -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" -c 'import icepool' 2>/dev/null; then
-    say "installing icepool into $VENV"
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check icepool
+if ! "$VENV/bin/python" -c 'import icepool, sys; sys.exit(icepool.__version__ != "2.1.3")' 2>/dev/null; then
+    say "installing icepool 2.1.3 into $VENV"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check icepool==2.1.3
 fi
 
 # --- Rust: build (the hello binary must exist before the process bench) ----------------

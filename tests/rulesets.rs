@@ -99,6 +99,15 @@ fn the_language_feature_rulesets_pass_their_examples() {
     }
 }
 
+/// The ruleset of benches/prob_compare.sh (`wounds(20)`, `hits(100)`) checks, and its
+/// attacks roll as its comments say (its examples: a wound on 3+, 4+ and no 5+ save).
+#[test]
+fn the_bench_ruleset_checks_and_passes_its_examples() {
+    for path in files("benches/prob", "rules") {
+        assert!(examples_pass(&path) >= 6, "{path} has its checks");
+    }
+}
+
 /// A ranged parameter refuses a value outside its range: an error, not an answer.
 #[test]
 fn ranged_parameters_are_checked_at_every_call() {
