@@ -817,6 +817,8 @@ enum Mark<'a> {
     Swatch(&'a str),
     /// A line (dashed or not).
     Line(&'a str, bool),
+    /// Words alone, a note.
+    Note,
 }
 
 /// A legend: marks and their words along a line, wrapped at `width`. Returns its height.
@@ -829,6 +831,7 @@ fn legend(out: &mut String, x: f64, y: f64, width: f64, items: &[(Mark<'_>, Stri
             cy += 18.0;
         }
         match mark {
+            Mark::Note => {}
             Mark::Swatch(fill) => w!(
                 out,
                 r##"<rect x="{}" y="{}" width="12" height="12" fill="{fill}" stroke="#777777" stroke-width="0.5"/>"##,
@@ -919,15 +922,12 @@ pub fn chart(p: &Program, expr: &str, d: &Distribution) -> String {
         }
         if mode == OnBars::Up && values.iter().any(|c| pct_text(c) == "0.00%") {
             items.push((
-                Mark::Swatch("none"),
-                "chances under 0.005% only in the tooltips".into(),
+                Mark::Note,
+                "(chances under 0.005% only in the tooltips)".into(),
             ));
         }
         if mode == OnBars::None {
-            items.push((
-                Mark::Swatch("none"),
-                "each chance in its column's tooltip".into(),
-            ));
+            items.push((Mark::Note, "(each chance in its column's tooltip)".into()));
         }
         y += 4.0 + legend(&mut body, MARGIN, y + 4.0, plot_w + Y_LABELS, &items);
         let most = values.iter().map(|c| reach(c)).fold(0.0, f64::max);
@@ -977,8 +977,9 @@ pub fn chart(p: &Program, expr: &str, d: &Distribution) -> String {
     document(&format!("{expr}: {sub}"), width, y + MARGIN, &body)
 }
 
-/// How the rows of a sweep were found: one line when all alike.
-fn methods_text(rows: &[(String, Distribution)]) -> String {
+/// How the rows of a sweep were found: one line when all alike, else where each row's
+/// own is told (`at`: "in its tooltip", "by its name").
+fn methods_text(rows: &[(String, Distribution)], at: &str) -> String {
     let mut texts: Vec<String> = Vec::new();
     for (_, d) in rows {
         let t = match d.method {
@@ -992,9 +993,9 @@ fn methods_text(rows: &[(String, Distribution)]) -> String {
     match texts.as_slice() {
         [one] => one.clone(),
         _ if texts.iter().all(|t| t != "exact") => {
-            "sampled, each value with its own seed (in its tooltip); ± one standard error".into()
+            format!("sampled, each value with its own seed ({at}); ± one standard error")
         }
-        _ => "exact for some values, sampled for others (each in its tooltip)".into(),
+        _ => format!("exact for some values, sampled for others ({at})"),
     }
 }
 
@@ -1003,12 +1004,20 @@ fn methods_text(rows: &[(String, Distribution)]) -> String {
 /// is seen at a glance; for numbers, a column chart per value on one shared scale.
 pub fn sweep_chart(p: &Program, expr: &str, name: &str, rows: &[(String, Distribution)]) -> String {
     let head = format!("{expr}  for each {name}");
-    let sub = methods_text(rows);
+    let numbers = numeric(rows.iter().map(|(_, d)| d));
+    let sub = methods_text(
+        rows,
+        if numbers {
+            "by its name"
+        } else {
+            "in its tooltip"
+        },
+    );
     let mut body = String::new();
     let mut width = heading_w(&head, &sub) + 2.0 * MARGIN;
     let mut y = MARGIN + heading(&mut body, MARGIN, MARGIN, &head, &sub);
     let row_label = |v: &str| format!("{name} = {v}");
-    if numeric(rows.iter().map(|(_, d)| d)) {
+    if numbers {
         let axis = Axis::of(rows.iter().map(|(_, d)| d));
         let all = || rows.iter().flat_map(|(_, d)| &d.chances);
         let widest = all()
@@ -1046,7 +1055,7 @@ pub fn sweep_chart(p: &Program, expr: &str, name: &str, rows: &[(String, Distrib
                 esc(&row_label(v))
             );
             let mut about: Vec<String> = mean_text(p, d).into_iter().collect();
-            if !matches!(d.method, Method::Exact { .. }) && sub.contains("tooltip") {
+            if !matches!(d.method, Method::Exact { .. }) && sub.contains("by its name") {
                 about.push(method(&d.method));
             }
             if !about.is_empty() {
