@@ -102,6 +102,20 @@ pub enum Format {
     Json,
 }
 
+/// Output format of `prob` and `diff`, which can also draw the odds. (Not `Format`:
+/// `eval`, `run` and the rest have no odds to draw, so `--format svg` is no value of
+/// theirs, and clap refuses it there in plain words.)
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum OddsFormat {
+    /// Text for people.
+    Text,
+    /// One JSON object.
+    Json,
+    /// An SVG chart of the odds on standard output (a bar per outcome, exact percentages
+    /// on the bars; `diff` needs --scenario).
+    Svg,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Adjudicate one expression against a ruleset.
@@ -142,7 +156,7 @@ impl Command {
     fn json_errors(&self) -> bool {
         match self {
             Command::Eval(a) => a.format == Format::Json,
-            Command::Prob(a) => a.format == Format::Json,
+            Command::Prob(a) => a.format == OddsFormat::Json,
             _ => false,
         }
     }

@@ -1,11 +1,11 @@
 //! `umpire prob RULESET EXPR`: the odds of an adjudication, exact or sampled, once or
 //! for each value of a `--sweep`.
 
-use super::{load_with_state, Format};
+use super::{load_with_state, OddsFormat as Format};
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
 use crate::limits::Limits;
-use crate::prob::{report, Distribution, Method, Settings};
+use crate::prob::{report, svg, Distribution, Method, Settings};
 use crate::Ruleset;
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -79,6 +79,7 @@ fn once(rules: &Ruleset, args: &Args, settings: &Settings) -> Result<(), Diags> 
     match args.format {
         Format::Json => outln!("{}", report::json(&rules.program, &args.expr, &d)),
         Format::Text => out!("{}", report::text(&rules.program, &args.expr, &d)),
+        Format::Svg => out!("{}", svg::chart(&rules.program, &args.expr, &d)),
     }
     Ok(())
 }
@@ -94,6 +95,7 @@ fn sweep(rules: &Ruleset, args: &Args, spec: &str, settings: &Settings) -> Resul
     match args.format {
         Format::Json => outln!("{}", report::sweep_json(p, expr, &sw.name, &rows)),
         Format::Text => out!("{}", report::sweep_text(p, expr, &sw.name, &rows)),
+        Format::Svg => out!("{}", svg::sweep_chart(p, expr, &sw.name, &rows)),
     }
     Ok(())
 }

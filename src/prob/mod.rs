@@ -19,6 +19,7 @@ mod outcomes;
 pub mod paths;
 pub mod report;
 mod sample;
+pub mod svg;
 pub mod sweep;
 use crate::value::{Rational, Value};
 use num_rational::BigRational;
