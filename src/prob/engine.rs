@@ -29,6 +29,7 @@ use crate::syntax::ast::BinOp;
 use crate::value::Value;
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
+use num_integer::Integer;
 use num_traits::{One, Zero};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -103,12 +104,12 @@ pub fn exact(job: &Job<'_>, limit: usize, tick: &mut dyn FnMut(u64)) -> Option<D
         Err(_) => return None,
     };
     dist.normalise();
-    let denom = BigInt::from(dist.denom);
+    let primes = small_primes(&dist.denom);
     let mut chances: Vec<Chance> = dist
         .entries
         .into_iter()
         .map(|e| {
-            let p = BigRational::new(BigInt::from(e.w), denom.clone());
+            let p = lowest_terms(e.w, &dist.denom, primes.as_deref());
             Chance {
                 case: case_of(query_outcome(job.query, e.out.ev())),
                 estimate: to_f64(&p),
@@ -122,6 +123,57 @@ pub fn exact(job: &Job<'_>, limit: usize, tick: &mut dyn FnMut(u64)) -> Option<D
         chances,
         method: Method::Exact { cases },
     })
+}
+
+/// The primes of a denominator made of die sides (each at most a thousand), with their
+/// powers; `None` if something else divides it.
+fn small_primes(d: &BigUint) -> Option<Vec<(u32, u32)>> {
+    let mut left = d.clone();
+    let mut out = Vec::new();
+    let mut p = 2u32;
+    while !left.is_one() {
+        if p > 1000 {
+            return None;
+        }
+        let mut k = 0;
+        loop {
+            let (q, r) = left.div_rem(&BigUint::from(p));
+            if !r.is_zero() {
+                break;
+            }
+            left = q;
+            k += 1;
+        }
+        if k > 0 {
+            out.push((p, k));
+        }
+        p += 1;
+    }
+    Some(out)
+}
+
+/// `w / d` in lowest terms: divided by the denominator's own primes while both share
+/// them (no greatest common divisor of two big numbers to find), else by their gcd.
+fn lowest_terms(mut w: BigUint, d: &BigUint, primes: Option<&[(u32, u32)]>) -> BigRational {
+    let Some(primes) = primes else {
+        return BigRational::new(BigInt::from(w), BigInt::from(d.clone()));
+    };
+    let mut d = d.clone();
+    if w.is_zero() {
+        return BigRational::new(BigInt::zero(), BigInt::one());
+    }
+    for &(p, k) in primes {
+        let p = BigUint::from(p);
+        for _ in 0..k {
+            let (q, r) = w.div_rem(&p);
+            if !r.is_zero() {
+                break;
+            }
+            w = q;
+            d /= &p;
+        }
+    }
+    BigRational::new_raw(BigInt::from(w), BigInt::from(d))
 }
 
 fn case_of(r: Result<crate::adjudication::Outcome, Diag>) -> Case {

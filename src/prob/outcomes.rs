@@ -78,16 +78,18 @@ pub(super) fn order(p: &Program, a: &Case, b: &Case) -> std::cmp::Ordering {
 }
 
 pub(super) fn to_f64(r: &BigRational) -> f64 {
-    let (n, d) = (r.numer().to_f64(), r.denom().to_f64());
-    match (n, d) {
-        (Some(n), Some(d)) if d.is_finite() && n.is_finite() && d != 0.0 => n / d,
-        // Numbers past f64 on both sides: scale down first.
-        _ => {
-            let scaled =
-                (r * BigRational::from_integer(BigInt::from(1_000_000_000u64))).to_integer();
-            scaled.to_f64().unwrap_or(0.0) / 1e9
-        }
+    let (n, d) = (r.numer(), r.denom());
+    // Each cut to its top 64 bits (a shift, no division of big numbers), divided as
+    // floats, then scaled by the difference of the bits cut.
+    let (cn, cd) = (n.bits().saturating_sub(64), d.bits().saturating_sub(64));
+    let (Some(x), Some(y)) = ((n >> cn).to_f64(), (d >> cd).to_f64()) else {
+        return 0.0;
+    };
+    if y == 0.0 {
+        return 0.0;
     }
+    let scale = i32::try_from(i128::from(cn) - i128::from(cd)).unwrap_or(i32::MIN);
+    x / y * 2f64.powi(scale)
 }
 
 /// A probability as a percentage with two decimals, rounded exactly: `40.00%`.
