@@ -75,7 +75,7 @@ pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
     )?;
     match args.format {
         Format::Json => outln!("{}", adjudication_json(&rules.program, &a)),
-        Format::Text => {
+        Format::Text | Format::Csv => {
             out!("{}", report_text(&rules.program, &a));
             if let Some(seed) = a.seed.filter(|_| dice.is_fresh()) {
                 errln!("seed: {seed} (replay with --seed {seed})");
@@ -191,7 +191,7 @@ fn eval_each(
                     }
                     json.push(serde_json::Value::Object(m));
                 }
-                Format::Text => {
+                Format::Text | Format::Csv => {
                     outln!("{member}: {}", headline(&rules.program, &a.outcome));
                     for line in effects_text(&rules.program, &a.effects).lines() {
                         outln!("  {line}");

@@ -100,6 +100,8 @@ pub enum Format {
     Text,
     /// One JSON object.
     Json,
+    /// Comma-separated values, a row per outcome (`prob`, `diff --scenario`).
+    Csv,
 }
 
 #[derive(Subcommand, Debug)]
@@ -185,6 +187,10 @@ pub fn main() -> ExitCode {
         errln!("error: {twice}\n\nFor more information, try '--help'.");
         return ExitCode::from(2);
     }
+    if let Some(refused) = csv_refused(&cli.command) {
+        errln!("error: {refused}\n\nFor more information, try '--help'.");
+        return ExitCode::from(2);
+    }
     let json_errors = cli.command.json_errors();
     match run(cli.command, &limits) {
         Ok(code) => code,
@@ -216,6 +222,19 @@ fn run(cmd: Command, limits: &Limits) -> Result<ExitCode, Diags> {
         Command::Replay(a) => replay::run(a, limits),
         Command::Report(a) => report::run(a, limits),
     }
+}
+
+/// `--format csv` where there is no table of odds to write: why it is refused.
+fn csv_refused(cmd: &Command) -> Option<String> {
+    let command = match cmd {
+        Command::Eval(a) if a.format == Format::Csv => "eval",
+        Command::Run(a) if a.format == Format::Csv => "run",
+        _ => return None,
+    };
+    Some(format!(
+        "`umpire {command} --format csv`: csv is for tables of odds (`umpire prob`, `umpire diff --scenario`); \
+         write --format text or --format json"
+    ))
 }
 
 /// `--interpret` choosing two readings of one interpretation (the last would win

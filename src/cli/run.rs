@@ -15,7 +15,7 @@ pub(super) struct Args {
     scenario: String,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    pub(super) format: Format,
     /// Leave out the explanations.
     #[arg(long)]
     brief: bool,
@@ -66,7 +66,7 @@ pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
     }
     match args.format {
         Format::Json => outln!("{}", scenario::render_json(&r)),
-        Format::Text => out!("{}", scenario::render_text(&r, !args.brief)),
+        Format::Text | Format::Csv => out!("{}", scenario::render_text(&r, !args.brief)),
     }
     Ok(failed_if(!scenario::all_ok(&r)))
 }

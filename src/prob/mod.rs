@@ -20,7 +20,7 @@ mod sample;
 pub mod sweep;
 use crate::value::{Rational, Value};
 use num_rational::BigRational;
-pub use outcomes::{key, percent, percent_f, stats, Stats};
+pub use outcomes::{key, percent, percent_f, stats, OutKey, Stats};
 use outcomes::{order, to_f64};
 pub use paths::{exact, exact_ticking};
 pub use sample::sample;
