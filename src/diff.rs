@@ -643,15 +643,36 @@ pub fn behavioural_swept(
             .map_err(|ds| rejected(ds, "new", new_name))?;
     }
     let (old, new) = (&*old, &*new);
+    let words_of = |expr: &str| -> HashSet<String> {
+        expr.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map(str::to_string)
+            .collect()
+    };
+    // A free name that no adjudication names would change nothing: a slip, said so.
+    for s in sweeps {
+        let named = plan
+            .adjudications
+            .iter()
+            .any(|(_, expr)| words_of(expr).contains(&s.name));
+        if !named && !prob::sweep::is_state_path(new, &s.name) {
+            return Err(Diag::error(
+                Code::ProbSweep,
+                format!(
+                    "--sweep {}: no adjudication of the scenario names `{}`, and it is not a path into its state",
+                    s.name, s.name
+                ),
+            )
+            .help("sweep a name an adjudication's expression uses (`m` in `manoeuvre_table(good_order, D10 + m)`) or a state path (`brigade.grenadiers.leader_cp=0..3`)")
+            .into());
+        }
+    }
     let mut out = Vec::new();
     for (name, expr) in plan.adjudications {
         // A free name swept counts only for the adjudications that name it.
-        let words: HashSet<&str> = expr
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .collect();
+        let words = words_of(&expr);
         let these: Vec<Sweep> = sweeps
             .iter()
-            .filter(|s| prob::sweep::is_state_path(new, &s.name) || words.contains(s.name.as_str()))
+            .filter(|s| prob::sweep::is_state_path(new, &s.name) || words.contains(&s.name))
             .cloned()
             .collect();
         if these.is_empty() {

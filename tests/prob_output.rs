@@ -447,3 +447,37 @@ fn diff_sweeps_a_free_name_where_it_is_named() {
         "{out}"
     );
 }
+
+/// A free name that no adjudication names would change nothing: refused, with a reason.
+#[test]
+fn diff_sweep_of_a_name_no_adjudication_names_is_refused() {
+    let o = umpire(&[
+        "diff",
+        "furious_reason",
+        "examples/house/furious_reason_veterans.rules",
+        "--scenario",
+        "examples/house/furious_reason_diff.toml",
+        "--sweep",
+        "drm=0..1",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("--sweep drm: no adjudication of the scenario names `drm`"),
+        "{}",
+        stderr(&o)
+    );
+    // Without --scenario there is nothing to sweep.
+    let o = umpire(&[
+        "diff",
+        "furious_reason",
+        "examples/house/furious_reason_veterans.rules",
+        "--sweep",
+        "m=0..1",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("--sweep m=0..1 needs --scenario FILE"),
+        "{}",
+        stderr(&o)
+    );
+}
