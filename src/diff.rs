@@ -4,7 +4,8 @@
 
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
-use crate::prob::{self, report, Distribution, Job, Settings};
+use crate::prob::sweep::Sweep;
+use crate::prob::{self, report, Distribution, Job, OutKey, Settings};
 use crate::program::{next_combination, Pat, Program};
 use crate::span::SourceMap;
 use crate::value::Value;
@@ -12,6 +13,7 @@ use crate::Ruleset;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde_json::json;
+use std::collections::{HashMap, HashSet};
 
 /// Definitions by name, each with a text that stands for it.
 type Named = Vec<(String, String)>;
@@ -429,6 +431,8 @@ pub struct Compared {
     /// Fields the expression gives that the new ruleset adds to a record and the old
     /// one lacks (`veteran`): the old ruleset reads them as absent.
     pub absent: Vec<String>,
+    /// With `--sweep`: each swept name and its value in this comparison (empty without).
+    pub at: Vec<(String, String)>,
 }
 
 fn odds_of(r: &Ruleset, expr: &str, settings: &Settings) -> Result<Distribution, Diag> {
@@ -466,6 +470,24 @@ fn old_odds_of(
     settings: &Settings,
     added: &[(String, String)],
 ) -> (Result<Distribution, Diag>, Vec<String>) {
+    old_asked(expr, added, &mut |text| {
+        let q = r.question("<scenario>", text)?;
+        Ok(prob::odds(&Job::of(r, &q), settings))
+    })
+}
+
+/// A question asked of a text: `Err` when it does not check, else its answer.
+type Asker<'a, T> = dyn FnMut(&str) -> Result<Result<T, Diag>, Diags> + 'a;
+
+/// What `ask` answers for `expr` under the old ruleset, the fields the new one adds
+/// (`added`) taken out of the text, as [`old_odds_of`] says; and the fields taken out.
+/// `ask` gives the errors of a question that does not check as `Err`, its answer (which
+/// may be an error of its own) as `Ok`.
+fn old_asked<T>(
+    expr: &str,
+    added: &[(String, String)],
+    ask: &mut Asker<'_, T>,
+) -> (Result<T, Diag>, Vec<String>) {
     let mut text = expr.to_string();
     let mut absent: Vec<String> = Vec::new();
     // The error of the field taken out last: said instead of one about text the author
@@ -473,8 +495,8 @@ fn old_odds_of(
     let mut unknown: Option<Diag> = None;
     // Each round takes one field out; a question has a bounded number of them.
     for _ in 0..=text.matches(':').count() {
-        let ds = match r.question("<scenario>", &text) {
-            Ok(q) => return (prob::odds(&Job::of(r, &q), settings), absent),
+        let ds = match ask(&text) {
+            Ok(answer) => return (answer, absent),
             Err(ds) => ds,
         };
         if let Some(d) = unknown
@@ -582,9 +604,26 @@ fn rejected(ds: Diags, which: &str, name: &str) -> Diags {
 ///
 /// Errors: the scenario or its state cannot be read.
 pub fn behavioural(
+    old: (&mut Ruleset, &str),
+    new: (&mut Ruleset, &str),
+    scenario: &str,
+    settings: &Settings,
+) -> Result<Vec<Compared>, Diags> {
+    behavioural_swept(old, new, scenario, &[], settings)
+}
+
+/// As [`behavioural`], each adjudication asked again for every combination of the
+/// sweeps' values (`--sweep NAME=VALUES`, as `umpire prob --sweep`: a free name of the
+/// adjudication or a path into the scenario's state): a comparison per combination, in
+/// order (the first sweep outermost), each saying its values (`at`). An adjudication
+/// whose expression reads no swept name is compared once, as without a sweep.
+///
+/// Errors: the scenario or its state cannot be read.
+pub fn behavioural_swept(
     (old, old_name): (&mut Ruleset, &str),
     (new, new_name): (&mut Ruleset, &str),
     scenario: &str,
+    sweeps: &[Sweep],
     settings: &Settings,
 ) -> Result<Vec<Compared>, Diags> {
     let plan = crate::scenario::entries(scenario, &old.limits)?;
@@ -603,20 +642,111 @@ pub fn behavioural(
         new.load_state(s)
             .map_err(|ds| rejected(ds, "new", new_name))?;
     }
-    Ok(plan
-        .adjudications
-        .into_iter()
-        .map(|(name, expr)| {
+    let (old, new) = (&*old, &*new);
+    let words_of = |expr: &str| -> HashSet<String> {
+        expr.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map(str::to_string)
+            .collect()
+    };
+    // A free name that no adjudication names would change nothing: a slip, said so.
+    for s in sweeps {
+        let named = plan
+            .adjudications
+            .iter()
+            .any(|(_, expr)| words_of(expr).contains(&s.name));
+        if !named && !prob::sweep::is_state_path(new, &s.name) {
+            return Err(Diag::error(
+                Code::ProbSweep,
+                format!(
+                    "--sweep {}: no adjudication of the scenario names `{}`, and it is not a path into its state",
+                    s.name, s.name
+                ),
+            )
+            .help("sweep a name an adjudication's expression uses (`m` in `manoeuvre_table(good_order, D10 + m)`) or a state path (`brigade.grenadiers.leader_cp=0..3`)")
+            .into());
+        }
+    }
+    let mut out = Vec::new();
+    for (name, expr) in plan.adjudications {
+        // A free name swept counts only for the adjudications that name it.
+        let words = words_of(&expr);
+        let these: Vec<Sweep> = sweeps
+            .iter()
+            .filter(|s| prob::sweep::is_state_path(new, &s.name) || words.contains(&s.name))
+            .cloned()
+            .collect();
+        if these.is_empty() {
             let (old, absent) = old_odds_of(old, &expr, settings, &added);
-            Compared {
+            out.push(Compared {
                 old,
                 new: odds_of(new, &expr, settings),
                 name,
                 expr,
                 absent,
-            }
+                at: Vec::new(),
+            });
+            continue;
+        }
+        out.extend(swept(old, new, name, expr, &these, settings, &added));
+    }
+    Ok(out)
+}
+
+/// The comparisons of one adjudication for every combination of the sweeps' values:
+/// each side's rows side by side. A side that fails as a whole (its question does not
+/// check, a sweep does not fit it) fails in every comparison.
+fn swept(
+    old: &Ruleset,
+    new: &Ruleset,
+    name: String,
+    expr: String,
+    sweeps: &[Sweep],
+    settings: &Settings,
+    added: &[(String, String)],
+) -> Vec<Compared> {
+    let first = |ds: Diags| {
+        ds.0.into_iter()
+            .next()
+            .unwrap_or_else(|| Diag::error(Code::DiffExpr, "does not check"))
+    };
+    let rows_of = |r: &Ruleset, text: &str| -> Result<Result<_, Diag>, Diags> {
+        let ready = prob::sweep::prepare(r, "<scenario>", text, sweeps)?;
+        Ok(ready.run(settings).map_err(first))
+    };
+    let (old_rows, absent) = old_asked(&expr, added, &mut |text| rows_of(old, text));
+    let new_rows = rows_of(new, &expr).unwrap_or_else(|ds| Err(first(ds)));
+    // Every combination, in order, whichever side answers.
+    let mut combos: Vec<Vec<String>> = vec![Vec::new()];
+    for sw in sweeps {
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                sw.values.iter().map(move |v| {
+                    let mut c = c.clone();
+                    c.push(v.clone());
+                    c
+                })
+            })
+            .collect();
+    }
+    let side = |rows: &Result<Vec<(Vec<String>, Distribution)>, Diag>, i: usize| match rows {
+        Ok(rows) => rows.get(i).map(|(_, d)| d.clone()).ok_or_else(|| {
+            Diag::error(Code::DiffExpr, "no odds for this combination of the sweeps")
+        }),
+        Err(e) => Err(e.clone()),
+    };
+    combos
+        .into_iter()
+        .enumerate()
+        .map(|(i, values)| Compared {
+            old: side(&old_rows, i),
+            new: side(&new_rows, i),
+            name: name.clone(),
+            expr: expr.clone(),
+            absent: absent.clone(),
+            at: sweeps.iter().map(|s| s.name.clone()).zip(values).collect(),
         })
-        .collect())
+        .collect()
 }
 
 /// Whether a comparison shows a difference: exact odds that are not equal, or sampled
@@ -632,18 +762,25 @@ fn differs(c: &Compared) -> bool {
             if exact {
                 return a.chances.len() != b.chances.len()
                     || a.chances.iter().zip(&b.chances).any(|(x, y)| {
-                        prob::key(&x.case) != prob::key(&y.case) || x.exact != y.exact
+                        x.exact != y.exact || OutKey::of(&x.case) != OutKey::of(&y.case)
                     });
             }
-            let find = |d: &Distribution, k: &str| {
+            // Each side's chances by outcome, made once: a hash lookup per outcome.
+            let by_key = |d: &Distribution| -> HashMap<OutKey, (f64, f64)> {
                 d.chances
                     .iter()
-                    .find(|x| prob::key(&x.case) == k)
-                    .map_or((0.0, 0.0), |x| (x.estimate, x.std_error.unwrap_or(0.0)))
+                    .map(|x| {
+                        let k = OutKey::of(&x.case);
+                        (k, (x.estimate, x.std_error.unwrap_or(0.0)))
+                    })
+                    .collect()
             };
-            a.chances.iter().chain(&b.chances).any(|x| {
-                let k = prob::key(&x.case);
-                let ((p, se_p), (q, se_q)) = (find(a, &k), find(b, &k));
+            let (in_a, in_b) = (by_key(a), by_key(b));
+            let find = |m: &HashMap<OutKey, (f64, f64)>, k: &OutKey| {
+                m.get(k).copied().unwrap_or((0.0, 0.0))
+            };
+            in_a.keys().chain(in_b.keys()).any(|k| {
+                let ((p, se_p), (q, se_q)) = (find(&in_a, k), find(&in_b, k));
                 (p - q).abs() > 3.0 * (se_p * se_p + se_q * se_q).sqrt().max(1e-12)
             })
         }
@@ -664,23 +801,34 @@ fn side_by_side(
     a: &Distribution,
     b: &Distribution,
 ) -> Vec<(String, String, String, String)> {
-    let mut keys: Vec<String> = Vec::new();
+    // Every outcome of either side, in the order met, found again by a hash lookup.
+    let mut keys: Vec<OutKey> = Vec::new();
     let mut labels: Vec<String> = Vec::new();
+    let mut seen: HashSet<OutKey> = HashSet::new();
     for (p, d) in [(p_old, a), (p_new, b)] {
         for c in &d.chances {
-            let k = prob::key(&c.case);
-            if !keys.contains(&k) {
+            let k = OutKey::of(&c.case);
+            if seen.insert(k.clone()) {
                 keys.push(k);
                 labels.push(report::label(p, &c.case));
             }
         }
     }
-    let find =
-        |d: &Distribution, k: &str| d.chances.iter().find(|c| prob::key(&c.case) == k).cloned();
+    let index = |d: &Distribution| -> HashMap<OutKey, usize> {
+        d.chances
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (OutKey::of(&c.case), i))
+            .collect()
+    };
+    let (in_a, in_b) = (index(a), index(b));
+    let find = |d: &Distribution, m: &HashMap<OutKey, usize>, k: &OutKey| {
+        m.get(k).map(|&i| d.chances[i].clone())
+    };
     keys.iter()
         .zip(labels)
         .map(|(k, label)| {
-            let (x, y) = (find(a, k), find(b, k));
+            let (x, y) = (find(a, &in_a, k), find(b, &in_b, k));
             let pct = |c: &Option<prob::Chance>| match c {
                 Some(c) => match &c.exact {
                     Some(e) => prob::percent(e),
@@ -737,81 +885,99 @@ pub fn text_report(
     if !compared.is_empty() {
         out.push_str("\nadjudications:\n");
     }
+    let mut last: Option<(&str, &str)> = None;
     for c in compared {
-        out.push_str(&format!("  {} — {}\n", c.name, c.expr));
-        if !c.absent.is_empty() {
-            let fields: Vec<String> = c.absent.iter().map(|f| format!("`{f}`")).collect();
-            out.push_str(&format!(
-                "    (the old ruleset has no {}: read as absent there)\n",
-                fields.join(", ")
-            ));
-        }
-        match (&c.old, &c.new) {
-            (Ok(a), Ok(b)) => {
-                if !differs(c) {
-                    out.push_str("    the same\n");
-                    continue;
-                }
-                // Certain both ways: the one value each.
-                if let ([x], [y]) = (a.chances.as_slice(), b.chances.as_slice()) {
-                    out.push_str(&format!(
-                        "    {} → {}\n",
-                        report::label(p_old, &x.case),
-                        report::label(p_new, &y.case)
-                    ));
-                    continue;
-                }
-                let rows = side_by_side(p_old, p_new, a, b);
-                let w = rows
-                    .iter()
-                    .map(|r| r.0.chars().count())
-                    .max()
-                    .unwrap_or(0)
-                    .max(7);
+        // A swept adjudication is named once, then each combination under it.
+        let again = c.at.is_empty() || last != Some((c.name.as_str(), c.expr.as_str()));
+        last = Some((c.name.as_str(), c.expr.as_str()));
+        if again {
+            out.push_str(&format!("  {} — {}\n", c.name, c.expr));
+            if !c.absent.is_empty() {
+                let fields: Vec<String> = c.absent.iter().map(|f| format!("`{f}`")).collect();
                 out.push_str(&format!(
-                    "    {:<w$}  {:>8}  {:>8}  {:>8}\n",
-                    "outcome", "old", "new", "change"
-                ));
-                for (l, x, y, d) in rows {
-                    out.push_str(&format!("    {l:<w$}  {x:>8}  {y:>8}  {d:>8}\n"));
-                }
-            }
-            (Err(e), Err(_)) if !differs(c) => {
-                // The same error both ways (a check error of the question, say): no change.
-                out.push_str(&format!("    the same: error: {}\n", e.message));
-            }
-            (a, b) => {
-                // The side that answers keeps its odds (a certain result alone).
-                let side = |r: &Result<Distribution, Diag>, p: &Program| match r {
-                    Ok(d) if d.chances.len() == 1 => d
-                        .chances
-                        .iter()
-                        .map(|c| report::label(p, &c.case))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    Ok(d) => d
-                        .chances
-                        .iter()
-                        .map(|c| {
-                            let pct = match &c.exact {
-                                Some(e) => prob::percent(e),
-                                None => prob::percent_f(c.estimate),
-                            };
-                            format!("{} {pct}", report::label(p, &c.case))
-                        })
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    Err(e) => format!("error: {}", e.message),
-                };
-                out.push_str(&format!(
-                    "    old: {}\n    new: {}\n",
-                    side(a, p_old),
-                    side(b, p_new)
+                    "    (the old ruleset has no {}: read as absent there)\n",
+                    fields.join(", ")
                 ));
             }
         }
+        let ind = if c.at.is_empty() {
+            "    "
+        } else {
+            let at: Vec<String> = c.at.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+            out.push_str(&format!("    {}\n", at.join(", ")));
+            "      "
+        };
+        compared_text(&mut out, c, p_old, p_new, ind);
     }
     out
+}
+
+/// One comparison's odds, each line indented by `ind`.
+fn compared_text(out: &mut String, c: &Compared, p_old: &Program, p_new: &Program, ind: &str) {
+    match (&c.old, &c.new) {
+        (Ok(a), Ok(b)) => {
+            if !differs(c) {
+                out.push_str(&format!("{ind}the same\n"));
+                return;
+            }
+            // Certain both ways: the one value each.
+            if let ([x], [y]) = (a.chances.as_slice(), b.chances.as_slice()) {
+                out.push_str(&format!(
+                    "{ind}{} → {}\n",
+                    report::label(p_old, &x.case),
+                    report::label(p_new, &y.case)
+                ));
+                return;
+            }
+            let rows = side_by_side(p_old, p_new, a, b);
+            let w = rows
+                .iter()
+                .map(|r| r.0.chars().count())
+                .max()
+                .unwrap_or(0)
+                .max(7);
+            out.push_str(&format!(
+                "{ind}{:<w$}  {:>8}  {:>8}  {:>8}\n",
+                "outcome", "old", "new", "change"
+            ));
+            for (l, x, y, d) in rows {
+                out.push_str(&format!("{ind}{l:<w$}  {x:>8}  {y:>8}  {d:>8}\n"));
+            }
+        }
+        (Err(e), Err(_)) if !differs(c) => {
+            // The same error both ways (a check error of the question, say): no change.
+            out.push_str(&format!("{ind}the same: error: {}\n", e.message));
+        }
+        (a, b) => {
+            // The side that answers keeps its odds (a certain result alone).
+            let side = |r: &Result<Distribution, Diag>, p: &Program| match r {
+                Ok(d) if d.chances.len() == 1 => d
+                    .chances
+                    .iter()
+                    .map(|c| report::label(p, &c.case))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                Ok(d) => d
+                    .chances
+                    .iter()
+                    .map(|c| {
+                        let pct = match &c.exact {
+                            Some(e) => prob::percent(e),
+                            None => prob::percent_f(c.estimate),
+                        };
+                        format!("{} {pct}", report::label(p, &c.case))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                Err(e) => format!("error: {}", e.message),
+            };
+            out.push_str(&format!(
+                "{ind}old: {}\n{ind}new: {}\n",
+                side(a, p_old),
+                side(b, p_new)
+            ));
+        }
+    }
 }
 
 /// The comparison as JSON.
@@ -832,14 +998,23 @@ pub fn json_report(
                 Ok(d) => report::json(p, &c.expr, d),
                 Err(e) => json!({ "error": { "code": e.code, "message": e.message } }),
             };
-            json!({
+            let mut j = json!({
                 "name": c.name,
                 "expr": c.expr,
                 "old_reads_absent": c.absent,
                 "differs": differs(c),
                 "old": side(&c.old, p_old),
                 "new": side(&c.new, p_new),
-            })
+            });
+            // Swept (`--sweep`): the values of this comparison, after its name and expr.
+            if let (false, serde_json::Value::Object(m)) = (c.at.is_empty(), &mut j) {
+                let at: serde_json::Map<String, serde_json::Value> =
+                    c.at.iter()
+                        .map(|(n, v)| (n.clone(), report::swept_json(v)))
+                        .collect();
+                m.shift_insert(2, "at".into(), serde_json::Value::Object(at));
+            }
+            j
         })
         .collect();
     json!({
@@ -847,6 +1022,77 @@ pub fn json_report(
         "changes": changes,
         "adjudications": adjudications,
     })
+}
+
+/// The scenario's adjudications as CSV: a row per outcome of each comparison —
+/// `adjudication`, `expr`, a column per swept name (`--sweep`), `outcome`, `old`, `new`,
+/// `change` (the percentages as the text report gives them; `-` where a side lacks the
+/// outcome). A side that fails gives one outcome, `error: ...`, certain on that side.
+///
+/// Errors: the CSV cannot be written (not expected: it is written to memory).
+pub fn csv_report(p_old: &Program, p_new: &Program, compared: &[Compared]) -> Result<String, Diag> {
+    let failed =
+        |e: csv::Error| Diag::error(Code::IoWrite, format!("the CSV could not be written: {e}"));
+    // Every swept name, in the order first met.
+    let mut names: Vec<&str> = Vec::new();
+    for c in compared {
+        for (n, _) in &c.at {
+            if !names.contains(&n.as_str()) {
+                names.push(n);
+            }
+        }
+    }
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let header = ["adjudication", "expr"]
+        .into_iter()
+        .chain(names.iter().copied())
+        .chain(["outcome", "old", "new", "change"]);
+    w.write_record(header).map_err(failed)?;
+    let certain = |r: &Result<Distribution, Diag>| -> Distribution {
+        match r {
+            Ok(d) => d.clone(),
+            Err(e) => Distribution {
+                chances: vec![prob::Chance {
+                    case: prob::Case::Error {
+                        code: e.code,
+                        message: e.message.clone(),
+                        help: None,
+                        subject: None,
+                    },
+                    exact: Some(BigRational::from_integer(1.into())),
+                    estimate: 1.0,
+                    std_error: None,
+                }],
+                method: prob::Method::Exact { cases: 1 },
+            },
+        }
+    };
+    for c in compared {
+        let (a, b) = (certain(&c.old), certain(&c.new));
+        let at: Vec<&str> = names
+            .iter()
+            .map(|n| {
+                c.at.iter()
+                    .find(|(m, _)| m == n)
+                    .map_or("", |(_, v)| v.as_str())
+            })
+            .collect();
+        for (label, x, y, change) in side_by_side(p_old, p_new, &a, &b) {
+            let row = [c.name.as_str(), c.expr.as_str()]
+                .into_iter()
+                .chain(at.iter().copied())
+                .chain([label.as_str(), &x, &y, &change]);
+            w.write_record(row).map_err(failed)?;
+        }
+    }
+    let bytes = w.into_inner().map_err(|e| {
+        Diag::error(
+            Code::IoWrite,
+            format!("the CSV could not be written: {}", e.error()),
+        )
+    })?;
+    String::from_utf8(bytes)
+        .map_err(|e| Diag::error(Code::IoWrite, format!("the CSV could not be written: {e}")))
 }
 
 #[cfg(test)]

@@ -1292,7 +1292,8 @@ fn a_scripted_repl_prints_values_as_eval_does() {
 /// Well Handled 3/10, Tardy, Hold, Disengage 1/5 each, Retire 1/10).
 #[test]
 fn prob_prints_the_exact_odds_of_a_manoeuvre() {
-    // A bar of three blocks for each tenth.
+    // Bars scaled to the likeliest outcome: Well Handled (3/10) fills all 30 blocks, so
+    // each tenth is ten blocks (1/5: 20, 1/10: 10).
     Test::new(&[
         "prob",
         "furious_reason",
@@ -1303,11 +1304,11 @@ fn prob_prints_the_exact_odds_of_a_manoeuvre() {
     .stdout(
         "
         manoeuvre(brigade.second_foot)  (exact, over 782 cases)
-          Well Handled  3/10  30.00%  █████████
-          Tardy          1/5  20.00%  ██████
-          Hold           1/5  20.00%  ██████
-          Disengage      1/5  20.00%  ██████
-          Retire        1/10  10.00%  ███
+          Well Handled  3/10  30.00%  ██████████████████████████████
+          Tardy          1/5  20.00%  ████████████████████
+          Hold           1/5  20.00%  ████████████████████
+          Disengage      1/5  20.00%  ████████████████████
+          Retire        1/10  10.00%  ██████████
     ",
     )
     .run();

@@ -364,9 +364,10 @@ fn svg_is_refused_where_there_are_no_odds() {
         "--format",
         "svg",
     ]);
-    assert_eq!(o.status.code(), Some(2));
+    // (As `--format csv` without one: an error of the command, exit 1.)
+    assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("give --scenario FILE"),
+        stderr(&o).contains("--format svg needs --scenario FILE"),
         "{}",
         stderr(&o)
     );

@@ -102,9 +102,10 @@ pub enum Format {
     Json,
 }
 
-/// Output format of `prob` and `diff`, which can also draw the odds. (Not `Format`:
-/// `eval`, `run` and the rest have no odds to draw, so `--format svg` is no value of
-/// theirs, and clap refuses it there in plain words.)
+/// Output format of `prob` and `diff`, which can also write the odds as a table and
+/// draw them. (Not `Format`: `eval`, `run` and the rest have no odds to tabulate or
+/// draw, so `--format csv` and `--format svg` are no values of theirs, and clap refuses
+/// them there in plain words, naming the formats they take.)
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum OddsFormat {
     /// Text for people.
@@ -114,6 +115,8 @@ pub enum OddsFormat {
     /// An SVG chart of the odds on standard output (a bar per outcome, exact percentages
     /// on the bars; `diff` needs --scenario).
     Svg,
+    /// Comma-separated values, a row per outcome (`diff` needs --scenario).
+    Csv,
 }
 
 #[derive(Subcommand, Debug)]

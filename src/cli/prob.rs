@@ -25,10 +25,11 @@ pub(super) struct Args {
     #[arg(long, value_name = "NAME=READING")]
     pub(super) interpret: Vec<String>,
     /// Ask again for each value of NAME: NAME=A..B (whole numbers) or NAME=v1,v2,...
-    /// (enum values, false,true). NAME is a free name in EXPR or a state path.
+    /// (enum values, false,true). NAME is a free name in EXPR or a state path. Repeat it
+    /// to sweep several names: every combination, the first sweep outermost.
     #[arg(long, value_name = "NAME=VALUES")]
-    sweep: Option<String>,
-    /// Estimate from N seeded adjudications instead of enumerating.
+    sweep: Vec<String>,
+    /// Estimate from N seeded adjudications instead of enumerating (all N are taken).
     #[arg(long, value_name = "N")]
     samples: Option<u64>,
     /// The seed for sampling (a fresh one, reported, when not given).
@@ -63,9 +64,10 @@ pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
         seed: args.seed,
         progress: std::io::stderr().is_terminal(),
     };
-    match &args.sweep {
-        Some(spec) => sweep(&rules, &args, spec, &settings)?,
-        None => once(&rules, &args, &settings)?,
+    if args.sweep.is_empty() {
+        once(&rules, &args, &settings)?;
+    } else {
+        sweep(&rules, &args, &settings)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -80,22 +82,43 @@ fn once(rules: &Ruleset, args: &Args, settings: &Settings) -> Result<(), Diags> 
         Format::Json => outln!("{}", report::json(&rules.program, &args.expr, &d)),
         Format::Text => out!("{}", report::text(&rules.program, &args.expr, &d)),
         Format::Svg => out!("{}", svg::chart(&rules.program, &args.expr, &d)),
+        Format::Csv => out!("{}", report::csv(&rules.program, &d)?),
     }
     Ok(())
 }
 
-/// The odds for each value of the sweep, a row each.
-fn sweep(rules: &Ruleset, args: &Args, spec: &str, settings: &Settings) -> Result<(), Diags> {
-    let sw = crate::prob::sweep::parse(spec)?;
-    let rows = crate::prob::sweep::run(rules, &args.expr, &sw, settings)?;
+/// The odds for each value of the sweep (each combination of the sweeps' values), a row
+/// each.
+fn sweep(rules: &Ruleset, args: &Args, settings: &Settings) -> Result<(), Diags> {
+    let sweeps = args
+        .sweep
+        .iter()
+        .map(|spec| crate::prob::sweep::parse(spec))
+        .collect::<Result<Vec<_>, _>>()?;
+    let rows = crate::prob::sweep::run_many(rules, &args.expr, &sweeps, settings)?;
     if let Some((_, d)) = rows.first() {
         report_sampling(d, args.seed);
     }
     let (p, expr) = (&rules.program, &args.expr);
+    let names: Vec<String> = sweeps.iter().map(|s| s.name.clone()).collect();
     match args.format {
-        Format::Json => outln!("{}", report::sweep_json(p, expr, &sw.name, &rows)),
-        Format::Text => out!("{}", report::sweep_text(p, expr, &sw.name, &rows)),
-        Format::Svg => out!("{}", svg::sweep_chart(p, expr, &sw.name, &rows)),
+        Format::Csv => out!("{}", report::sweeps_csv(p, &names, &rows)?),
+        // One sweep: `{"sweep": NAME, "rows": [{"at": VALUE, ...}]}`, as ever.
+        Format::Json if names.len() == 1 => {
+            let rows: Vec<(String, Distribution)> = rows
+                .into_iter()
+                .map(|(mut at, d)| (at.pop().unwrap_or_default(), d))
+                .collect();
+            outln!("{}", report::sweep_json(p, expr, &names[0], &rows))
+        }
+        Format::Json => outln!("{}", report::sweeps_json(p, expr, &names, &rows)),
+        Format::Text => out!("{}", report::sweeps_text(p, expr, &names, &rows)),
+        // Several sweeps: a row per combination, named by its values in order.
+        Format::Svg => {
+            let rows: Vec<(String, Distribution)> =
+                rows.into_iter().map(|(at, d)| (at.join(", "), d)).collect();
+            out!("{}", svg::sweep_chart(p, expr, &names.join(" and "), &rows))
+        }
     }
     Ok(())
 }
@@ -106,11 +129,14 @@ fn report_sampling(d: &Distribution, given_seed: Option<u64>) {
     if let Method::Sampled {
         seed: s,
         over_limit,
-        ..
+        samples,
     } = d.method
     {
         if let Some(l) = over_limit {
             errln!("too much to enumerate (more than {l} cases, or {} steps): sampling instead (--limit N enumerates more cases)", crate::prob::MAX_STEPS);
+            if let Some(asked) = report::samples_asked(&d.method).filter(|a| *a > samples) {
+                errln!("sampling stopped by the work limit after {samples} of {asked} adjudications (--samples N takes all N)");
+            }
         }
         if given_seed.is_none() {
             errln!("seed: {s} (replay with --seed {s})");

@@ -23,7 +23,7 @@ pub mod svg;
 pub mod sweep;
 use crate::value::{Rational, Value};
 use num_rational::BigRational;
-pub use outcomes::{key, percent, percent_f, stats, Stats};
+pub use outcomes::{key, percent, percent_f, stats, OutKey, Stats};
 use outcomes::{order, to_f64};
 
 pub use sample::sample;

@@ -1,12 +1,19 @@
 //! Sampling: the odds estimated by adjudicating many times with seeded dice, when
 //! there are too many cases to work through exactly.
 
-use super::{key, order, Case, Chance, Distribution, Job, Method, MAX_STEPS};
+use super::outcomes::OutKey;
+use super::{order, Case, Chance, Distribution, Job, Method, MAX_STEPS};
 use crate::dice::Seeded;
 use std::collections::HashMap;
 
 /// Estimates the chances by adjudicating `samples` times with dice seeded from `seed`;
-/// `tick` is called after each (a progress bar).
+/// `tick` is called after each (a progress bar). Equal outcomes merge in a hash map keyed
+/// by the outcome ([`OutKey`]): the work is linear in the samples.
+///
+/// A count asked for (`over_limit` is `None`: `--samples N`) is taken in full: only
+/// Ctrl-C stops it early. The default count (sampling because there was too much to
+/// enumerate, `over_limit` is `Some`) stops at [`MAX_STEPS`] of work, and the
+/// distribution's `samples` says how many were taken.
 pub fn sample(
     job: &Job<'_>,
     samples: u64,
@@ -17,21 +24,22 @@ pub fn sample(
     let program = job.program;
     let mut dice = Seeded::new(seed);
     let mut found: Vec<(Case, u64)> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut index: HashMap<OutKey, usize> = HashMap::new();
+    // Only the default count stops at the work limit.
+    let capped = over_limit.is_some();
     let mut steps = 0u64;
     let mut taken = 0u64;
     for n in 0..samples {
-        if steps > MAX_STEPS || (n.is_multiple_of(64) && crate::cancel::requested()) {
+        if (capped && steps > MAX_STEPS) || (n.is_multiple_of(64) && crate::cancel::requested()) {
             break;
         }
         taken += 1;
         let (case, used) = job.run(&mut dice);
         steps += used;
-        let k = key(&case);
-        match index.get(&k) {
-            Some(&i) => found[i].1 += 1,
-            None => {
-                index.insert(k, found.len());
+        match index.entry(OutKey::of(&case)) {
+            std::collections::hash_map::Entry::Occupied(e) => found[*e.get()].1 += 1,
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(found.len());
                 found.push((case, 1));
             }
         }

@@ -152,7 +152,7 @@ fn free_values(rules: &Ruleset, sweep: &Sweep) -> Result<(Ty, Vec<Value>), Diag>
 }
 
 /// Whether `name` starts with a field of the ruleset's game state.
-fn is_state_path(rules: &Ruleset, name: &str) -> bool {
+pub fn is_state_path(rules: &Ruleset, name: &str) -> bool {
     let root = name.split(['.', '[']).next().unwrap_or(name).trim();
     let p = &rules.program;
     p.state
@@ -169,80 +169,218 @@ pub fn run(
     sweep: &Sweep,
     settings: &Settings,
 ) -> Result<Vec<(String, Distribution)>, Diags> {
-    let mut rows = Vec::new();
-    if is_state_path(rules, &sweep.name) {
-        let Some(start) = rules.state.clone() else {
+    let rows = run_many(rules, expr, std::slice::from_ref(sweep), settings)?;
+    Ok(rows
+        .into_iter()
+        .map(|(mut at, d)| (at.pop().unwrap_or_default(), d))
+        .collect())
+}
+
+/// Most rows of several sweeps together (every combination of their values).
+pub const MAX_ROWS: usize = 10_000;
+
+/// How one sweep sets its values: as a free name of the expression (its local's index
+/// and values), or as a path into the state (the effects of each value's `set`).
+enum Swept {
+    Free(usize, Vec<Value>),
+    State(Vec<Vec<crate::adjudication::Effect>>),
+}
+
+/// The odds of `expr` for every combination of the sweeps' values, in order (the first
+/// sweep outermost, the last changing fastest): one row per combination, with the value
+/// of each sweep as written.
+///
+/// Errors: the expression or a value does not check; a state path with no state loaded;
+/// a name swept twice; more than [`MAX_ROWS`] combinations.
+pub fn run_many(
+    rules: &Ruleset,
+    expr: &str,
+    sweeps: &[Sweep],
+    settings: &Settings,
+) -> Result<Vec<(Vec<String>, Distribution)>, Diags> {
+    prepare(rules, "<expression>", expr, sweeps)?.run(settings)
+}
+
+/// Sweeps checked against a question, ready to run: [`prepare`].
+pub struct Prepared<'a> {
+    rules: &'a Ruleset,
+    sweeps: &'a [Sweep],
+    query: crate::program::Query,
+    how: Vec<Swept>,
+    free: usize,
+    combos: usize,
+}
+
+/// Checks the sweeps and the question `expr` (named `origin` in its errors) with the
+/// swept free names bound, working out each state path's `set` once.
+///
+/// Errors: as [`run_many`], but for the odds.
+pub fn prepare<'a>(
+    rules: &'a Ruleset,
+    origin: &str,
+    expr: &str,
+    sweeps: &'a [Sweep],
+) -> Result<Prepared<'a>, Diags> {
+    for (i, sw) in sweeps.iter().enumerate() {
+        if sweeps[..i].iter().any(|x| x.name == sw.name) {
+            return Err(Diag::error(
+                Code::ProbSweep,
+                format!("--sweep {}: swept twice; give its values once", sw.name),
+            )
+            .help(format!(
+                "write all its values in one --sweep, e.g. --sweep {}=1..6 or --sweep {}=a,b,c",
+                sw.name, sw.name
+            ))
+            .into());
+        }
+    }
+    let combos = sweeps
+        .iter()
+        .try_fold(1usize, |n, sw| n.checked_mul(sw.values.len()))
+        .filter(|n| *n <= MAX_ROWS);
+    let Some(combos) = combos else {
+        return Err(Diag::error(
+            Code::ProbSweep,
+            format!("the sweeps together give more than {MAX_ROWS} combinations"),
+        )
+        .help("sweep fewer values, or fewer names at once")
+        .into());
+    };
+    let mut free: Vec<(String, Ty)> = Vec::new();
+    let mut how: Vec<Swept> = Vec::new();
+    for sw in sweeps {
+        if is_state_path(rules, &sw.name) {
+            if rules.state.is_none() {
+                return Err(Diag::error(
+                    Code::ProbSweep,
+                    format!(
+                        "--sweep {}: a path into the game state, and no state is loaded",
+                        sw.name
+                    ),
+                )
+                .help("give the state: --state FILE")
+                .into());
+            }
+            // Each value's `set`, checked as `:set` is; its effects applied per row.
+            let mut effects = Vec::new();
+            for v in &sw.values {
+                let text = format!("set {} = {v}", sw.name);
+                let set = rules.question_set(SourceFile::new("<--sweep>", text))?;
+                let a = rules.adjudicate(&set, &mut Given::new(vec![]), rules.options())?;
+                effects.push(a.effects);
+            }
+            how.push(Swept::State(effects));
+            continue;
+        }
+        let is_name = sw
+            .name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && sw.name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if !is_name {
             return Err(Diag::error(
                 Code::ProbSweep,
                 format!(
-                    "--sweep {}: a path into the game state, and no state is loaded",
-                    sweep.name
+                    "--sweep {}: not a name (letters, digits and `_`), nor a path into the game state",
+                    sw.name
                 ),
             )
-            .help("give the state: --state FILE")
             .into());
-        };
-        let q = rules.question("<expression>", expr)?;
-        for v in &sweep.values {
-            // The state with the path set to the value, checked as `:set` is.
-            let text = format!("set {} = {v}", sweep.name);
-            let set = rules.question_set(SourceFile::new("<--sweep>", text))?;
-            let a = rules.adjudicate(&set, &mut Given::new(vec![]), rules.options())?;
-            let state = crate::state::apply(&start, &a.effects)?;
-            let job = Job {
-                state: Some(&state),
-                ..Job::of(rules, &q)
-            };
-            rows.push((v.clone(), odds(&job, settings).map_err(Diags::from)?));
         }
-        return Ok(rows);
+        let (ty, values) = free_values(rules, sw)?;
+        how.push(Swept::Free(free.len(), values));
+        free.push((sw.name.clone(), ty));
     }
-    let is_name = sweep
-        .name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_')
-        && sweep.name.chars().all(|c| c.is_alphanumeric() || c == '_');
-    if !is_name {
-        return Err(Diag::error(
-            Code::ProbSweep,
-            format!(
-                "--sweep {}: not a name (letters, digits and `_`), nor a path into the game state",
-                sweep.name
-            ),
-        )
-        .into());
-    }
-    let (ty, values) = free_values(rules, sweep)?;
-    let q = rules.question_with("<expression>", expr, &[(sweep.name.clone(), ty)])?;
+    let q = if free.is_empty() {
+        rules.question(origin, expr)?
+    } else {
+        rules.question_with(origin, expr, &free)?
+    };
     // A name the expression never reads would give the same row for every value.
-    let mut used = false;
+    let mut used = vec![false; free.len()];
     q.expr.walk(&mut |e| {
-        if matches!(e.kind, crate::program::ExprKind::Local(0)) {
-            used = true;
+        if let crate::program::ExprKind::Local(i) = e.kind {
+            if let Some(u) = used.get_mut(i as usize) {
+                *u = true;
+            }
         }
     });
-    if !used {
+    if let Some(i) = used.iter().position(|u| !u) {
+        let name = &free[i].0;
         return Err(Diag::error(
             Code::ProbSweep,
             format!(
-                "--sweep {}: `{}` is not used in the expression, nor a path into the game state",
-                sweep.name, sweep.name
+                "--sweep {name}: `{name}` is not used in the expression, nor a path into the game state"
             ),
         )
         .help(format!(
-            "write `{}` where the value goes, e.g. `leader_cp: {}`, or sweep a state path (`brigade.second_foot.leader_cp=0..3`, with --state)",
-            sweep.name, sweep.name
+            "write `{name}` where the value goes, e.g. `leader_cp: {name}`, or sweep a state path (`brigade.second_foot.leader_cp=0..3`, with --state)"
         ))
         .into());
     }
-    for (v, value) in sweep.values.iter().zip(values) {
-        let locals = [value];
-        let job = Job {
-            locals: &locals,
-            ..Job::of(rules, &q)
-        };
-        rows.push((v.clone(), odds(&job, settings).map_err(Diags::from)?));
+    Ok(Prepared {
+        rules,
+        sweeps,
+        query: q,
+        how,
+        free: free.len(),
+        combos,
+    })
+}
+
+impl Prepared<'_> {
+    /// The odds for every combination of the sweeps' values, in order (the first sweep
+    /// outermost): a row each, with the value of each sweep as written.
+    ///
+    /// Errors: the odds of a row cannot be worked out ([`odds`]); a value's `set`
+    /// cannot be applied to the state.
+    pub fn run(&self, settings: &Settings) -> Result<Vec<(Vec<String>, Distribution)>, Diags> {
+        let Prepared {
+            rules,
+            sweeps,
+            query: q,
+            how,
+            free,
+            combos,
+        } = self;
+        let (rules, sweeps, free, combos) = (*rules, *sweeps, *free, *combos);
+        let mut rows = Vec::with_capacity(combos);
+        // Each sweep's value index, the last changing fastest.
+        let mut at = vec![0usize; sweeps.len()];
+        for _ in 0..combos {
+            let mut locals = vec![Value::Bool(false); free];
+            let mut state = rules.state.clone();
+            for (h, &i) in how.iter().zip(&at) {
+                match h {
+                    Swept::Free(j, values) => locals[*j] = values[i].clone(),
+                    Swept::State(effects) => {
+                        if let Some(s) = &state {
+                            state = Some(crate::state::apply(s, &effects[i])?);
+                        }
+                    }
+                }
+            }
+            let job = Job {
+                state: state.as_ref(),
+                locals: &locals,
+                ..Job::of(rules, q)
+            };
+            let values = sweeps
+                .iter()
+                .zip(&at)
+                .map(|(sw, &i)| sw.values[i].clone())
+                .collect();
+            rows.push((values, odds(&job, settings).map_err(Diags::from)?));
+            // The next combination.
+            for k in (0..at.len()).rev() {
+                at[k] += 1;
+                if at[k] < sweeps[k].values.len() {
+                    break;
+                }
+                at[k] = 0;
+            }
+        }
+        Ok(rows)
     }
-    Ok(rows)
 }
