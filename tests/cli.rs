@@ -1303,7 +1303,7 @@ fn prob_prints_the_exact_odds_of_a_manoeuvre() {
     ])
     .stdout(
         "
-        manoeuvre(brigade.second_foot)  (exact, over 782 cases)
+        manoeuvre(brigade.second_foot)  (exact, over 882 cases)
           Well Handled  3/10  30.00%  ██████████████████████████████
           Tardy          1/5  20.00%  ████████████████████
           Hold           1/5  20.00%  ████████████████████
@@ -1459,12 +1459,12 @@ fn prob_samples_when_there_are_too_many_cases() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         stderr(&o),
-        "too much to enumerate (more than 500 cases, or 200000000 steps): sampling instead (--limit N enumerates more cases)\n"
+        "exact odds need more than 500 cases of work: sampling instead (--limit N allows more)\n"
     );
     let out = stdout(&o);
     assert_eq!(
         out.lines().next(),
-        Some("d6 + d6 + d6 + d6 + d6 + d6 + d6  (sampled: too much to enumerate (more than 500 cases, or 200000000 steps), so 100000 adjudications with seed 3; ± one standard error)")
+        Some("d6 + d6 + d6 + d6 + d6 + d6 + d6  (sampled: exact odds need more than 500 cases of work (--limit), so 100000 adjudications with seed 3; ± one standard error)")
     );
     sampled_like_seven_d6(&out, 100_000.0);
 }

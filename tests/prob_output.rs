@@ -292,7 +292,8 @@ fn a_sampling_stopped_by_the_work_limit_says_so() {
         seed: 9,
         over_limit: Some(100_000),
     };
-    assert!(method_text(&all).starts_with("sampled: too much to enumerate"));
+    assert!(method_text(&all)
+        .starts_with("sampled: exact odds need more than 100000 cases of work (--limit)"));
     // --samples N: N asked, N taken.
     let asked = Method::Sampled {
         samples: 500,

@@ -76,6 +76,7 @@ pub fn exact(job: &Job<'_>, limit: usize, tick: &mut dyn FnMut(u64)) -> Option<D
         cases: 0,
         halt: None,
         tick,
+        next_tick: 1 << 16,
     };
     let mut frame = job.locals.to_vec();
     frame.resize(
@@ -215,6 +216,8 @@ struct Engine<'j, 't> {
     cases: u64,
     halt: Option<Halt>,
     tick: &'t mut dyn FnMut(u64),
+    /// When to tell `tick` next.
+    next_tick: u64,
 }
 
 /// The choices of one path: those it must take (`prefix`, each with the distribution
@@ -245,11 +248,18 @@ impl PathState {
 /// each term a choice among its sums.
 struct PathDice {
     path: Rc<RefCell<PathState>>,
+    /// The work left; a term past it stops exact work (`stopped` says so).
+    left: u64,
+    stopped: Rc<std::cell::Cell<bool>>,
 }
 
 impl DiceSource for PathDice {
     fn roll(&mut self, req: &DiceRequest<'_>, faces: &mut Vec<u32>) -> Result<i64, Diag> {
         let (count, sides) = (req.count, req.sides);
+        if dice_cost(count, sides) > self.left {
+            self.stopped.set(true);
+            return Err(Diag::error(Code::ProbTooLarge, "stopped"));
+        }
         let mut p = self.path.borrow_mut();
         let d = p
             .choose(|| Ok(Rc::new(dice_dist(count, sides, Reach::default()))))
@@ -270,6 +280,12 @@ impl DiceSource for PathDice {
         }
         Ok(sum)
     }
+}
+
+/// The work of a dice term's closed form: each of its sums from the sides before it.
+fn dice_cost(count: u32, sides: u32) -> u64 {
+    let len = u64::from(count).saturating_mul(u64::from(sides.saturating_sub(1))) + 1;
+    len.saturating_mul(u64::from(sides))
 }
 
 /// The sums of a dice term, each reached by `reach`.
@@ -366,7 +382,12 @@ impl Engine<'_, '_> {
                 prefix,
                 taken: Vec::new(),
             }));
-            let mut dice = PathDice { path: path.clone() };
+            let stopped = Rc::new(std::cell::Cell::new(false));
+            let mut dice = PathDice {
+                path: path.clone(),
+                left: self.limit.saturating_sub(self.work),
+                stopped: stopped.clone(),
+            };
             let (r, reach) = {
                 let mut hook = Hook {
                     engine: self,
@@ -382,9 +403,13 @@ impl Engine<'_, '_> {
             if let Some(h) = self.halt.take() {
                 return Err(h);
             }
+            if stopped.get() {
+                return Err(Halt::Work);
+            }
             self.spend(reach.steps.saturating_add(1))?;
-            if self.cases.is_multiple_of(1024) {
+            if self.cases >= self.next_tick {
                 (self.tick)(self.cases);
+                self.next_tick = self.cases.saturating_add(1 << 16);
             }
             if let Err(Flow::Error(d)) = &r {
                 if d.code.phase() == Phase::Limit {
@@ -425,16 +450,19 @@ impl Engine<'_, '_> {
             return self.fixed(ev, e, frame, at);
         }
         let d = match &e.kind {
-            ExprKind::Dice { count, sides } => dice_dist(
-                *count,
-                *sides,
-                Reach {
-                    steps: 1,
-                    dice: u64::from(*count),
-                    depth: 0,
-                    nesting: 1,
-                },
-            ),
+            ExprKind::Dice { count, sides } => {
+                self.spend(dice_cost(*count, *sides))?;
+                dice_dist(
+                    *count,
+                    *sides,
+                    Reach {
+                        steps: 1,
+                        dice: u64::from(*count),
+                        depth: 0,
+                        nesting: 1,
+                    },
+                )
+            }
             ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
                 self.either(ev, *op, a, b, frame, at)?
             }
@@ -556,10 +584,11 @@ impl Engine<'_, '_> {
         }
         let db = self.dist(ev, b, frame, at + 1)?;
         if let (Some(x), Some(y)) = (da.dense(), db.dense()) {
+            // Spent before it is done: a product too large is never half worked out.
+            self.spend((x.1.len() as u64).saturating_mul(y.1.len() as u64))?;
             let denom = &da.denom * &db.denom;
             let reach = node(x.2.then(y.2));
             if let Some(d) = dense_binary(op, &x, &y, denom, reach) {
-                self.spend((x.1.len() as u64).saturating_mul(y.1.len() as u64))?;
                 return Ok(d);
             }
         }
@@ -733,7 +762,18 @@ impl Engine<'_, '_> {
             nesting: 2,
         };
         let denom = BigUint::from(sides).pow(count);
-        self.spend(u64::from(count).saturating_mul(u64::from(sides)))?;
+        // Spent before it is worked out: the kept dice's states are dice × dice × sums
+        // for each face.
+        let (n, f) = (u64::from(count), u64::from(sides));
+        let k = u64::try_from(k).unwrap_or(0);
+        let cost = if b == Builtin::Count {
+            n.saturating_mul(f)
+        } else {
+            f.saturating_mul(n)
+                .saturating_mul(n)
+                .saturating_mul(k.saturating_mul(f) + 1)
+        };
+        self.spend(cost)?;
         Ok(if b == Builtin::Count {
             let at_least = matches!(
                 args.get(2).map(|e| &e.kind),

@@ -117,14 +117,13 @@ pub fn method_text(m: &Method) -> String {
             let asked = samples_asked(m).unwrap_or(*samples);
             match over_limit {
                 Some(limit) if asked > *samples => format!(
-                    "sampled: {} of {} adjudications, stopped by the work limit (too much to enumerate: more than {limit} cases, or {} steps), with seed {seed}; ± one standard error",
+                    "sampled: {} of {} adjudications, stopped by the work limit of sampling ({} steps), as exact odds need more than {limit} cases of work (--limit), with seed {seed}; ± one standard error",
                     grouped(*samples),
                     grouped(asked),
                     super::MAX_STEPS
                 ),
                 Some(limit) => format!(
-                    "sampled: too much to enumerate (more than {limit} cases, or {} steps), so {n} with seed {seed}; ± one standard error",
-                    super::MAX_STEPS
+                    "sampled: exact odds need more than {limit} cases of work (--limit), so {n} with seed {seed}; ± one standard error"
                 ),
                 None => format!("sampled: {n} with seed {seed}; ± one standard error"),
             }
@@ -348,6 +347,8 @@ pub fn json(p: &Program, expr: &str, d: &Distribution) -> serde_json::Value {
             m.insert("seed".into(), json!(seed));
             if let Some(l) = over_limit {
                 m.insert("limit".into(), json!(l));
+                // What stopped exact work, and the flag that raises it.
+                m.insert("stopped".into(), json!("--limit"));
             }
         }
     }
