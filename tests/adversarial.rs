@@ -426,17 +426,17 @@ fn no_failure_becomes_a_value() {
 #[test]
 fn exact_odds_enumerate_up_to_the_case_limit_and_sample_past_it() {
     // 2d6 has 11 sums, each worked out from the 6 faces before it (66 units of work),
-    // then each is a path of one evaluation step and one outcome merged (2 units each,
-    // 22): with a limit of 88 it is worked out exactly; with 87 it is too much, and the
-    // engine says so (the CLI then samples, and says that too).
+    // then each is a path of one outcome merged (11; the term's own step is the closed
+    // form's): with a limit of 77 it is worked out exactly; with 76 it is too much, and
+    // the engine says so (the CLI then samples, and says that too).
     let rules = Ruleset::bundled("kriegspiel").expect("bundled");
     let q = rules.question("<expression>", "2d6").expect("compiles");
     let job = umpire::prob::Job {
         state: None,
         ..umpire::prob::Job::of(&rules, &q)
     };
-    assert!(umpire::prob::exact(&job, 88).is_some());
-    assert!(umpire::prob::exact(&job, 87).is_none());
+    assert!(umpire::prob::exact(&job, 77).is_some());
+    assert!(umpire::prob::exact(&job, 76).is_none());
 }
 
 /// A save stopped at any point (a failure, or the process dying there) leaves the old

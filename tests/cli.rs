@@ -1303,7 +1303,7 @@ fn prob_prints_the_exact_odds_of_a_manoeuvre() {
     ])
     .stdout(
         "
-        manoeuvre(brigade.second_foot)  (exact, over 882 cases)
+        manoeuvre(brigade.second_foot)  (exact, over 314 cases)
           Well Handled  3/10  30.00%  ██████████████████████████████
           Tardy          1/5  20.00%  ████████████████████
           Hold           1/5  20.00%  ████████████████████

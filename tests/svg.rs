@@ -171,7 +171,18 @@ fn a_table_outcome_is_a_bar_per_result_in_the_rulebooks_words() {
             .expect("a width")
     };
     assert!((len(&bars[1]) / len(&bars[0]) - 2.0 / 3.0).abs() < 0.01);
-    insta::assert_snapshot!("manoeuvre", text);
+    // The count of cases is the engine's work, not the rules' odds: read as N.
+    let mut shown = String::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("exact, over ") {
+        let (before, after) = rest.split_at(at + "exact, over ".len());
+        shown.push_str(before);
+        let digits = after.chars().take_while(char::is_ascii_digit).count();
+        shown.push('N');
+        rest = &after[digits..];
+    }
+    shown.push_str(rest);
+    insta::assert_snapshot!("manoeuvre", shown);
 }
 
 #[test]

@@ -225,6 +225,9 @@ struct Engine<'j, 't> {
 struct PathState {
     prefix: Vec<(Rc<Dist>, usize)>,
     taken: Vec<(Rc<Dist>, usize)>,
+    /// The steps of what was worked out whole, spent on the path but not taken again
+    /// (the engine's work counts the steps taken).
+    credited: u64,
 }
 
 impl PathState {
@@ -327,8 +330,12 @@ impl Oracle for Hook<'_, '_, '_> {
                 }
             },
         };
-        self.path.borrow_mut().taken.push((d.clone(), c));
         let entry = d.entries.get(c)?;
+        {
+            let mut p = self.path.borrow_mut();
+            p.taken.push((d.clone(), c));
+            p.credited = p.credited.saturating_add(entry.reach.steps);
+        }
         if let Err(f) = ev.spend(entry.reach, e.span) {
             return Some(Err(f));
         }
@@ -381,6 +388,7 @@ impl Engine<'_, '_> {
             let path = Rc::new(RefCell::new(PathState {
                 prefix,
                 taken: Vec::new(),
+                credited: 0,
             }));
             let stopped = Rc::new(std::cell::Cell::new(false));
             let mut dice = PathDice {
@@ -406,7 +414,8 @@ impl Engine<'_, '_> {
             if stopped.get() {
                 return Err(Halt::Work);
             }
-            self.spend(reach.steps.saturating_add(1))?;
+            let taken = reach.steps.saturating_sub(path.borrow().credited);
+            self.spend(taken.saturating_add(1))?;
             if self.cases >= self.next_tick {
                 (self.tick)(self.cases);
                 self.next_tick = self.cases.saturating_add(1 << 16);
