@@ -275,15 +275,7 @@ impl Evaluator<'_> {
         }
         self.within.push(callee);
         if self.depth > self.limits.depth {
-            return Err(Flow::from(
-                Diag::at(
-                    Code::LimitDepth,
-                    format!("calls nested more than {} deep", self.limits.depth),
-                    span,
-                    "one call too many",
-                )
-                .help("a rule may be calling itself without end; the limit is set by --max-depth"),
-            ));
+            return Err(self.calls_too_deep(span));
         }
         Ok(())
     }

@@ -253,6 +253,14 @@ fn arith_err(e: ArithError, span: Span) -> Flow {
     Flow::from(Diag::at(code, e.to_string(), span, "here"))
 }
 
+/// Past the fixed nesting of expressions ([`MAX_EVAL_NESTING`]).
+fn nested_too_deep(span: Span) -> Flow {
+    Flow::from(
+        Diag::at(Code::LimitDepth, format!("the adjudication nests more than {MAX_EVAL_NESTING} expressions deep"), span, "too deep here")
+            .help("a rule may be calling itself too deeply; write it with fewer calls or shorter chains"),
+    )
+}
+
 fn internal(span: Span, what: &str) -> Flow {
     Flow::from(
         Diag::at(
@@ -367,10 +375,7 @@ impl<'a> Evaluator<'a> {
         self.nesting += 1;
         if self.nesting > MAX_EVAL_NESTING {
             self.nesting -= 1;
-            return Err(Flow::from(
-                Diag::at(Code::LimitDepth, format!("the adjudication nests more than {MAX_EVAL_NESTING} expressions deep"), e.span, "too deep here")
-                    .help("a rule may be calling itself too deeply; write it with fewer calls or shorter chains"),
-            ));
+            return Err(nested_too_deep(e.span));
         }
         if self.nesting > self.max_nesting {
             self.max_nesting = self.nesting;

@@ -5,8 +5,6 @@
 
 use super::calls::check_arg;
 use super::{Ev, Evaluator, Flow, MAX_EVAL_NESTING};
-use crate::diagnostic::Code;
-use crate::diagnostic::Diag;
 use crate::dice::DiceSource;
 use crate::program::{Expr, ParamInfo};
 use crate::span::Span;
@@ -145,36 +143,14 @@ impl<'a> Evaluator<'a> {
     /// limit, the error the evaluator would have stopped with.
     pub fn spend(&mut self, reach: Reach, span: Span) -> Result<(), Flow> {
         if self.depth.saturating_add(reach.depth) > self.limits.depth {
-            return Err(Flow::from(
-                Diag::at(
-                    Code::LimitDepth,
-                    format!("calls nested more than {} deep", self.limits.depth),
-                    span,
-                    "one call too many",
-                )
-                .help("a rule may be calling itself without end; the limit is set by --max-depth"),
-            ));
+            return Err(self.calls_too_deep(span));
         }
         if self.nesting.saturating_add(reach.nesting) > MAX_EVAL_NESTING {
-            return Err(Flow::from(
-                Diag::at(Code::LimitDepth, format!("the adjudication nests more than {MAX_EVAL_NESTING} expressions deep"), span, "too deep here")
-                    .help("a rule may be calling itself too deeply; write it with fewer calls or shorter chains"),
-            ));
+            return Err(super::nested_too_deep(span));
         }
         self.dice_rolled = self.dice_rolled.saturating_add(reach.dice);
         if self.dice_rolled > self.limits.dice {
-            return Err(Flow::from(
-                Diag::at(
-                    Code::LimitDice,
-                    format!(
-                        "the adjudication rolls more than {} dice in all",
-                        self.limits.dice
-                    ),
-                    span,
-                    "one roll too many",
-                )
-                .help("a rule may be rolling dice in a loop without end; the limit is set by --max-dice"),
-            ));
+            return Err(self.too_many_dice(span));
         }
         self.steps = self.steps.saturating_add(reach.steps);
         if self.steps > self.limits.steps {

@@ -9,6 +9,35 @@ use crate::span::Span;
 use crate::value::Value;
 
 impl Evaluator<'_> {
+    /// Past `--max-dice`.
+    pub(super) fn too_many_dice(&self, span: Span) -> Flow {
+        Flow::from(
+            Diag::at(
+                Code::LimitDice,
+                format!(
+                    "the adjudication rolls more than {} dice in all",
+                    self.limits.dice
+                ),
+                span,
+                "one roll too many",
+            )
+            .help("a rule may be rolling dice in a loop without end; the limit is set by --max-dice"),
+        )
+    }
+
+    /// Past `--max-depth`.
+    pub(super) fn calls_too_deep(&self, span: Span) -> Flow {
+        Flow::from(
+            Diag::at(
+                Code::LimitDepth,
+                format!("calls nested more than {} deep", self.limits.depth),
+                span,
+                "one call too many",
+            )
+            .help("a rule may be calling itself without end; the limit is set by --max-depth"),
+        )
+    }
+
     pub(super) fn roll(&mut self, count: u32, sides: u32, span: Span) -> Ev {
         self.roll_as(count, sides, span, None)
     }
@@ -23,18 +52,7 @@ impl Evaluator<'_> {
     ) -> Ev {
         self.dice_rolled += u64::from(count);
         if self.dice_rolled > self.limits.dice {
-            return Err(Flow::from(
-                Diag::at(
-                    Code::LimitDice,
-                    format!(
-                        "the adjudication rolls more than {} dice in all",
-                        self.limits.dice
-                    ),
-                    span,
-                    "one roll too many",
-                )
-                .help("a rule may be rolling dice in a loop without end; the limit is set by --max-dice"),
-            ));
+            return Err(self.too_many_dice(span));
         }
         if sides == 0 {
             return Err(Flow::from(Diag::at(

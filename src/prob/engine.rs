@@ -664,7 +664,6 @@ impl Engine<'_, '_> {
             let d = self.dist(ev, p, frame, at + 1)?;
             self.spend((tuples.len() as u64).saturating_mul(d.entries.len() as u64))?;
             let mut next = Vec::new();
-            let before = denom.clone();
             denom *= &d.denom;
             for (vals, w, reach) in &tuples {
                 for x in &d.entries {
@@ -683,7 +682,6 @@ impl Engine<'_, '_> {
                     }
                 }
             }
-            let _ = before;
             tuples = next;
         }
         Ok((stops, tuples, denom))
