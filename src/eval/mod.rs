@@ -256,8 +256,15 @@ fn arith_err(e: ArithError, span: Span) -> Flow {
 /// Past the fixed nesting of expressions ([`MAX_EVAL_NESTING`]).
 fn nested_too_deep(span: Span) -> Flow {
     Flow::from(
-        Diag::at(Code::LimitDepth, format!("the adjudication nests more than {MAX_EVAL_NESTING} expressions deep"), span, "too deep here")
-            .help("a rule may be calling itself too deeply; write it with fewer calls or shorter chains"),
+        Diag::at(
+            Code::LimitDepth,
+            format!("the adjudication nests more than {MAX_EVAL_NESTING} expressions deep"),
+            span,
+            "too deep here",
+        )
+        .help(
+            "a rule may be calling itself too deeply; write it with fewer calls or shorter chains",
+        ),
     )
 }
 

@@ -21,7 +21,9 @@ impl Evaluator<'_> {
                 span,
                 "one roll too many",
             )
-            .help("a rule may be rolling dice in a loop without end; the limit is set by --max-dice"),
+            .help(
+                "a rule may be rolling dice in a loop without end; the limit is set by --max-dice",
+            ),
         )
     }
 
