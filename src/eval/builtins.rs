@@ -300,7 +300,7 @@ impl Evaluator<'_> {
 
     /// `dice(count, sides)`: a roll whose count and sides are worked out at the table,
     /// within the limits on one roll.
-    fn dice_size(&mut self, vals: &[Value], span: Span) -> Result<(u32, u32), Flow> {
+    pub(super) fn dice_size(&self, vals: &[Value], span: Span) -> Result<(u32, u32), Flow> {
         let count = vals
             .first()
             .and_then(Value::as_int)

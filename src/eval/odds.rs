@@ -175,6 +175,12 @@ impl<'a> Evaluator<'a> {
         self.check_record_ranges(&p.ty, v, span)
     }
 
+    /// How many dice of how many sides `dice(count, sides)` of these values rolls, or
+    /// why it cannot (a count or a die past the limits), as the evaluator says it.
+    pub fn dice_size_of(&self, vals: &[Value], span: Span) -> Result<(u32, u32), Flow> {
+        self.dice_size(vals, span)
+    }
+
     /// The limits this evaluator works within.
     pub fn limits(&self) -> crate::limits::Limits {
         self.limits

@@ -500,6 +500,9 @@ impl Engine<'_, '_> {
                 let d = self.dist(ev, x, &mut [], at + 1)?;
                 map_reach(&d, node)
             }
+            ExprKind::Call(Callee::Builtin(Builtin::Dice), args) => {
+                self.dice_call(ev, args, e, frame, at)?
+            }
             ExprKind::Call(Callee::Builtin(b), args) => self.pool(*b, args)?,
             ExprKind::Call(callee, args) => self.call(ev, *callee, args, e, frame, at)?,
             // Not worked out whole (Facts says so): never asked.
@@ -685,6 +688,38 @@ impl Engine<'_, '_> {
             tuples = next;
         }
         Ok((stops, tuples, denom))
+    }
+
+    /// `dice(count, sides)`: for each joint outcome of its arguments, the sums of that
+    /// many dice (or why they cannot be rolled, as the evaluator says it).
+    fn dice_call(
+        &mut self,
+        ev: &Evaluator<'_>,
+        args: &[Expr],
+        e: &Expr,
+        frame: &mut [Value],
+        at: u32,
+    ) -> Result<Dist, Halt> {
+        let parts: Vec<&Expr> = args.iter().collect();
+        let (mut out, tuples, denom) = self.tuples(ev, &parts, frame, at, &mut |_, _| Ok(()))?;
+        for (vals, w, reach) in tuples {
+            match ev.dice_size_of(&vals, e.span) {
+                Err(f) => out.add(Out::of(Err(f)), w, &denom, node(reach)),
+                Ok((count, sides)) => {
+                    self.spend(dice_cost(count, sides))?;
+                    let rolled = Reach {
+                        dice: u64::from(count),
+                        ..Reach::default()
+                    };
+                    let d = dice_dist(count, sides, rolled);
+                    let both = &denom * &d.denom;
+                    for x in d.entries {
+                        out.add(x.out, &w * &x.w, &both, node(reach.then(x.reach)));
+                    }
+                }
+            }
+        }
+        Ok(out.finish())
     }
 
     /// A call of a rule, table or modifier list: its arguments' joint outcomes, each
@@ -1053,6 +1088,9 @@ impl<'p> Facts<'p> {
                 .program
                 .default_expr(*of, *index)
                 .is_some_and(|x| self.part(x)),
+            ExprKind::Call(Callee::Builtin(Builtin::Dice), args) => {
+                args.iter().all(|a| self.part(a))
+            }
             ExprKind::Call(Callee::Builtin(b), args) => pool_whole(*b, args),
             ExprKind::Call(c, args) => {
                 !self.callees.get(c).is_some_and(|f| f.1) && args.iter().all(|a| self.part(a))
