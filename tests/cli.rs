@@ -2241,21 +2241,26 @@ fn a_read_only_state_file_is_not_replaced() {
 
 #[test]
 fn odds_past_a_limit_are_an_error_not_an_outcome() {
-    // 3d6 + 1d6 rolls four dice; with at most three, no case can be worked out.
-    let refused = |args: &[&str], most: u32| {
+    // 3d6 + 1d6 rolls four dice; with at most three, no case can be worked out; the
+    // help names the flag that raises that limit. (In a sweep, the row is named first.)
+    let refused = |args: &[&str], first: &str, second: &str| {
         Test::new(args)
             .status(1)
             .stderr(&format!("
                 umpire::prob::limit
 
-                  × the odds cannot be worked out: in at least one case, the adjudication rolls more than {most} dice
-                  │ in all
-                  help: raise the limit (see `umpire help prob`: --max-steps, --max-depth, --max-dice), or ask
+                  × {first}
+                  │ {second}
+                  help: a rule may be rolling dice in a loop without end; the limit is set by --max-dice; or ask
                         something smaller
             "))
             .run();
     };
-    refused(&["prob", "kriegspiel", "3d6 + 1d6", "--max-dice", "3"], 3);
+    refused(
+        &["prob", "kriegspiel", "3d6 + 1d6", "--max-dice", "3"],
+        "the odds cannot be worked out: in at least one case, the adjudication rolls more than 3 dice",
+        "in all",
+    );
     let o = umpire(&["prob", "kriegspiel", "3d6 + 1d6", "--max-dice", "4"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     // In a sweep too: `dice(3, 6)` rolls three dice, past a limit of two.
@@ -2269,7 +2274,8 @@ fn odds_past_a_limit_are_an_error_not_an_outcome() {
             "--max-dice",
             "2",
         ],
-        2,
+        "at n = 3: the odds cannot be worked out: in at least one case, the adjudication rolls more",
+        "than 2 dice in all",
     );
 }
 

@@ -133,7 +133,8 @@ fn report_sampling(d: &Distribution, given_seed: Option<u64>) {
     } = d.method
     {
         if let Some(l) = over_limit {
-            errln!("exact odds need more than {l} cases of work: sampling instead (--limit N allows more)");
+            let cases = if l == 1 { "case" } else { "cases" };
+            errln!("exact odds need more than {l} {cases} of work: sampling instead (--limit N allows more)");
             if let Some(asked) = report::samples_asked(&d.method).filter(|a| *a > samples) {
                 errln!("sampling stopped by the work limit after {samples} of {asked} adjudications (--samples N takes all N)");
             }

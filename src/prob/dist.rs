@@ -281,14 +281,25 @@ pub fn sums(count: u32, sides: u32) -> Vec<BigUint> {
 /// 0..=n, over s^n.
 pub fn binomial(n: u32, a: u32, s: u32) -> Vec<BigUint> {
     let b = s - a;
-    let (a, b) = (BigUint::from(a), BigUint::from(b));
+    // The powers of a and of b, each from the one before (no big power taken anew).
+    let powers = |x: u32| {
+        let x = BigUint::from(x);
+        let mut p = Vec::with_capacity(n as usize + 1);
+        p.push(BigUint::one());
+        for k in 1..=n as usize {
+            let next = &p[k - 1] * &x;
+            p.push(next);
+        }
+        p
+    };
+    let (pa, pb) = (powers(a), powers(b));
     let mut out = Vec::with_capacity(n as usize + 1);
     let mut choose = BigUint::one();
     for k in 0..=n {
         if k > 0 {
             choose = choose * BigUint::from(n - k + 1) / BigUint::from(k);
         }
-        out.push(&choose * a.pow(k) * b.pow(n - k));
+        out.push(&choose * &pa[k as usize] * &pb[(n - k) as usize]);
     }
     out
 }

@@ -285,10 +285,18 @@ impl DiceSource for PathDice {
     }
 }
 
-/// The work of a dice term's closed form: each of its sums from the sides before it.
+/// The work of a dice term's closed form: each of its sums from the sides before it,
+/// each a number of [`words`] as wide as the term's count of rolls.
 fn dice_cost(count: u32, sides: u32) -> u64 {
     let len = u64::from(count).saturating_mul(u64::from(sides.saturating_sub(1))) + 1;
+    let bits = f64::from(count) * f64::from(sides.max(2)).log2();
     len.saturating_mul(u64::from(sides))
+        .saturating_mul(words(bits as u64))
+}
+
+/// Big numbers cost by their width: a unit of work is an operation on 256 bits.
+fn words(bits: u64) -> u64 {
+    bits / 256 + 1
 }
 
 /// The sums of a dice term, each reached by `reach`.
@@ -597,7 +605,12 @@ impl Engine<'_, '_> {
         let db = self.dist(ev, b, frame, at + 1)?;
         if let (Some(x), Some(y)) = (da.dense(), db.dense()) {
             // Spent before it is done: a product too large is never half worked out.
-            self.spend((x.1.len() as u64).saturating_mul(y.1.len() as u64))?;
+            let wide = words(da.denom.bits() + db.denom.bits());
+            self.spend(
+                (x.1.len() as u64)
+                    .saturating_mul(y.1.len() as u64)
+                    .saturating_mul(wide),
+            )?;
             let denom = &da.denom * &db.denom;
             let reach = node(x.2.then(y.2));
             if let Some(d) = dense_binary(op, &x, &y, denom, reach) {
@@ -605,7 +618,7 @@ impl Engine<'_, '_> {
             }
         }
         let pairs = (da.entries.len() as u64).saturating_mul(db.entries.len() as u64);
-        self.spend(pairs)?;
+        self.spend(pairs.saturating_mul(words(da.denom.bits() + db.denom.bits())))?;
         let mut out = Builder::default();
         let denom = &da.denom * &db.denom;
         for ea in &da.entries {
@@ -809,13 +822,13 @@ impl Engine<'_, '_> {
         let (n, f) = (u64::from(count), u64::from(sides));
         let k = u64::try_from(k).unwrap_or(0);
         let cost = if b == Builtin::Count {
-            n.saturating_mul(f)
+            n.saturating_mul(4)
         } else {
             f.saturating_mul(n)
                 .saturating_mul(n)
                 .saturating_mul(k.saturating_mul(f) + 1)
         };
-        self.spend(cost)?;
+        self.spend(cost.saturating_mul(words(denom.bits())))?;
         Ok(if b == Builtin::Count {
             let at_least = matches!(
                 args.get(2).map(|e| &e.kind),

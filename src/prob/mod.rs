@@ -28,13 +28,14 @@ use outcomes::{order, to_f64};
 
 pub use sample::sample;
 
-/// Most cases worked through exactly before sampling instead (`--limit`).
-pub const DEFAULT_LIMIT: usize = 20_000_000;
+/// Most cases of exact work (paths followed, steps taken, outcomes combined, terms of
+/// closed forms) before sampling instead (`--limit`).
+pub const DEFAULT_LIMIT: usize = 5_000_000;
 /// Adjudications sampled when there are too many cases and no `--samples` is given.
 pub const DEFAULT_SAMPLES: u64 = 100_000;
-/// Most evaluation steps spent enumerating (past it, umpire samples instead), and
-/// sampling (past it, fewer samples are taken, and the report says how many).
-pub const MAX_STEPS: u64 = 200_000_000;
+/// Most evaluation steps spent sampling the default count (past it, fewer samples are
+/// taken, and the report says how many).
+pub const MAX_STEPS: u64 = 50_000_000;
 
 /// How one adjudication ended: an outcome, or an error (a roll that finds no row, a
 /// value out of its range) — which is an outcome too, to a designer.
@@ -232,7 +233,11 @@ impl Distribution {
                         Code::ProbLimit,
                         format!("the odds cannot be worked out: in at least one case, {message}"),
                     )
-                    .help("raise the limit (see `umpire help prob`: --max-steps, --max-depth, --max-dice), or ask something smaller"));
+                    // The limit's own help names the flag that raises it.
+                    .help(match help {
+                        Some(h) => format!("{h}; or ask something smaller"),
+                        None => "raise the limit (see `umpire help prob`: --max-steps, --max-depth, --max-dice), or ask something smaller".to_string(),
+                    }));
                 }
             }
         }
@@ -306,9 +311,11 @@ fn distribution(job: &Job<'_>, settings: &Settings) -> Distribution {
                 indicatif::ProgressStyle::with_template("{spinner} {pos} cases worked through")
                     .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
             );
-            // A pool whose dice are rolled one by one has at least faces^dice cases:
-            // past the limit, sample at once rather than enumerate for minutes first.
-            let found = if pool_cases(job) > settings.limit as u64 {
+            // A pool whose dice are rolled one by one has at least faces^dice paths, each
+            // some hundreds of cases of work (a step and a choice per die, its re-roll, the
+            // outcome merged): past the limit, sample at once rather than work for
+            // seconds first and throw it away.
+            let found = if pool_cases(job).saturating_mul(200) > settings.limit as u64 {
                 None
             } else {
                 exact_ticking(job, settings.limit, &mut |n| counter.set_position(n))

@@ -117,13 +117,15 @@ pub fn method_text(m: &Method) -> String {
             let asked = samples_asked(m).unwrap_or(*samples);
             match over_limit {
                 Some(limit) if asked > *samples => format!(
-                    "sampled: {} of {} adjudications, stopped by the work limit of sampling ({} steps), as exact odds need more than {limit} cases of work (--limit), with seed {seed}; ± one standard error",
+                    "sampled: {} of {} adjudications, stopped by the work limit of sampling ({} steps), as exact odds need more than {} of work (--limit), with seed {seed}; ± one standard error",
                     grouped(*samples),
                     grouped(asked),
-                    super::MAX_STEPS
+                    super::MAX_STEPS,
+                    plural(*limit as u64, "case", "cases")
                 ),
                 Some(limit) => format!(
-                    "sampled: exact odds need more than {limit} cases of work (--limit), so {n} with seed {seed}; ± one standard error"
+                    "sampled: exact odds need more than {} of work (--limit), so {n} with seed {seed}; ± one standard error",
+                    plural(*limit as u64, "case", "cases")
                 ),
                 None => format!("sampled: {n} with seed {seed}; ± one standard error"),
             }

@@ -366,12 +366,23 @@ impl Prepared<'_> {
                 locals: &locals,
                 ..Job::of(rules, q)
             };
-            let values = sweeps
+            let values: Vec<String> = sweeps
                 .iter()
                 .zip(&at)
                 .map(|(sw, &i)| sw.values[i].clone())
                 .collect();
-            rows.push((values, odds(&job, settings).map_err(Diags::from)?));
+            // An error of one row is the sweep's: it says which row.
+            let d = odds(&job, settings).map_err(|d| {
+                let row: Vec<String> = sweeps
+                    .iter()
+                    .zip(&values)
+                    .map(|(sw, v)| format!("{} = {v}", sw.name))
+                    .collect();
+                let mut d = d;
+                d.message = format!("at {}: {}", row.join(", "), d.message);
+                Diags::from(d)
+            })?;
+            rows.push((values, d));
             // The next combination.
             for k in (0..at.len()).rev() {
                 at[k] += 1;
