@@ -484,3 +484,28 @@ fn diff_sweep_of_a_name_no_adjudication_names_is_refused() {
         stderr(&o)
     );
 }
+
+/// A fraction wider than a line is left to JSON and CSV: `100d6 > 100d6` is false with
+/// 155-digit odds. By symmetry the two sums are each greater half of the time they
+/// differ; they tie with chance Σ w_k² / 6^200 ≈ 1.66%, so `true` is (1 − 1.66%) / 2 ≈
+/// 49.17% and `false` (greater or equal for the other side) 50.83%.
+#[test]
+fn a_fraction_too_wide_for_a_line_is_shown_as_an_ellipsis() {
+    let o = umpire(&["prob", "kriegspiel", "100d6 > 100d6"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("(exact, over "), "{out}");
+    assert!(out.contains("  false  …  50.83%"), "{out}");
+    assert!(out.contains("  true   …  49.17%"), "{out}");
+    assert!(
+        out.contains("shown as …: --format json or csv gives them"),
+        "{out}"
+    );
+    // JSON keeps the whole fraction.
+    let o = umpire(&["prob", "kriegspiel", "100d6 > 100d6", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let p = v["outcomes"][1]["probability"]
+        .as_str()
+        .expect("a fraction");
+    assert!(p.len() > 300, "{p}");
+}

@@ -192,13 +192,25 @@ fn cumulative(d: &Distribution, shared: Option<&Shared>) -> Option<Vec<(String, 
     Some(out)
 }
 
+/// The widest exact fraction the text shows.
+const MAX_FRACTION: usize = 24;
+
 /// One distribution as text: a line saying how it was found, then one line per outcome.
 pub fn text(p: &Program, expr: &str, d: &Distribution) -> String {
     let mut out = format!("{expr}  ({})\n", method_text(&d.method));
     let cases: Vec<Case> = d.chances.iter().map(|c| c.case.clone()).collect();
     let labels = labels(p, &cases);
     let shared = shared(d);
-    let shown = chance_texts(d, shared.as_ref());
+    let mut shown = chance_texts(d, shared.as_ref());
+    // A fraction wider than a line (`100d6 > 100d6`: 155 digits over 156) is left to
+    // JSON and CSV: the percentage says it here.
+    let mut elided = false;
+    for (frac, _) in &mut shown {
+        if frac.chars().count() > MAX_FRACTION {
+            *frac = "…".to_string();
+            elided = true;
+        }
+    }
     let w_label = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let w_frac = shown.iter().map(|s| s.0.chars().count()).max().unwrap_or(0);
     let w_pct = shown.iter().map(|s| s.1.chars().count()).max().unwrap_or(0);
@@ -252,6 +264,11 @@ pub fn text(p: &Program, expr: &str, d: &Distribution) -> String {
         out.push_str(&format!(
             "  ... and {hidden} less likely outcomes, {} between them (--format json lists all)\n",
             percent_f(rest)
+        ));
+    }
+    if elided {
+        out.push_str(&format!(
+            "  (fractions over {MAX_FRACTION} characters are shown as …: --format json or csv gives them)\n"
         ));
     }
     if let Some(s) = stats(d) {
