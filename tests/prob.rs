@@ -473,3 +473,38 @@ fn a_pool_past_the_limit_is_known_before_enumerating() {
     assert!(cases("hits() + 1") > 100_000, "20 dice in the rule called");
     assert_eq!(cases("2d6 + 1"), 1, "a sum of dice is no pool");
 }
+
+/// The "done when": a hundred attacks hitting on 4+, each through a helper rule,
+/// as a rule calling itself (101 calls deep), are exact under the default limits: the
+/// hits are Binomial(100, 1/2), so P(50 hits) = C(100, 50) / 2^100. And `800d6` is
+/// exact: 4,001 sums, the least (800) and the greatest (4,800) 1/6^800 each.
+#[test]
+fn a_hundred_attacks_and_eight_hundred_dice_are_exact_under_the_default_limits() {
+    let r = Ruleset::from_source(
+        "hits.rules",
+        "ruleset \"H\"\nrule hit() -> Int { if d6 >= 4 { 1 } else { 0 } }\nrule hits(n: 0..) -> Int recursive { if n == 0 { 0 } else { hit() + hits(n - 1) } }\n",
+    )
+    .expect("loads");
+    let q = r.question("<test>", "hits(100)").expect("checks");
+    let d = odds(&Job::of(&r, &q), &Settings::default()).expect("odds");
+    assert!(matches!(d.method, umpire::prob::Method::Exact { .. }));
+    assert_eq!(d.chances.len(), 101);
+    let mut c = BigInt::one();
+    for k in 0..50u32 {
+        c = c * BigInt::from(100 - k) / BigInt::from(k + 1);
+    }
+    let p50 = BigRational::new(c, num_traits::pow(BigInt::from(2), 100));
+    assert_eq!(d.chances[50].exact, Some(p50));
+    let k = Ruleset::load("kriegspiel").expect("bundled");
+    let q = k.question("<test>", "800d6").expect("checks");
+    let job = Job {
+        state: None,
+        ..Job::of(&k, &q)
+    };
+    let d = odds(&job, &Settings::default()).expect("odds");
+    assert!(matches!(d.method, umpire::prob::Method::Exact { .. }));
+    assert_eq!(d.chances.len(), 4001);
+    let least = BigRational::new(BigInt::one(), num_traits::pow(BigInt::from(6), 800));
+    assert_eq!(d.chances[0].exact, Some(least.clone()));
+    assert_eq!(d.chances[4000].exact, Some(least));
+}
