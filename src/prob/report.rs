@@ -192,6 +192,30 @@ fn cumulative(d: &Distribution, shared: Option<&Shared>) -> Option<Vec<(String, 
     Some(out)
 }
 
+/// Which outcomes are among the `most` likeliest (all, when there are no more).
+pub(super) fn likeliest(d: &Distribution, most: usize) -> Vec<bool> {
+    if d.chances.len() <= most {
+        return vec![true; d.chances.len()];
+    }
+    let mut by_chance: Vec<usize> = (0..d.chances.len()).collect();
+    by_chance.sort_by(|&a, &b| d.chances[b].estimate.total_cmp(&d.chances[a].estimate));
+    let mut keep = vec![false; d.chances.len()];
+    for &i in &by_chance[..most] {
+        keep[i] = true;
+    }
+    keep
+}
+
+/// The chance of the outcomes not kept, between them.
+pub(super) fn left_out(d: &Distribution, keep: &[bool]) -> f64 {
+    d.chances
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| !**k)
+        .map(|(c, _)| c.estimate)
+        .sum()
+}
+
 /// The widest exact fraction the text shows.
 const MAX_FRACTION: usize = 24;
 
@@ -222,17 +246,7 @@ pub fn text(p: &Program, expr: &str, d: &Distribution) -> String {
         ));
     }
     // A long list (a sum of many dice, sampled) shows its most likely outcomes.
-    let keep: Vec<bool> = if d.chances.len() > MAX_ROWS {
-        let mut by_chance: Vec<usize> = (0..d.chances.len()).collect();
-        by_chance.sort_by(|&a, &b| d.chances[b].estimate.total_cmp(&d.chances[a].estimate));
-        let mut keep = vec![false; d.chances.len()];
-        for &i in &by_chance[..MAX_ROWS] {
-            keep[i] = true;
-        }
-        keep
-    } else {
-        vec![true; d.chances.len()]
-    };
+    let keep = likeliest(d, MAX_ROWS);
     // Bars are scaled to the likeliest outcome.
     let top = d.chances.iter().map(|c| c.estimate).fold(0.0, f64::max);
     for (i, c) in d.chances.iter().enumerate() {
@@ -254,13 +268,7 @@ pub fn text(p: &Program, expr: &str, d: &Distribution) -> String {
     }
     let hidden = keep.iter().filter(|k| !**k).count();
     if hidden > 0 {
-        let rest: f64 = d
-            .chances
-            .iter()
-            .zip(&keep)
-            .filter(|(_, k)| !**k)
-            .map(|(c, _)| c.estimate)
-            .sum();
+        let rest = left_out(d, &keep);
         out.push_str(&format!(
             "  ... and {hidden} less likely outcomes, {} between them (--format json lists all)\n",
             percent_f(rest)

@@ -401,19 +401,8 @@ fn kept(d: &Distribution) -> (Vec<&Chance>, Option<String>) {
     if d.chances.len() <= MAX_BARS {
         return (d.chances.iter().collect(), None);
     }
-    let mut by_chance: Vec<usize> = (0..d.chances.len()).collect();
-    by_chance.sort_by(|&a, &b| d.chances[b].estimate.total_cmp(&d.chances[a].estimate));
-    let mut keep = vec![false; d.chances.len()];
-    for &i in &by_chance[..MAX_BARS] {
-        keep[i] = true;
-    }
-    let rest: f64 = d
-        .chances
-        .iter()
-        .zip(&keep)
-        .filter(|(_, k)| !**k)
-        .map(|(c, _)| c.estimate)
-        .sum();
+    let keep = super::report::likeliest(d, MAX_BARS);
+    let rest = super::report::left_out(d, &keep);
     let hidden = d.chances.len() - MAX_BARS;
     let shown = d
         .chances
