@@ -3,7 +3,7 @@
 //! Closed forms for dice: the sums of a term, a count of a pool, the highest or lowest
 //! dice of a pool.
 
-use super::{key, Case};
+use super::{key, value_key, Case};
 use crate::adjudication::Outcome;
 use crate::diagnostic::Diag;
 use crate::eval::{Flow, Reach};
@@ -48,10 +48,11 @@ impl Out {
         }
     }
 
-    /// The key equal outcomes merge under (values as `==` compares them).
+    /// The key equal outcomes merge under (values as `==` compares them): a value's
+    /// written from it where it is (this is met once per path and per pair combined).
     fn key(&self) -> String {
         let case = match self {
-            Out::Val(v) => Case::Outcome(Outcome::Value(v.clone())),
+            Out::Val(v) => return value_key(v),
             Out::Refused(r, c) => Case::Outcome(Outcome::Refused {
                 reason: r.to_string(),
                 cite: c.as_ref().map(|c| c.to_string()),

@@ -73,7 +73,6 @@ pub fn exact(job: &Job<'_>, limit: usize, tick: &mut dyn FnMut(u64)) -> Option<D
         memo: HashMap::new(),
         work: 0,
         limit: limit as u64,
-        cases: 0,
         halt: None,
         tick,
         next_tick: 1 << 16,
@@ -88,13 +87,13 @@ pub fn exact(job: &Job<'_>, limit: usize, tick: &mut dyn FnMut(u64)) -> Option<D
         let mut f = frame.clone();
         ev.eval(expr, &mut f)
     });
-    let cases = engine.cases;
+    let cases = engine.work;
     let mut dist = match found {
         Ok(d) => d,
         Err(Halt::Limit(d)) => {
             return Some(Distribution {
                 chances: vec![Chance {
-                    case: case_of(Err(*d)),
+                    case: Case::of_outcome(Err(*d)),
                     exact: Some(BigRational::one()),
                     estimate: 1.0,
                     std_error: None,
@@ -112,7 +111,7 @@ pub fn exact(job: &Job<'_>, limit: usize, tick: &mut dyn FnMut(u64)) -> Option<D
         .map(|e| {
             let p = lowest_terms(e.w, &dist.denom, primes.as_deref());
             Chance {
-                case: case_of(query_outcome(job.query, e.out.ev())),
+                case: Case::of_outcome(query_outcome(job.query, e.out.ev())),
                 estimate: to_f64(&p),
                 exact: Some(p),
                 std_error: None,
@@ -177,18 +176,6 @@ fn lowest_terms(mut w: BigUint, d: &BigUint, primes: Option<&[(u32, u32)]>) -> B
     BigRational::new_raw(BigInt::from(w), BigInt::from(d))
 }
 
-fn case_of(r: Result<crate::adjudication::Outcome, Diag>) -> Case {
-    match r {
-        Ok(o) => Case::Outcome(o),
-        Err(d) => Case::Error {
-            code: d.code,
-            message: d.message,
-            help: d.help,
-            subject: d.subject,
-        },
-    }
-}
-
 /// No dice: the root evaluator only stands where the question starts.
 struct NoDice;
 
@@ -209,11 +196,10 @@ struct Engine<'j, 't> {
     facts: Facts<'j>,
     /// Calls worked out, by callee and arguments.
     memo: HashMap<(Callee, String), Rc<Dist>>,
-    /// Work spent: evaluation steps and outcomes combined.
+    /// Work spent (the report's "cases"): paths followed, evaluation steps taken,
+    /// outcomes combined, terms of closed forms.
     work: u64,
     limit: u64,
-    /// Paths followed and outcomes combined (the report's "cases").
-    cases: u64,
     halt: Option<Halt>,
     tick: &'t mut dyn FnMut(u64),
     /// When to tell `tick` next.
@@ -324,24 +310,22 @@ impl Oracle for Hook<'_, '_, '_> {
         if !self.engine.facts.whole_root(e) {
             return None;
         }
-        let known = {
-            let p = self.path.borrow();
-            p.prefix.get(p.taken.len()).cloned()
+        let chosen = {
+            let mut p = self.path.borrow_mut();
+            let engine = &mut *self.engine;
+            p.choose(|| engine.dist(ev, e, frame, 0))
+                .map(|d| (d, p.last()))
         };
-        let (d, c) = match known {
-            Some(x) => x,
-            None => match self.engine.dist(ev, e, frame, 0) {
-                Ok(d) => (d, 0),
-                Err(h) => {
-                    self.engine.halt = Some(h);
-                    return Some(Err(stopped()));
-                }
-            },
+        let (d, c) = match chosen {
+            Ok(x) => x,
+            Err(h) => {
+                self.engine.halt = Some(h);
+                return Some(Err(stopped()));
+            }
         };
         let entry = d.entries.get(c)?;
         {
             let mut p = self.path.borrow_mut();
-            p.taken.push((d.clone(), c));
             p.credited = p.credited.saturating_add(entry.reach.steps);
         }
         if let Err(f) = ev.spend(entry.reach, e.span) {
@@ -368,7 +352,6 @@ impl Engine<'_, '_> {
     /// Spends `units` of work; past the limit, exact work stops.
     fn spend(&mut self, units: u64) -> Result<(), Halt> {
         self.work = self.work.saturating_add(units);
-        self.cases = self.cases.saturating_add(units);
         if self.work > self.limit {
             return Err(Halt::Work);
         }
@@ -424,9 +407,9 @@ impl Engine<'_, '_> {
             }
             let taken = reach.steps.saturating_sub(path.borrow().credited);
             self.spend(taken.saturating_add(1))?;
-            if self.cases >= self.next_tick {
-                (self.tick)(self.cases);
-                self.next_tick = self.cases.saturating_add(1 << 16);
+            if self.work >= self.next_tick {
+                (self.tick)(self.work);
+                self.next_tick = self.work.saturating_add(1 << 16);
             }
             if let Err(Flow::Error(d)) = &r {
                 if d.code.phase() == Phase::Limit {
@@ -778,9 +761,7 @@ impl Engine<'_, '_> {
     ) -> Result<Rc<Dist>, Halt> {
         let mut key = String::new();
         for v in &vals {
-            key.push_str(&super::key(&Case::Outcome(
-                crate::adjudication::Outcome::Value(v.clone()),
-            )));
+            key.push_str(&super::value_key(v));
             key.push('\u{1f}');
         }
         if let Some(d) = self.memo.get(&(callee, key.clone())) {

@@ -23,7 +23,7 @@ pub mod svg;
 pub mod sweep;
 use crate::value::{Rational, Value};
 use num_rational::BigRational;
-pub use outcomes::{key, percent, percent_f, stats, OutKey, Stats};
+pub use outcomes::{key, percent, percent_f, stats, value_key, OutKey, Stats};
 use outcomes::{order, to_f64};
 
 pub use sample::sample;
@@ -58,8 +58,13 @@ pub enum Case {
 
 impl Case {
     fn of(r: Result<crate::adjudication::Adjudication, Diag>) -> Case {
+        Case::of_outcome(r.map(|a| a.outcome))
+    }
+
+    /// An outcome, or the error the adjudication stopped with.
+    fn of_outcome(r: Result<Outcome, Diag>) -> Case {
         match r {
-            Ok(a) => Case::Outcome(a.outcome),
+            Ok(o) => Case::Outcome(o),
             Err(d) => Case::Error {
                 code: d.code,
                 message: d.message,

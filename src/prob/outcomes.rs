@@ -15,44 +15,50 @@ use num_traits::{ToPrimitive, Zero};
 /// A key under which equal outcomes merge: values as `==` compares them (`12"` and
 /// `1'` are one length), refusals and gaps by their words and section.
 pub fn key(case: &Case) -> String {
-    fn value(v: &Value, out: &mut String) {
-        use std::fmt::Write;
-        // Written straight into the key (writing to a String cannot fail).
-        let _ = match v {
-            Value::Num(r) => write!(out, "n{r}"),
-            Value::Length(l) => write!(out, "l{}", l.inches),
-            Value::Time(t) => write!(out, "t{t}"),
-            Value::Minutes(t) => write!(out, "m{t}"),
-            Value::Bool(b) => out.write_str(if *b { "T" } else { "F" }),
-            Value::Text(t) => write!(out, "s{t:?}"),
-            Value::Enum(e, i) => write!(out, "e{e}.{i}"),
-            Value::Record(fields) | Value::Group(fields) => {
-                out.push('{');
-                for (n, f) in fields.iter() {
-                    out.push_str(n);
-                    out.push(':');
-                    value(f, out);
-                    out.push(',');
-                }
-                out.write_str("}")
-            }
-            Value::Pair(p) => {
-                out.push('(');
-                value(&p.0, out);
-                out.push(',');
-                value(&p.1, out);
-                out.write_str(")")
-            }
-        };
-    }
     match case {
-        Case::Outcome(Outcome::Value(v)) => {
-            let mut out = String::from("v");
-            value(v, &mut out);
-            out
-        }
+        Case::Outcome(Outcome::Value(v)) => value_key(v),
         other => format!("{other:?}"),
     }
+}
+
+/// [`key`] of a value, written from the value where it is (no outcome built around a
+/// copy of it).
+pub fn value_key(v: &Value) -> String {
+    let mut out = String::from("v");
+    key_into(v, &mut out);
+    out
+}
+
+/// A value's part of a key, written into `out`.
+fn key_into(v: &Value, out: &mut String) {
+    use std::fmt::Write;
+    // Written straight into the key (writing to a String cannot fail).
+    let _ = match v {
+        Value::Num(r) => write!(out, "n{r}"),
+        Value::Length(l) => write!(out, "l{}", l.inches),
+        Value::Time(t) => write!(out, "t{t}"),
+        Value::Minutes(t) => write!(out, "m{t}"),
+        Value::Bool(b) => out.write_str(if *b { "T" } else { "F" }),
+        Value::Text(t) => write!(out, "s{t:?}"),
+        Value::Enum(e, i) => write!(out, "e{e}.{i}"),
+        Value::Record(fields) | Value::Group(fields) => {
+            out.push('{');
+            for (n, f) in fields.iter() {
+                out.push_str(n);
+                out.push(':');
+                key_into(f, out);
+                out.push(',');
+            }
+            out.write_str("}")
+        }
+        Value::Pair(p) => {
+            out.push('(');
+            key_into(&p.0, out);
+            out.push(',');
+            key_into(&p.1, out);
+            out.write_str(")")
+        }
+    };
 }
 
 /// The key under which equal outcomes merge, hashed and compared as it is (no text
