@@ -19,6 +19,7 @@
 use super::{percent, percent_f, report, stats, Case, Chance, Distribution, Method};
 use crate::adjudication::Outcome;
 use crate::program::Program;
+use crate::render::escape_markup as esc;
 use crate::render::show;
 use crate::value::{Rational, Value};
 use num_rational::BigRational;
@@ -53,24 +54,6 @@ const HALO: &str =
 const MAX_BARS: usize = 60;
 /// Characters of a label on one line.
 const WRAP: usize = 34;
-
-/// `&`, `<`, `>` and quotes escaped for text and attributes.
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            // Control characters are not allowed in XML 1.0.
-            c if c.is_control() && c != '\n' && c != '\t' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// A coordinate, at most one decimal, no trailing `.0`.
 fn n(x: f64) -> String {

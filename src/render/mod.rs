@@ -85,3 +85,22 @@ fn reading(p: &Program, interpretation: u32, r: u16) -> (&str, String, &str) {
         &info.name,
     )
 }
+
+/// Text escaped for markup (HTML, SVG), in text and in attribute values: `&`, `<`, `>`
+/// and quotes as entities, and control characters other than a newline and a tab (not
+/// allowed in XML 1.0) as spaces.
+pub fn escape_markup(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() && c != '\n' && c != '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}

@@ -3,6 +3,7 @@
 //! HTML page (the same, every text escaped, nothing loaded from elsewhere).
 
 use super::{Item, Kind, Report};
+use crate::render::escape_markup as html_escape;
 
 /// The items `shown` in runs of one turn: `(turn, items)`; one run with no turn when the
 /// state counts none. A run starts only where the turn changes from the run before, so
@@ -150,22 +151,6 @@ fn strike(item: &Item, words: &str, mark: &str) -> String {
     } else {
         words.to_string()
     }
-}
-
-/// Text escaped for HTML, in text and in attribute values.
-pub fn html_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 const STYLE: &str =
