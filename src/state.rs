@@ -567,7 +567,7 @@ impl Loader<'_> {
         };
         let value = match (ty, written::read(body)) {
             // `"3/4"`, `"-1 1/2"`: a fraction as the rulebook writes it.
-            (Ty::Num, Some(Written::Number(r))) => Some(Value::Num(r)),
+            (Ty::Num, Some(Written::Number(r))) => Some(Value::num(r)),
             (Ty::Length, Some(Written::Length(r, unit))) => {
                 let inches = match unit {
                     LengthUnit::Inches => Some(r),
@@ -708,8 +708,8 @@ fn write_item(program: &Program, v: &Value) -> Item {
 
 fn write_plain(program: &Program, v: &Value) -> Toml {
     match v {
-        Value::Num(r) if r.is_integer() => Toml::from(*r.numer()),
-        Value::Num(r) => Toml::from(crate::value::Mixed(*r).to_string()),
+        Value::Int(i) => Toml::from(*i),
+        Value::Frac(r) => Toml::from(crate::value::Mixed(*r).to_string()),
         Value::Length(l) => Toml::from(l.to_string()),
         Value::Time(t) => Toml::from(crate::value::Moves(*t).to_string()),
         Value::Minutes(t) => Toml::from(crate::value::RealMinutes(*t).to_string()),
@@ -751,8 +751,8 @@ pub fn to_json(program: &Program, state: &Value) -> String {
 pub fn to_json_value(program: &Program, state: &Value) -> serde_json::Value {
     fn plain(program: &Program, v: &Value) -> serde_json::Value {
         match v {
-            Value::Num(r) if r.is_integer() => serde_json::json!(r.numer()),
-            Value::Num(r) => serde_json::json!(crate::value::Mixed(*r).to_string()),
+            Value::Int(i) => serde_json::json!(i),
+            Value::Frac(r) => serde_json::json!(crate::value::Mixed(*r).to_string()),
             Value::Length(l) => serde_json::json!(l.to_string()),
             Value::Time(t) => serde_json::json!(crate::value::Moves(*t).to_string()),
             Value::Minutes(t) => serde_json::json!(crate::value::RealMinutes(*t).to_string()),

@@ -248,10 +248,16 @@ pub type Members = Vec<(Rc<str>, Value)>;
 pub type EnumId = u16;
 
 /// A runtime value.
+///
+/// A number is [`Value::Int`] when it is whole and [`Value::Frac`] only when it is not:
+/// [`Value::num`] keeps that true, so equal numbers are equal values and whole-number
+/// arithmetic never touches a fraction.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
-    /// An exact number (whole or fraction).
-    Num(Rational),
+    /// A whole number.
+    Int(i64),
+    /// A number that is not whole (`1/2`, `-1 3/4`); never a whole number.
+    Frac(Rational),
     /// A length.
     Length(Length),
     /// Time, in moves.
@@ -275,13 +281,31 @@ pub enum Value {
 impl Value {
     /// A whole number.
     pub fn int(i: i64) -> Value {
-        Value::Num(Rational::from_integer(i))
+        Value::Int(i)
+    }
+
+    /// A number: [`Value::Int`] when whole, else [`Value::Frac`].
+    pub fn num(r: Rational) -> Value {
+        if r.is_integer() {
+            Value::Int(*r.numer())
+        } else {
+            Value::Frac(r)
+        }
     }
 
     /// The whole number this value holds, if it is one.
     pub fn as_int(&self) -> Option<i64> {
         match self {
-            Value::Num(r) if r.is_integer() => Some(*r.numer()),
+            Value::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// The number this value holds, whole or not, if it is a number.
+    pub fn as_number(&self) -> Option<Rational> {
+        match self {
+            Value::Int(i) => Some(Rational::from_integer(*i)),
+            Value::Frac(r) => Some(*r),
             _ => None,
         }
     }

@@ -27,7 +27,10 @@ pub fn show_arg(p: &Program, v: &Value) -> String {
 /// Writes `v`; enum values by name when `names`, else by their display words.
 fn write_value(p: &Program, v: &Value, names: bool, out: &mut String) {
     match v {
-        Value::Num(r) => {
+        Value::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Value::Frac(r) => {
             let _ = write!(out, "{}", Mixed(*r));
         }
         Value::Length(l) => {

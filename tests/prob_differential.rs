@@ -553,7 +553,7 @@ fn generated_questions_have_the_same_odds_from_both_engines() {
             let mut seen = std::collections::BTreeSet::new();
             for c in &d.chances {
                 seen.insert(match &c.case {
-                    Case::Outcome(Outcome::Value(Value::Num(_))) => "a number",
+                    Case::Outcome(Outcome::Value(Value::Int(_) | Value::Frac(_))) => "a number",
                     Case::Outcome(Outcome::Value(Value::Bool(_))) => "true or false",
                     Case::Outcome(Outcome::Value(Value::Enum(..))) => "an enum value",
                     Case::Outcome(Outcome::Value(Value::Record(_))) => "a record",

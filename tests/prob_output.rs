@@ -329,7 +329,7 @@ fn outcome_keys_agree_with_equality() {
     assert_eq!(OutKey::value(&x), OutKey::value(&y));
     // 10/2 is 5; 5 is not 10, nor a length of 5 inches.
     assert_eq!(
-        OutKey::value(&Value::Num(Rational::new(10, 2))),
+        OutKey::value(&Value::num(Rational::new(10, 2))),
         OutKey::value(&Value::int(5))
     );
     assert_ne!(

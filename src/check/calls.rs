@@ -595,10 +595,10 @@ impl Checker<'_> {
         dice: &Expr,
         at: Span,
     ) -> Option<Diag> {
-        let Some(ExprKind::Value(Value::Num(k))) = taken.map(|t| &t.kind) else {
+        let Some(ExprKind::Value(Value::Int(k))) = taken.map(|t| &t.kind) else {
             return None;
         };
-        let (k, n) = (k.is_integer().then(|| *k.numer())?, count_of(dice)?);
+        let (k, n) = (*k, count_of(dice)?);
         (!(0..=n).contains(&k)).then(|| {
             Diag::at(
                 Code::CheckArgument,
@@ -728,7 +728,7 @@ impl Checker<'_> {
         };
         let face = match face.map(|f| &f.kind) {
             None => sides,
-            Some(ExprKind::Value(Value::Num(r))) if r.is_integer() => *r.numer(),
+            Some(ExprKind::Value(Value::Int(i))) => *i,
             Some(_) => return,
         };
         if let Some((msg, help)) = b.face_problem(sides, face, least) {
@@ -766,7 +766,7 @@ fn count_of(dice: &Expr) -> Option<i64> {
     match &dice.kind {
         ExprKind::Dice { count, .. } => Some(i64::from(*count)),
         ExprKind::Call(Callee::Builtin(Builtin::Dice), a) => match a.first().map(|x| &x.kind) {
-            Some(ExprKind::Value(Value::Num(r))) if r.is_integer() => Some(*r.numer()),
+            Some(ExprKind::Value(Value::Int(i))) => Some(*i),
             _ => None,
         },
         ExprKind::Call(Callee::Builtin(Builtin::Reroll | Builtin::Explode), a) => {
@@ -781,7 +781,7 @@ fn sides_of(dice: &Expr) -> Option<i64> {
     match &dice.kind {
         ExprKind::Dice { sides, .. } => Some(i64::from(*sides)),
         ExprKind::Call(Callee::Builtin(Builtin::Dice), a) => match a.get(1).map(|x| &x.kind) {
-            Some(ExprKind::Value(Value::Num(r))) if r.is_integer() => Some(*r.numer()),
+            Some(ExprKind::Value(Value::Int(i))) => Some(*i),
             _ => None,
         },
         _ => None,

@@ -23,7 +23,7 @@ impl Checker<'_> {
         let mk = |kind| Expr { kind, span };
         match &e.kind {
             ast::ExprKind::Number(r) => (
-                mk(ExprKind::Value(Value::Num(*r))),
+                mk(ExprKind::Value(Value::num(*r))),
                 if r.is_integer() { Ty::Int } else { Ty::Num },
             ),
             ast::ExprKind::Length(r, unit) => self.length(*r, *unit, span),

@@ -477,9 +477,12 @@ impl Checker<'_> {
     fn written_in_range(&mut self, e: &Expr, range: Option<NumRange>, what: &str) {
         let Some(r) = range else { return };
         let written = match &e.kind {
-            ExprKind::Value(v @ (Value::Num(_) | Value::Length(_))) => Some(v.clone()),
+            ExprKind::Value(v @ (Value::Int(_) | Value::Frac(_) | Value::Length(_))) => {
+                Some(v.clone())
+            }
             ExprKind::Neg(x) => match &x.kind {
-                ExprKind::Value(Value::Num(n)) => Some(Value::Num(-*n)),
+                ExprKind::Value(Value::Int(n)) => n.checked_neg().map(Value::Int),
+                ExprKind::Value(Value::Frac(n)) => Some(Value::num(-*n)),
                 ExprKind::Value(Value::Length(l)) => Some(Value::Length(Length {
                     inches: -l.inches,
                     unit: l.unit,
@@ -493,11 +496,13 @@ impl Checker<'_> {
         // where the types are checked: not also "out of range".
         let same_kind = matches!(
             (r, &v),
-            (NumRange::Int(_), Value::Num(_)) | (NumRange::Length(_), Value::Length(_))
+            (NumRange::Int(_), Value::Int(_) | Value::Frac(_))
+                | (NumRange::Length(_), Value::Length(_))
         );
         if same_kind && !r.contains(&v) {
             let shown = match &v {
-                Value::Num(n) => crate::value::Mixed(*n).to_string(),
+                Value::Int(n) => n.to_string(),
+                Value::Frac(n) => crate::value::Mixed(*n).to_string(),
                 Value::Length(l) => l.to_string(),
                 _ => "a value of another kind".to_string(),
             };

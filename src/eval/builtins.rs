@@ -29,24 +29,36 @@ impl Evaluator<'_> {
         for a in args {
             vals.push(self.eval(a, frame)?);
         }
+        self.apply_builtin(b, &vals, span)
+    }
+
+    /// A built-in (not a pool, not `supplied`) on its arguments' values.
+    pub(super) fn apply_builtin(&mut self, b: Builtin, vals: &[Value], span: Span) -> Ev {
         let first = vals
             .first()
             .cloned()
             .ok_or_else(|| internal(span, "a builtin"))?;
-        let num = |v: &Value| match v {
-            Value::Num(r) => Ok(*r),
-            _ => Err(internal(span, b.name())),
-        };
+        let num = |v: &Value| v.as_number().ok_or_else(|| internal(span, b.name()));
         Ok(match b {
-            Builtin::Floor => Value::Num(arith::floor(num(&first)?)),
-            Builtin::Ceil => Value::Num(arith::ceil(num(&first)?)),
-            Builtin::Round => {
-                Value::Num(arith::round(num(&first)?).map_err(|e| arith_err(e, span))?)
+            // A whole number rounds to itself.
+            Builtin::Floor | Builtin::Ceil | Builtin::Round | Builtin::Trunc
+                if matches!(first, Value::Int(_)) =>
+            {
+                first
             }
-            Builtin::Trunc => Value::Num(arith::trunc(num(&first)?)),
+            Builtin::Floor => Value::num(arith::floor(num(&first)?)),
+            Builtin::Ceil => Value::num(arith::ceil(num(&first)?)),
+            Builtin::Round => {
+                Value::num(arith::round(num(&first)?).map_err(|e| arith_err(e, span))?)
+            }
+            Builtin::Trunc => Value::num(arith::trunc(num(&first)?)),
             Builtin::Abs => match first {
-                Value::Num(r) if r < Rational::from_integer(0) => {
-                    Value::Num(arith::neg(r).map_err(|e| arith_err(e, span))?)
+                Value::Int(i) if i < 0 => Value::Int(
+                    i.checked_neg()
+                        .ok_or_else(|| arith_err(crate::value::ArithError::Overflow, span))?,
+                ),
+                Value::Frac(r) if r < Rational::from_integer(0) => {
+                    Value::num(arith::neg(r).map_err(|e| arith_err(e, span))?)
                 }
                 Value::Length(l) if l.inches < Rational::from_integer(0) => Value::Length(Length {
                     inches: arith::neg(l.inches).map_err(|e| arith_err(e, span))?,
@@ -62,7 +74,8 @@ impl Evaluator<'_> {
             },
             Builtin::Min | Builtin::Max => {
                 let key = |v: &Value| match v {
-                    Value::Num(r) | Value::Time(r) | Value::Minutes(r) => Ok(*r),
+                    Value::Int(i) => Ok(Rational::from_integer(*i)),
+                    Value::Frac(r) | Value::Time(r) | Value::Minutes(r) => Ok(*r),
                     Value::Length(l) => Ok(l.inches),
                     Value::Enum(_, i) => Ok(Rational::from_integer(i64::from(*i))),
                     _ => Err(internal(span, b.name())),
@@ -91,7 +104,7 @@ impl Evaluator<'_> {
             }),
             Builtin::Moves => Value::Time(num(&first)?),
             Builtin::Dice => {
-                let (count, sides) = self.dice_size(&vals, span)?;
+                let (count, sides) = self.dice_size(vals, span)?;
                 self.roll(count, sides, span)?
             }
             Builtin::Count

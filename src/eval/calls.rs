@@ -186,7 +186,7 @@ impl Evaluator<'_> {
                 total,
             });
         }
-        Ok(Value::Num(total))
+        Ok(Value::num(total))
     }
 
     /// A call of a rule, table or modifier list with its arguments already worked out
@@ -284,7 +284,7 @@ impl Evaluator<'_> {
 /// Checks a value against a parameter's declared range.
 pub(super) fn check_arg(p: &ParamInfo, v: &Value, span: Span) -> Result<(), Flow> {
     if p.ty == Ty::Int && v.as_int().is_none() {
-        if let Value::Num(r) = v {
+        if let Value::Frac(r) = v {
             return Err(Flow::from(Diag::at(
                 Code::EvalNotWhole,
                 format!(

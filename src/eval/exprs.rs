@@ -99,7 +99,11 @@ impl Evaluator<'_> {
     pub(super) fn neg(&mut self, x: &Expr, span: Span, frame: &mut [Value]) -> Ev {
         let err = |er| super::arith_err(er, span);
         match self.eval(x, frame)? {
-            Value::Num(r) => arith::neg(r).map(Value::Num).map_err(err),
+            Value::Int(i) => i
+                .checked_neg()
+                .map(Value::Int)
+                .ok_or_else(|| err(crate::value::ArithError::Overflow)),
+            Value::Frac(r) => arith::neg(r).map(Value::num).map_err(err),
             Value::Length(l) => arith::neg(l.inches)
                 .map(|i| {
                     Value::Length(Length {
@@ -330,10 +334,9 @@ impl Evaluator<'_> {
     }
 
     pub(super) fn num(&mut self, e: &Expr, frame: &mut [Value]) -> Result<Rational, Flow> {
-        match self.eval(e, frame)? {
-            Value::Num(r) => Ok(r),
-            _ => Err(internal(e.span, "a number")),
-        }
+        self.eval(e, frame)?
+            .as_number()
+            .ok_or_else(|| internal(e.span, "a number"))
     }
 }
 

@@ -490,7 +490,8 @@ fn check_range(
         return Ok(());
     }
     let got = match v {
-        Value::Num(r) => crate::value::Mixed(*r).to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Frac(r) => crate::value::Mixed(*r).to_string(),
         Value::Length(l) => l.to_string(),
         _ => "a value of another kind".to_string(),
     };

@@ -66,10 +66,10 @@ impl Evaluator<'_> {
         let done = self.modified_terms(first, &rest, frame);
         self.nesting = self.nesting.saturating_sub(inner);
         let (sum, roll, amounts) = done?;
-        if let (Some(at), Value::Num(modified), Some(amounts)) = (roll, &sum, amounts) {
+        if let (Some(at), Some(modified), Some(amounts)) = (roll, sum.as_number(), amounts) {
             if let Some(r) = self.rolls.get_mut(at) {
                 r.modifiers = amounts;
-                r.modified = Some(*modified);
+                r.modified = Some(modified);
             }
         }
         Ok(sum)
@@ -98,10 +98,9 @@ impl Evaluator<'_> {
                 roll = named;
             } else {
                 // Signed as applied; an amount that cannot be negated is not listed.
-                let signed = match &v {
-                    Value::Num(r) if minus => arith::neg(*r).ok(),
-                    Value::Num(r) => Some(*r),
-                    _ => None,
+                let signed = match v.as_number() {
+                    Some(r) if minus => arith::neg(r).ok(),
+                    r => r,
                 };
                 match (signed, &mut amounts) {
                     (Some(r), Some(list)) => list.push(r),
@@ -131,24 +130,24 @@ impl Evaluator<'_> {
     /// `x op y` on two values (not `and`/`or`, which look at their right side only when
     /// they must).
     pub(super) fn combine(&self, op: BinOp, x: Value, y: Value, span: Span) -> Ev {
+        // Whole numbers first, in 64 bits: no fraction is made unless `/` makes one.
+        if let (Value::Int(a), Value::Int(b)) = (&x, &y) {
+            if let Some(v) = whole(op, *a, *b) {
+                return v.map_err(|er| arith_err(er, span));
+            }
+        }
         let ar = |r: Result<Rational, ArithError>| r.map_err(|er| arith_err(er, span));
+        let (nx, ny) = (x.as_number(), y.as_number());
         use Value::*;
         Ok(match (op, &x, &y) {
             (BinOp::Eq, _, _) => Bool(x.same(&y)),
             (BinOp::Ne, _, _) => Bool(!x.same(&y)),
             (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, _, _) => {
                 let (p, q) = match (&x, &y) {
-                    // Whole numbers compare without cross-multiplying.
-                    (Num(p), Num(q)) if p.is_integer() && q.is_integer() => {
-                        let (a, b) = (*p.numer(), *q.numer());
-                        return Ok(Bool(match op {
-                            BinOp::Lt => a < b,
-                            BinOp::Le => a <= b,
-                            BinOp::Gt => a > b,
-                            _ => a >= b,
-                        }));
+                    _ if nx.is_some() && ny.is_some() => {
+                        (nx.unwrap_or_default(), ny.unwrap_or_default())
                     }
-                    (Num(p), Num(q)) | (Time(p), Time(q)) | (Minutes(p), Minutes(q)) => (*p, *q),
+                    (Time(p), Time(q)) | (Minutes(p), Minutes(q)) => (*p, *q),
                     (Length(p), Length(q)) => (p.inches, q.inches),
                     // Values of one ordered enum, by their place in its order.
                     (Enum(e, i), Enum(f, j)) if e == f => (
@@ -164,12 +163,16 @@ impl Evaluator<'_> {
                     _ => p >= q,
                 })
             }
-            (BinOp::Add, Num(p), Num(q)) => Num(ar(arith::add(*p, *q))?),
-            (BinOp::Sub, Num(p), Num(q)) => Num(ar(arith::sub(*p, *q))?),
-            (BinOp::Mul, Num(p), Num(q)) => Num(ar(arith::mul(*p, *q))?),
-            (BinOp::Div, Num(p), Num(q)) => Num(ar(arith::div(*p, *q))?),
-            (BinOp::Rem, Num(p), Num(q)) if p.is_integer() && q.is_integer() => {
-                Value::int(arith::rem(*p.numer(), *q.numer()).map_err(|er| arith_err(er, span))?)
+            (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, _, _)
+                if nx.is_some() && ny.is_some() =>
+            {
+                let (p, q) = (nx.unwrap_or_default(), ny.unwrap_or_default());
+                Value::num(ar(match op {
+                    BinOp::Add => arith::add(p, q),
+                    BinOp::Sub => arith::sub(p, q),
+                    BinOp::Mul => arith::mul(p, q),
+                    _ => arith::div(p, q),
+                })?)
             }
             (BinOp::Add, Length(p), Length(q)) => Length(crate::value::Length {
                 inches: ar(arith::add(p.inches, q.inches))?,
@@ -179,31 +182,35 @@ impl Evaluator<'_> {
                 inches: ar(arith::sub(p.inches, q.inches))?,
                 unit: crate::value::Length::unit_of(p.unit, q.unit),
             }),
-            (BinOp::Mul, Length(p), Num(q)) | (BinOp::Mul, Num(q), Length(p)) => {
+            (BinOp::Mul, Length(p), _) | (BinOp::Mul, _, Length(p)) if nx.or(ny).is_some() => {
                 Length(crate::value::Length {
-                    inches: ar(arith::mul(p.inches, *q))?,
+                    inches: ar(arith::mul(p.inches, nx.or(ny).unwrap_or_default()))?,
                     unit: p.unit,
                 })
             }
-            (BinOp::Div, Length(p), Num(q)) => Length(crate::value::Length {
-                inches: ar(arith::div(p.inches, *q))?,
+            (BinOp::Div, Length(p), _) if ny.is_some() => Length(crate::value::Length {
+                inches: ar(arith::div(p.inches, ny.unwrap_or_default()))?,
                 unit: p.unit,
             }),
-            (BinOp::Div, Length(p), Length(q)) => Num(ar(arith::div(p.inches, q.inches))?),
+            (BinOp::Div, Length(p), Length(q)) => Value::num(ar(arith::div(p.inches, q.inches))?),
             (BinOp::Add, Time(p), Time(q)) => Time(ar(arith::add(*p, *q))?),
             (BinOp::Sub, Time(p), Time(q)) => Time(ar(arith::sub(*p, *q))?),
-            (BinOp::Mul, Time(p), Num(q)) | (BinOp::Mul, Num(q), Time(p)) => {
-                Time(ar(arith::mul(*p, *q))?)
+            (BinOp::Mul, Time(p), _) | (BinOp::Mul, _, Time(p)) if nx.or(ny).is_some() => {
+                Time(ar(arith::mul(*p, nx.or(ny).unwrap_or_default()))?)
             }
-            (BinOp::Div, Time(p), Num(q)) => Time(ar(arith::div(*p, *q))?),
-            (BinOp::Div, Time(p), Time(q)) => Num(ar(arith::div(*p, *q))?),
+            (BinOp::Div, Time(p), _) if ny.is_some() => {
+                Time(ar(arith::div(*p, ny.unwrap_or_default()))?)
+            }
+            (BinOp::Div, Time(p), Time(q)) => Value::num(ar(arith::div(*p, *q))?),
             (BinOp::Add, Minutes(p), Minutes(q)) => Minutes(ar(arith::add(*p, *q))?),
             (BinOp::Sub, Minutes(p), Minutes(q)) => Minutes(ar(arith::sub(*p, *q))?),
-            (BinOp::Mul, Minutes(p), Num(q)) | (BinOp::Mul, Num(q), Minutes(p)) => {
-                Minutes(ar(arith::mul(*p, *q))?)
+            (BinOp::Mul, Minutes(p), _) | (BinOp::Mul, _, Minutes(p)) if nx.or(ny).is_some() => {
+                Minutes(ar(arith::mul(*p, nx.or(ny).unwrap_or_default()))?)
             }
-            (BinOp::Div, Minutes(p), Num(q)) => Minutes(ar(arith::div(*p, *q))?),
-            (BinOp::Div, Minutes(p), Minutes(q)) => Num(ar(arith::div(*p, *q))?),
+            (BinOp::Div, Minutes(p), _) if ny.is_some() => {
+                Minutes(ar(arith::div(*p, ny.unwrap_or_default()))?)
+            }
+            (BinOp::Div, Minutes(p), Minutes(q)) => Value::num(ar(arith::div(*p, *q))?),
             _ => {
                 return Err(Flow::from(Diag::at(
                     Code::EvalUnits,
@@ -219,6 +226,25 @@ impl Evaluator<'_> {
             }
         })
     }
+}
+
+/// `a op b` on two whole numbers, in 64 bits, checked; `None` for an operator this does
+/// not do on whole numbers alone (`/`, which may make a fraction; `and`, `or`).
+pub(crate) fn whole(op: BinOp, a: i64, b: i64) -> Option<Result<Value, ArithError>> {
+    let over = |r: Option<i64>| r.map(Value::Int).ok_or(ArithError::Overflow);
+    Some(match op {
+        BinOp::Add => over(a.checked_add(b)),
+        BinOp::Sub => over(a.checked_sub(b)),
+        BinOp::Mul => over(a.checked_mul(b)),
+        BinOp::Rem => arith::rem(a, b).map(Value::Int),
+        BinOp::Eq => Ok(Value::Bool(a == b)),
+        BinOp::Ne => Ok(Value::Bool(a != b)),
+        BinOp::Lt => Ok(Value::Bool(a < b)),
+        BinOp::Le => Ok(Value::Bool(a <= b)),
+        BinOp::Gt => Ok(Value::Bool(a > b)),
+        BinOp::Ge => Ok(Value::Bool(a >= b)),
+        _ => return None,
+    })
 }
 
 /// Whether `a op b` sums a roll with die roll modifiers: along its chain of `+` and

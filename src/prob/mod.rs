@@ -77,7 +77,7 @@ impl Case {
     /// The number it is, for means and "at least" (numbers, lengths in inches, times).
     fn number(&self) -> Option<Rational> {
         match self {
-            Case::Outcome(Outcome::Value(Value::Num(r))) => Some(*r),
+            Case::Outcome(Outcome::Value(v @ (Value::Int(_) | Value::Frac(_)))) => v.as_number(),
             Case::Outcome(Outcome::Value(Value::Length(l))) => Some(l.inches),
             Case::Outcome(Outcome::Value(Value::Time(t) | Value::Minutes(t))) => Some(*t),
             _ => None,

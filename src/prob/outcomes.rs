@@ -34,7 +34,8 @@ fn key_into(v: &Value, out: &mut String) {
     use std::fmt::Write;
     // Written straight into the key (writing to a String cannot fail).
     let _ = match v {
-        Value::Num(r) => write!(out, "n{r}"),
+        Value::Int(i) => write!(out, "n{i}"),
+        Value::Frac(r) => write!(out, "n{r}"),
         Value::Length(l) => write!(out, "l{}", l.inches),
         Value::Time(t) => write!(out, "t{t}"),
         Value::Minutes(t) => write!(out, "m{t}"),
@@ -123,7 +124,8 @@ impl OutKey {
                 .collect()
         };
         match v {
-            Value::Num(r) => OutKey::Num(*r),
+            Value::Int(i) => OutKey::Num(Rational::from_integer(*i)),
+            Value::Frac(r) => OutKey::Num(*r),
             Value::Length(l) => OutKey::Length(l.inches),
             Value::Time(t) => OutKey::Time(*t),
             Value::Minutes(t) => OutKey::Minutes(*t),
@@ -144,7 +146,8 @@ impl OutKey {
 /// The number a value is, for ordering: numbers, lengths in inches, times.
 fn number_of(v: &Value) -> Option<Rational> {
     match v {
-        Value::Num(r) | Value::Time(r) | Value::Minutes(r) => Some(*r),
+        Value::Int(i) => Some(Rational::from_integer(*i)),
+        Value::Frac(r) | Value::Time(r) | Value::Minutes(r) => Some(*r),
         Value::Length(l) => Some(l.inches),
         _ => None,
     }
@@ -293,7 +296,7 @@ impl Stats {
             }),
             Value::Time(_) => Value::Time(r),
             Value::Minutes(_) => Value::Minutes(r),
-            _ => Value::Num(r),
+            _ => Value::num(r),
         })
     }
 }

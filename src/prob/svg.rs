@@ -140,7 +140,7 @@ fn fill(k: Kind, colour: &str) -> String {
 /// The number an outcome is (lengths in inches, times in moves).
 fn number(c: &Case) -> Option<Rational> {
     match c {
-        Case::Outcome(Outcome::Value(Value::Num(r))) => Some(*r),
+        Case::Outcome(Outcome::Value(v @ (Value::Int(_) | Value::Frac(_)))) => v.as_number(),
         Case::Outcome(Outcome::Value(Value::Length(l))) => Some(l.inches),
         Case::Outcome(Outcome::Value(Value::Time(t) | Value::Minutes(t))) => Some(*t),
         _ => None,

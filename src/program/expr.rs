@@ -22,7 +22,8 @@ impl Pat {
                 // A number, or a length in inches (the checker holds each kind of
                 // pattern to its kind of key).
                 let number: Option<Rational> = match v {
-                    Value::Num(r) => Some(*r),
+                    Value::Int(i) => Some(Rational::from_integer(*i)),
+                    Value::Frac(r) => Some(*r),
                     Value::Length(l) => Some(l.inches),
                     _ => None,
                 };

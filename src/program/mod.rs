@@ -678,14 +678,17 @@ pub fn written_value(e: &Expr) -> Option<Value> {
     match &e.kind {
         ExprKind::Value(v) => Some(v.clone()),
         ExprKind::Neg(x) => match written_value(x)? {
-            Value::Num(n) => crate::value::arith::neg(n).ok().map(Value::Num),
+            Value::Int(n) => n.checked_neg().map(Value::Int),
+            Value::Frac(n) => crate::value::arith::neg(n).ok().map(Value::num),
             _ => None,
         },
         // `3/4`: a fraction as the rulebook writes it.
-        ExprKind::Binary(BinOp::Div, a, b) => match (written_value(a)?, written_value(b)?) {
-            (Value::Num(x), Value::Num(y)) => crate::value::arith::div(x, y).ok().map(Value::Num),
-            _ => None,
-        },
+        ExprKind::Binary(BinOp::Div, a, b) => {
+            let (x, y) = (written_value(a)?, written_value(b)?);
+            crate::value::arith::div(x.as_number()?, y.as_number()?)
+                .ok()
+                .map(Value::num)
+        }
         ExprKind::InRange { value, .. } | ExprKind::Fresh { value, .. } => written_value(value),
         ExprKind::Record(fields) => {
             let mut out = Vec::with_capacity(fields.len());

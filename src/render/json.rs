@@ -22,7 +22,8 @@ fn exact(r: &Rational) -> Json {
 /// pairs as `{ "first": ..., "second": ... }`.
 pub fn to_json(p: &Program, v: &Value) -> Json {
     match v {
-        Value::Num(r) => exact(r),
+        Value::Int(i) => json!(i),
+        Value::Frac(r) => exact(r),
         Value::Length(l) => json!({ "inches": exact(&l.inches), "text": Length::to_string(l) }),
         Value::Time(t) => json!({ "moves": exact(t), "text": Moves(*t).to_string() }),
         Value::Minutes(t) => json!({ "minutes": exact(t), "text": RealMinutes(*t).to_string() }),

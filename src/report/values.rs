@@ -47,7 +47,7 @@ fn length(j: &Json) -> Option<Value> {
 /// since the game was logged).
 pub fn read(p: &Program, ty: &Ty, j: &Json) -> Option<Value> {
     match ty {
-        Ty::Int | Ty::Num => exact(j).map(Value::Num),
+        Ty::Int | Ty::Num => exact(j).map(Value::num),
         Ty::Length => length(j),
         Ty::Time => exact(j.get("moves")?).map(Value::Time),
         Ty::Minutes => exact(j.get("minutes")?).map(Value::Minutes),
@@ -83,7 +83,7 @@ pub fn read(p: &Program, ty: &Ty, j: &Json) -> Option<Value> {
 fn guess(p: &Program, j: &Json) -> Option<Value> {
     match j {
         Json::Bool(b) => Some(Value::Bool(*b)),
-        Json::Number(_) => exact(j).map(Value::Num),
+        Json::Number(_) => exact(j).map(Value::num),
         Json::String(s) => {
             let mut found = p.enums.iter().enumerate().filter_map(|(e, _)| {
                 u16::try_from(e)
@@ -93,7 +93,7 @@ fn guess(p: &Program, j: &Json) -> Option<Value> {
             match (found.next(), found.next()) {
                 (Some(v), None) => Some(v),
                 _ => exact(j)
-                    .map(Value::Num)
+                    .map(Value::num)
                     .or_else(|| Some(Value::Text(Rc::from(s.as_str())))),
             }
         }

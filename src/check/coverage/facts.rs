@@ -94,10 +94,13 @@ impl Reacher<'_> {
         let prog = self.prog;
         match &e.kind {
             ExprKind::Value(v) => match v {
-                Value::Num(r) => Fact::of(Reach::exactly(Q::new(
-                    (*r.numer()).into(),
-                    (*r.denom()).into(),
-                ))),
+                Value::Int(_) | Value::Frac(_) => {
+                    let r = v.as_number().unwrap_or_default();
+                    Fact::of(Reach::exactly(Q::new(
+                        (*r.numer()).into(),
+                        (*r.denom()).into(),
+                    )))
+                }
                 _ => Fact::all(),
             },
             ExprKind::Local(s) => env.get(*s as usize).cloned().unwrap_or_else(Fact::all),
@@ -578,7 +581,10 @@ pub(super) fn past_guard(g: &Expr, env: &mut [Fact]) {
 /// A whole number written out, as a bound.
 fn constant(e: &Expr) -> Option<Q> {
     match &e.kind {
-        ExprKind::Value(Value::Num(r)) => Some(Q::new((*r.numer()).into(), (*r.denom()).into())),
+        ExprKind::Value(v @ (Value::Int(_) | Value::Frac(_))) => {
+            let r = v.as_number()?;
+            Some(Q::new((*r.numer()).into(), (*r.denom()).into()))
+        }
         ExprKind::Neg(x) => constant(x).map(|q| -q),
         _ => None,
     }

@@ -43,7 +43,9 @@ impl Other {
     fn takes(&self, v: &Value) -> bool {
         match (self, v) {
             (Other::Pat(p), v) => p.matches(v),
-            (Other::Numbers(s, (lo, hi)), Value::Num(r)) => (*lo..=*hi).contains(&s.index(r)),
+            (Other::Numbers(s, (lo, hi)), Value::Int(_) | Value::Frac(_)) => {
+                (*lo..=*hi).contains(&s.index(&v.as_number().unwrap_or_default()))
+            }
             (Other::Numbers(s, (lo, hi)), Value::Length(l)) => {
                 (*lo..=*hi).contains(&s.index(&l.inches))
             }
