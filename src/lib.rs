@@ -37,6 +37,7 @@ pub mod bundled;
 pub mod cancel;
 pub mod check;
 pub mod cli;
+pub mod compile;
 pub mod diagnostic;
 pub mod dice;
 pub mod diff;
@@ -133,7 +134,7 @@ impl Ruleset {
             limits: *limits,
             ..Default::default()
         };
-        let (program, warnings) = check::check_file(&ast, &sources, &opts).map_err(|d| {
+        let (mut program, warnings) = check::check_file(&ast, &sources, &opts).map_err(|d| {
             Diags(d.0.into_iter().map(|d| house_first(d, &sources)).collect())
                 .with_sources(&sources)
         })?;
@@ -141,6 +142,7 @@ impl Ruleset {
             .into_iter()
             .map(|d| d.with_sources(&sources))
             .collect();
+        program.code = compile::prepare(&program);
         Ok(Ruleset {
             program: Rc::new(program),
             sources,
@@ -231,6 +233,7 @@ impl Ruleset {
             trace: false,
             limits: self.limits,
             readings: self.readings.clone(),
+            engine: Default::default(),
         }
     }
 
@@ -376,8 +379,10 @@ impl Ruleset {
         let ast =
             syntax::parse_expr(file, &text).map_err(|d| Diags::from(d).with_sources(&sources))?;
         let opts = self.check_options();
-        check::check_query_with(&self.program, &sources, &ast, bound, &opts)
-            .map_err(|d| d.with_sources(&sources))
+        let mut q = check::check_query_with(&self.program, &sources, &ast, bound, &opts)
+            .map_err(|d| d.with_sources(&sources))?;
+        q.code = compile::query(&self.program, &self.program.code, &q);
+        Ok(q)
     }
 
     /// Adjudicates a query made by [`Ruleset::question`] (or its kin).

@@ -425,6 +425,7 @@ impl Checker<'_> {
                         slots: 0,
                         ty,
                         sources: Default::default(),
+                        code: None,
                     },
                     expect: chk.expect.clone(),
                     span: chk.span,

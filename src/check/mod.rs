@@ -182,6 +182,7 @@ pub fn check_query_with(
         slots: scope.slots,
         ty,
         sources: sources.clone(),
+        code: None,
     })
 }
 
@@ -280,6 +281,7 @@ pub fn check_set_query(
             slots: scope.slots,
             ty: Ty::Bool,
             sources: sources.clone(),
+            code: None,
         }),
         _ => Err(Diags(c.errors)),
     }

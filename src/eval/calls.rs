@@ -34,7 +34,10 @@ impl Evaluator<'_> {
             .rules
             .get(id as usize)
             .ok_or_else(|| internal(span, "a rule"))?;
-        let f = self.args(&r.sig, args, span, frame)?;
+        let mut f = self.args(&r.sig, args, span, frame)?;
+        if let Some(v) = self.fast_call(Callee::Rule(id), &mut f) {
+            return Ok(v);
+        }
         self.rule_body(id, args, f, span)
     }
 
@@ -68,7 +71,10 @@ impl Evaluator<'_> {
             .tables
             .get(id as usize)
             .ok_or_else(|| internal(span, "a table"))?;
-        let f = self.args(&t.sig, args, span, frame)?;
+        let mut f = self.args(&t.sig, args, span, frame)?;
+        if let Some(v) = self.fast_call(Callee::Table(id), &mut f) {
+            return Ok(v);
+        }
         self.table_body(id, args, f, span)
     }
 
@@ -138,7 +144,10 @@ impl Evaluator<'_> {
             .modifiers
             .get(id as usize)
             .ok_or_else(|| internal(span, "a modifier list"))?;
-        let f = self.args(&m.sig, args, span, frame)?;
+        let mut f = self.args(&m.sig, args, span, frame)?;
+        if let Some(v) = self.fast_call(Callee::Modifiers(id), &mut f) {
+            return Ok(v);
+        }
         self.modifiers_body(id, args, f, span)
     }
 

@@ -8,6 +8,7 @@ mod builtins;
 mod calls;
 mod effects;
 mod exprs;
+mod fast;
 mod needed;
 mod odds;
 mod ops;
@@ -45,6 +46,19 @@ pub struct Options {
     pub limits: Limits,
     /// The readings chosen for the program's interpretations.
     pub readings: Readings,
+    /// Which engine works the adjudication out.
+    pub engine: Engine,
+}
+
+/// Which engine works an adjudication out: the same answers, the same steps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// Bodies lowered by [`crate::compile`] worked out on the fast path, the
+    /// tree-walker where it cannot (an explanation built, a refusal, an error, dice).
+    #[default]
+    Compiled,
+    /// The tree-walker alone: the oracle the compiled engine is tested against.
+    Walker,
 }
 
 /// How evaluation leaves an expression early.
@@ -95,7 +109,10 @@ pub fn adjudicate_bound(
     ev.asked = query.sources.snippet(query.expr.span).trim().to_string();
     let mut frame = bound;
     frame.resize((query.slots as usize).max(frame.len()), Value::Bool(false));
-    let result = ev.eval(&query.expr, &mut frame);
+    let result = match ev.fast_query(query, &mut frame) {
+        Some(v) => Ok(v),
+        None => ev.eval(&query.expr, &mut frame),
+    };
     let outcome = query_outcome(query, result)?;
     if let Err(d) = ev.dice.finish() {
         return Err(unused_after_refusal(&outcome, d, !ev.rolls.is_empty()));
@@ -240,6 +257,9 @@ pub struct Evaluator<'a> {
     /// The deepest calls and nesting reached so far (for the odds engine's limits).
     max_depth: u32,
     max_nesting: u32,
+    /// Whether lowered bodies are worked out on the fast path ([`fast`]): the compiled
+    /// engine, no explanation built.
+    fast: bool,
 }
 
 /// How many steps of work go by between looks at Ctrl-C (a few microseconds' worth).
@@ -295,6 +315,7 @@ impl<'a> Evaluator<'a> {
             dice,
             rolls: Vec::new(),
             trace: opts.trace.then(|| vec![Vec::new()]),
+            fast: !opts.trace && opts.engine == Engine::Compiled,
             steps: 0,
             check_at: opts.limits.steps.min(CANCEL_EVERY),
             depth: 0,

@@ -124,6 +124,11 @@ impl<'a> Evaluator<'a> {
                 trace: false,
                 limits: self.limits,
                 readings: self.readings.clone(),
+                engine: if self.fast {
+                    super::Engine::Compiled
+                } else {
+                    super::Engine::Walker
+                },
             },
         );
         ev.state = self.state;

@@ -58,6 +58,7 @@ pub fn exact(job: &Job<'_>, limit: usize, tick: &mut dyn FnMut(u64)) -> Option<D
             trace: false,
             limits: job.limits,
             readings: job.readings.clone(),
+            engine: Default::default(),
         },
     );
     root.state = job.state;

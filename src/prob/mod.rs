@@ -172,6 +172,7 @@ impl Job<'_> {
                 trace: false,
                 limits: self.limits,
                 readings: self.readings.clone(),
+                engine: Default::default(),
             },
             self.state,
             self.locals.to_vec(),

@@ -12,6 +12,7 @@ use std::fmt;
 use std::rc::Rc;
 
 mod expr;
+pub mod lowered;
 
 pub use expr::*;
 
@@ -542,6 +543,9 @@ pub struct Query {
     /// files (shared) and the question's own, dropped with it. Empty for a check of an
     /// `example`, which points only into the ruleset's files.
     pub sources: SourceMap,
+    /// The expression lowered for the evaluator's fast path, where it can be
+    /// ([`crate::compile::query`]); `None`: the tree-walker works it out.
+    pub code: Option<lowered::Node>,
 }
 
 /// What a top-level name means.
@@ -599,6 +603,9 @@ pub struct Program {
     pub interpretations: Vec<InterpretationInfo>,
     /// Named lists of enum values (`list foot: Troop { ... }`), by name.
     pub lists: HashMap<String, ListInfo>,
+    /// The program lowered for the evaluator's fast path ([`crate::compile::prepare`];
+    /// empty until then, and the tree-walker works everything out).
+    pub code: lowered::Code,
 }
 
 /// Every value of a type that can be listed — an enum's values, false and true — each

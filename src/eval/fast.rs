@@ -1,0 +1,438 @@
+//! The fast path: bodies lowered by [`crate::compile`] worked out without building a
+//! diagnostic, a trace or a frame per call (one stack of values, frames by offset),
+//! counting steps, calls and nesting as the tree-walker counts them.
+//!
+//! Only bodies that cannot change the game are lowered (no dice, no `set`), so the fast
+//! path can give up at any point and leave no mark: where anything is not plain — an
+//! error, a refusal, a limit or Ctrl-C's look-in reached, a value of a kind it does not
+//! expect — it returns `None`, its work is undone (steps, call depth, nesting, the
+//! stack), and the tree-walker works the same body out, giving the error or refusal
+//! exactly as it always has.
+
+use super::calls::check_arg;
+use super::{field_at, pattern_cost, Evaluator};
+use crate::compile;
+use crate::program::lowered::*;
+use crate::program::*;
+use crate::syntax::ast::BinOp;
+use crate::value::{arith, Rational, Value};
+use std::rc::Rc;
+
+/// How deep the fast path nests before it leaves the rest to the tree-walker (well
+/// inside [`super::MAX_EVAL_NESTING`], so that limit is only ever met by the walker).
+const FAST_NESTING: u32 = 512;
+
+/// What the fast path must undo when it gives up.
+struct Mark {
+    steps: u64,
+    depth: u32,
+    nesting: u32,
+    stack: usize,
+}
+
+impl<'a> Evaluator<'a> {
+    /// Whether the fast path may be taken: the program's code in use, no explanation
+    /// built, no odds engine asking, no needed parameter left out.
+    #[inline]
+    fn fast_on(&self) -> bool {
+        self.fast && self.oracle.is_none() && self.missing.is_empty()
+    }
+
+    fn mark(&self, st: &[Value]) -> Mark {
+        Mark {
+            steps: self.steps,
+            depth: self.depth,
+            nesting: self.nesting,
+            stack: st.len(),
+        }
+    }
+
+    fn undo(&mut self, m: Mark, st: &mut Vec<Value>) {
+        self.steps = m.steps;
+        self.depth = m.depth;
+        self.nesting = m.nesting;
+        st.truncate(m.stack);
+    }
+
+    /// The question's expression on the fast path, if it is lowered and the fast path
+    /// sees it through.
+    pub(super) fn fast_query(&mut self, q: &'a Query, frame: &mut Vec<Value>) -> Option<Value> {
+        if !self.fast_on() {
+            return None;
+        }
+        let node = q.code.as_ref()?;
+        let m = self.mark(frame);
+        let v = self.fast(node, frame, 0);
+        if v.is_none() {
+            self.undo(m, frame);
+        }
+        v
+    }
+
+    /// A call of a rule, table or modifier list, its arguments worked out in `f`, on the
+    /// fast path — entered as the tree-walker enters it — if it is lowered and the fast
+    /// path sees it through.
+    pub(super) fn fast_call(&mut self, callee: Callee, f: &mut Vec<Value>) -> Option<Value> {
+        if !self.fast_on() {
+            return None;
+        }
+        let m = self.mark(f);
+        let v = self.fast_body(callee, f, 0);
+        if v.is_none() {
+            self.undo(m, f);
+        }
+        v
+    }
+
+    /// A constant's expression on the fast path, in `f` (its frame).
+    pub(super) fn fast_const(&mut self, id: u32, f: &mut Vec<Value>) -> Option<Value> {
+        if !self.fast_on() {
+            return None;
+        }
+        let prog = self.prog;
+        let body = prog
+            .code
+            .consts
+            .get(id as usize)?
+            .get_or_init(|| compile::constant(prog, &prog.code, id))
+            .as_ref()?;
+        let m = self.mark(f);
+        let v = self.fast(&body.node, f, 0);
+        if v.is_none() {
+            self.undo(m, f);
+        }
+        v
+    }
+
+    /// A call's body, its frame at `base` of `st` (arguments in place): as the
+    /// tree-walker's `enter`, the body, `leave`.
+    fn fast_body(&mut self, callee: Callee, st: &mut Vec<Value>, base: usize) -> Option<Value> {
+        let prog = self.prog;
+        let code = &prog.code;
+        self.depth += 1;
+        if self.depth > self.limits.depth {
+            return None;
+        }
+        let v = match callee {
+            Callee::Rule(id) => {
+                let body = code
+                    .rules
+                    .get(id as usize)?
+                    .get_or_init(|| compile::rule(prog, code, id))
+                    .as_ref()?;
+                self.fast(&body.node, st, base)?
+            }
+            Callee::Table(id) => {
+                let t = prog.tables.get(id as usize)?;
+                let lowered = code
+                    .tables
+                    .get(id as usize)?
+                    .get_or_init(|| compile::table(prog, code, id))
+                    .as_ref()?;
+                // The first row whose patterns fit, each alternative tried a step, as
+                // the tree-walker finds it (before it enters the table).
+                let keys = st.get(base..)?;
+                let mut tried = 0u64;
+                let at = t.rows.iter().position(|row| {
+                    row.patterns.iter().zip(keys).all(|(p, v)| {
+                        tried += pattern_cost(p);
+                        p.matches(v)
+                    })
+                })?;
+                self.steps += tried + 1;
+                if self.steps > self.check_at {
+                    return None;
+                }
+                self.fast(lowered.cells.get(at)?, st, base)?
+            }
+            Callee::Modifiers(id) => {
+                let lowered = code
+                    .modifiers
+                    .get(id as usize)?
+                    .get_or_init(|| compile::modifiers(prog, code, id))
+                    .as_ref()?;
+                self.fast_modifiers(lowered, st, base)?
+            }
+            Callee::Builtin(_) => return None,
+        };
+        self.depth -= 1;
+        Some(v)
+    }
+
+    /// The modifiers that apply, summed (in 64 bits while every amount is whole).
+    fn fast_modifiers(
+        &mut self,
+        m: &'a LModifiers,
+        st: &mut Vec<Value>,
+        base: usize,
+    ) -> Option<Value> {
+        let mut whole = 0i64;
+        let mut total: Option<Rational> = None;
+        for (condition, amount, per) in &m.each {
+            if let Some(c) = condition {
+                if !self.fast_truth(c, st, base)? {
+                    continue;
+                }
+            }
+            let amount = self.fast(amount, st, base)?;
+            let times = match per {
+                Some(p) => self.fast(p, st, base)?,
+                None => Value::Int(1),
+            };
+            match (&amount, &times, total) {
+                (Value::Int(a), Value::Int(t), None) => {
+                    let each = a.checked_mul(*t)?;
+                    if *t == 0 {
+                        continue;
+                    }
+                    whole = whole.checked_add(each)?;
+                }
+                _ => {
+                    let each = arith::mul(amount.as_number()?, times.as_number()?).ok()?;
+                    if times.as_number()? == Rational::from_integer(0) {
+                        continue;
+                    }
+                    let sum = total.unwrap_or_else(|| Rational::from_integer(whole));
+                    total = Some(arith::add(sum, each).ok()?);
+                }
+            }
+        }
+        Some(match total {
+            Some(r) => Value::num(r),
+            None => Value::Int(whole),
+        })
+    }
+
+    fn fast_truth(&mut self, n: &'a Node, st: &mut Vec<Value>, base: usize) -> Option<bool> {
+        match self.fast(n, st, base)? {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// One lowered expression: a step and a level of nesting, as `eval` counts them.
+    fn fast(&mut self, n: &'a Node, st: &mut Vec<Value>, base: usize) -> Option<Value> {
+        self.nesting += 1;
+        self.steps += 1;
+        if self.nesting > FAST_NESTING || self.steps > self.check_at {
+            return None;
+        }
+        // The stack looked at every 16 levels, as `eval` looks.
+        let v = if self.nesting.is_multiple_of(16) {
+            crate::limits::deep(|| self.fast_inner(n, st, base))
+        } else {
+            self.fast_inner(n, st, base)
+        };
+        self.nesting -= 1;
+        v
+    }
+
+    fn fast_inner(&mut self, n: &'a Node, st: &mut Vec<Value>, base: usize) -> Option<Value> {
+        match &n.kind {
+            NodeKind::Value { value, steps, .. } => {
+                if *steps > 1 {
+                    self.steps += u64::from(*steps - 1);
+                    if self.steps > self.check_at {
+                        return None;
+                    }
+                }
+                Some(value.clone())
+            }
+            NodeKind::Local(s) => st.get(base + *s as usize).cloned(),
+            NodeKind::State(i) => match self.state? {
+                Value::Record(fields) => fields.get(*i as usize).map(|(_, v)| v.clone()),
+                _ => None,
+            },
+            NodeKind::Path { slot, fields } => {
+                self.steps += fields.len() as u64;
+                if self.steps > self.check_at {
+                    return None;
+                }
+                let mut v = st.get(base + *slot as usize)?;
+                for (name, at) in fields.iter() {
+                    v = field_at(v, name, *at)?;
+                }
+                Some(v.clone())
+            }
+            NodeKind::Field(b, name, at) => {
+                let v = self.fast(b, st, base)?;
+                field_at(&v, name, *at).cloned()
+            }
+            NodeKind::Member(b, k) => {
+                let group = self.fast(b, st, base)?;
+                let Value::Text(name) = self.fast(k, st, base)? else {
+                    return None;
+                };
+                group.field(&name).cloned()
+            }
+            NodeKind::Neg(x) => match self.fast(x, st, base)? {
+                Value::Int(i) => i.checked_neg().map(Value::Int),
+                Value::Frac(r) => arith::neg(r).ok().map(Value::num),
+                _ => None,
+            },
+            NodeKind::Not(x) => Some(Value::Bool(!self.fast_truth(x, st, base)?)),
+            NodeKind::And(a, b) => Some(Value::Bool(
+                self.fast_truth(a, st, base)? && self.fast_truth(b, st, base)?,
+            )),
+            NodeKind::Or(a, b) => Some(Value::Bool(
+                self.fast_truth(a, st, base)? || self.fast_truth(b, st, base)?,
+            )),
+            NodeKind::Binary(op, a, b) => {
+                let x = self.fast(a, st, base)?;
+                let y = self.fast(b, st, base)?;
+                self.fast_combine(*op, x, y, n)
+            }
+            NodeKind::BinaryInt(op, a, k) => {
+                let x = self.fast(a, st, base)?;
+                // The number written out: a step of its own.
+                self.steps += 1;
+                if self.steps > self.check_at {
+                    return None;
+                }
+                self.fast_combine(*op, x, Value::Int(*k), n)
+            }
+            NodeKind::If(arms, otherwise) => {
+                for (c, body) in arms {
+                    if self.fast_truth(c, st, base)? {
+                        return self.fast(body, st, base);
+                    }
+                }
+                match otherwise {
+                    Some(o) => self.fast(o, st, base),
+                    None => Some(Value::Bool(false)),
+                }
+            }
+            NodeKind::Match(s, arms) => {
+                let v = self.fast(s, st, base)?;
+                for (pat, body) in arms {
+                    self.steps += pattern_cost(pat);
+                    if pat.matches(&v) {
+                        self.steps += 1;
+                        if self.steps > self.check_at {
+                            return None;
+                        }
+                        return self.fast(body, st, base);
+                    }
+                }
+                None
+            }
+            NodeKind::In(x, pat, negated) => {
+                let v = self.fast(x, st, base)?;
+                self.steps += pattern_cost(pat);
+                Some(Value::Bool(pat.matches(&v) != *negated))
+            }
+            NodeKind::Block(stmts, value) => {
+                for s in stmts {
+                    match s {
+                        LStmt::Let(slot, x) => {
+                            let v = self.fast(x, st, base)?;
+                            *st.get_mut(base + *slot as usize)? = v;
+                        }
+                        LStmt::Guard(x) => {
+                            self.fast(x, st, base)?;
+                        }
+                        LStmt::Note => {}
+                    }
+                }
+                self.fast(value, st, base)
+            }
+            NodeKind::Call(callee, args) => self.fast_call_node(*callee, args, st, base, n),
+            NodeKind::Builtin(b, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.fast(a, st, base)?);
+                }
+                self.apply_builtin(*b, &vals, n.span).ok()
+            }
+            NodeKind::Const(id) => {
+                let prog = self.prog;
+                let c = prog.consts.get(*id as usize)?;
+                let body = prog
+                    .code
+                    .consts
+                    .get(*id as usize)?
+                    .get_or_init(|| compile::constant(prog, &prog.code, *id))
+                    .as_ref()?;
+                let nb = st.len();
+                st.resize(nb + c.slots as usize, Value::Bool(false));
+                let v = self.fast(&body.node, st, nb)?;
+                st.truncate(nb);
+                Some(v)
+            }
+            NodeKind::Record(fields) => {
+                let mut out = Vec::with_capacity(fields.len());
+                for (name, x) in fields {
+                    out.push((name.clone(), self.fast(x, st, base)?));
+                }
+                Some(Value::Record(Rc::new(out)))
+            }
+            NodeKind::Pair(a, b) => {
+                let a = self.fast(a, st, base)?;
+                let b = self.fast(b, st, base)?;
+                Some(Value::Pair(Rc::new((a, b))))
+            }
+            NodeKind::InRange(x, range) => {
+                let v = self.fast(x, st, base)?;
+                range.contains(&v).then_some(v)
+            }
+            NodeKind::Fresh(x, slots) => {
+                let nb = st.len();
+                st.resize(nb + *slots as usize, Value::Bool(false));
+                let v = self.fast(x, st, nb)?;
+                st.truncate(nb);
+                Some(v)
+            }
+            NodeKind::Chosen(i) => {
+                let info = self.prog.interpretations.get(*i as usize)?;
+                let r = self.readings.get(*i as usize).or(info.default)?;
+                Some(Value::Enum(info.readings, r))
+            }
+            NodeKind::Default(of, index) => {
+                // A default is worked out by the tree-walker where it is used (it may
+                // build a record with defaults of its own); it changes nothing.
+                let prog = self.prog;
+                let d = prog.default_expr(*of, *index)?;
+                self.eval(d, &mut []).ok()
+            }
+            NodeKind::GiveUp => None,
+        }
+    }
+
+    /// `x op y`: whole numbers in 64 bits, anything else as the tree-walker combines.
+    fn fast_combine(&self, op: BinOp, x: Value, y: Value, n: &Node) -> Option<Value> {
+        if let (Value::Int(a), Value::Int(b)) = (&x, &y) {
+            if let Some(r) = super::ops::whole(op, *a, *b) {
+                return r.ok();
+            }
+        }
+        self.combine(op, x, y, n.span).ok()
+    }
+
+    /// A call: its arguments worked out and checked as the tree-walker checks them,
+    /// pushed on the stack as the callee's frame.
+    fn fast_call_node(
+        &mut self,
+        callee: Callee,
+        args: &'a [(Node, ArgCheck)],
+        st: &mut Vec<Value>,
+        base: usize,
+        n: &Node,
+    ) -> Option<Value> {
+        let prog = self.prog;
+        let sig = prog.signature(callee)?;
+        let nb = st.len();
+        for (a, check) in args {
+            let v = self.fast(a, st, base)?;
+            if let ArgCheck::Param(i) = check {
+                let p = sig.params.get(*i as usize)?;
+                check_arg(p, &v, n.span).ok()?;
+                self.check_record_ranges(&p.ty, &v, n.span).ok()?;
+            }
+            st.push(v);
+        }
+        st.resize(nb + sig.slots as usize, Value::Bool(false));
+        let v = self.fast_body(callee, st, nb)?;
+        st.truncate(nb);
+        Some(v)
+    }
+}
