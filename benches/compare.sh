@@ -14,7 +14,8 @@
 # repeat on a noisy machine; skipped without valgrind), runs `benches/scale.sh` when it
 # exists (`umpire check` of rulesets of growing size and of a 65,000-value enum), measures
 # peak memory (RSS) with GNU time, and writes the tables of targets and ratios, with how
-# long the run took. About 15 minutes on 2 cores (RESULTS.md says how long its run took);
+# long the run took. About 5 minutes on 2 busy cores, a few more with benches/scale.sh
+# (RESULTS.md says how long its run took);
 # the first run also compiles Rhai and criterion and installs Icepool from PyPI. Needs:
 # cargo, python3 (3.11 or newer, with venv), GNU time at /usr/bin/time, crates.io and
 # PyPI; valgrind for the instruction counts.

@@ -227,8 +227,10 @@ class Targets:
 def scale_shaped(scale):
     """Whether benches/scale.sh's JSON has the form results.py reads."""
     def run(r, *keys):
+        # GNU time gives seconds to a hundredth: a quick run may be 0.
         return isinstance(r, dict) and all(
-            isinstance(r.get(k), (int, float)) and r.get(k) > 0 for k in keys)
+            isinstance(r.get(k), (int, float)) and (r[k] > 0 or k == "seconds" and r[k] == 0)
+            for k in keys)
     return (isinstance(scale, dict) and run(scale.get("enum_65000"), "seconds", "rss_kib")
             and isinstance(scale.get("sizes"), list) and len(scale["sizes"]) > 0
             and all(run(r, "bytes", "lines", "seconds", "rss_kib") for r in scale["sizes"]))
@@ -271,13 +273,22 @@ def scale_rows(targets, scale, script=ROOT / "benches" / "scale.sh"):
                 kib(big["rss_kib"]), "—", f"≤ {SCALE_RSS_KIB:,} KiB (200 MiB)", mark(rss_ok),
                 "" if rss_ok else f"{big['rss_kib'] / SCALE_RSS_KIB:.3g}× over 200 MiB")
     per_mib = [s["seconds"] / (s["bytes"] / MIB) for s in sizes]
-    spread = max(per_mib) / min(per_mib)
-    ends = per_mib[-1] / per_mib[0]
-    linear = spread <= SCALE_SPREAD
-    targets.row(f"Scale: seconds per MiB over {len(sizes)} sizes, the highest / the lowest",
-                f"{min(per_mib):.3g} to {max(per_mib):.3g} s per MiB", ratio_text(spread),
-                f"≤ {SCALE_SPREAD} (linear)", "met (linear)" if linear else "**missed**",
-                "" if linear else f"{spread / SCALE_SPREAD:.3g}×: not linear")
+    what = f"Scale: seconds per MiB over {len(sizes)} sizes, the highest / the lowest"
+    if min(per_mib) == 0:
+        # A size checked within GNU time's hundredth of a second: no ratio to take.
+        spread = ends = None
+        linear = False
+        targets.row(what, "a size timed at 0 s", "—", f"≤ {SCALE_SPREAD} (linear)",
+                    "not measured", "a size checked in under GNU time's 0.01 s: "
+                    "too quick to compare")
+    else:
+        spread = max(per_mib) / min(per_mib)
+        ends = per_mib[-1] / per_mib[0]
+        linear = spread <= SCALE_SPREAD
+        targets.row(what, f"{min(per_mib):.3g} to {max(per_mib):.3g} s per MiB",
+                    ratio_text(spread), f"≤ {SCALE_SPREAD} (linear)",
+                    "met (linear)" if linear else "**missed**",
+                    "" if linear else f"{spread / SCALE_SPREAD:.3g}×: not linear")
     out = [f"""{heading}
 
 Measured by `bash benches/scale.sh` (run by `benches/compare.sh`; how it generates the
@@ -292,13 +303,17 @@ time and peak RSS.
                    f"{s['seconds']:.3g} s | {pm:.3g} | {kib(s['rss_kib'])} |")
     out.append(f"| an enum of 65,000 values | | | {enum['seconds']:.3g} s | | "
                f"{kib(enum['rss_kib'])} |")
+    verdict = ("A size was timed at 0 s, so no ratio is taken." if spread is None else
+               f"Here the highest is {spread:.3g}× the lowest "
+               f"({'linear' if linear else '**not linear**'}), and the largest size's is "
+               f"{ends:.3g}× the smallest's.")
     out.append(f"""
 Linear, the criterion: the time grows linearly with the size when the seconds per MiB stay
 within a factor of {SCALE_SPREAD} over every size measured: the highest of them over the lowest is
 at most {SCALE_SPREAD}. Work that grew with the square of the size would double the seconds per
-MiB each time the size doubles: {sizes[-1]['bytes'] / sizes[0]['bytes']:.3g}× over the span of sizes here. Each figure is a
-whole process, so its fixed start-up weighs most on the smallest size. Here the highest is
-{spread:.3g}× the lowest ({"linear" if linear else "**not linear**"}), and the largest size's is {ends:.3g}× the smallest's.
+MiB each time the size doubles, and grow them {sizes[-1]['bytes'] / sizes[0]['bytes']:.3g}× from the smallest size here to the
+largest. Each figure is a whole process, so its fixed start-up weighs most on the smallest
+size. {verdict}
 """)
     return "\n".join(out)
 
@@ -365,6 +380,9 @@ def self_test():
                    ("—", "≤ 204,800 KiB (200 MiB)", "**missed**", "1.95× over 200 MiB"),
                    ("16", "≤ 2 (linear)", "**missed**", "8×: not linear")], got
     assert "(**not linear**)" in text, text
+    # A size timed at 0 s: no ratio.
+    got, text = rows({**linear, "sizes": [size(0.25, 0, 20000), size(4, 4.3, 190000)]})
+    assert got[2][2] == "not measured" and "no ratio is taken" in text, (got, text)
     # Not measured: no script, no JSON, a JSON of another shape.
     for scale, script, why in [
             (linear, Path("/nonexistent/scale.sh"), "is not in this tree"),
