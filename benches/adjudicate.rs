@@ -416,8 +416,8 @@ criterion_group! {
 
 /// `UMPIRE_BENCH_COUNT=b1:N`: B1's manoeuvre N times (the ruleset and state loaded once,
 /// the peers' seed, no explanation); `b4:N`: B4's generated ruleset parsed and checked N
-/// times, its line count printed. Nothing timed: `benches/callgrind.sh` counts two runs' instructions and takes
-/// the difference, so the loading is not counted.
+/// times, its line count printed. Nothing timed: `benches/callgrind.sh` counts two runs'
+/// instructions and takes the difference, so the loading is not counted.
 fn count(spec: &str) -> Result<(), String> {
     let (what, n) = spec
         .split_once(':')
