@@ -8,12 +8,17 @@
 //! - B3 `umpire exact manoeuvre`, `umpire exact Nd6 1..50`, `umpire exact 50d6`.
 //! - B4 `umpire parse+check 1000 lines`: a generated ruleset of tables, modifier lists
 //!   and rules.
-//! - B5 `umpire eval process`: `umpire eval` as a whole process, start to exit.
+//! - B5 `umpire eval process`: `umpire eval furious_reason '1 + 1'` as a whole process,
+//!   start to exit, taking turns in one loop with the hello-world process of `peers/`.
 //!
 //! `bash benches/compare.sh` runs these with the peers and writes `benches/RESULTS.md`.
+//!
+//! Run with `UMPIRE_BENCH_COUNT=b1:N` (or `b4:N`) set, the binary runs no criterion
+//! bench: it does B1's manoeuvre (B4's parse and check) N times and exits, for
+//! `benches/callgrind.sh` to count the instructions of exactly the timed workload.
 #![allow(missing_docs)]
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use std::hint::black_box;
 use std::time::Duration;
 use umpire::adjudication::{Adjudication, Outcome};
@@ -24,6 +29,8 @@ use umpire::Ruleset;
 
 const STATE: &str = "examples/states/furious_reason_brigade.toml";
 const MANOEUVRE: &str = "manoeuvre(brigade.second_foot)";
+/// B5's command line, after the binary.
+const B5_ARGS: [&str; 3] = ["eval", "furious_reason", "1 + 1"];
 
 fn furious_reason() -> Ruleset {
     let mut rules = Ruleset::bundled("furious_reason").expect("bundled ruleset checks");
@@ -309,26 +316,17 @@ fn b5(c: &mut Criterion) {
         );
         return;
     }
+    // The B5: `umpire eval furious_reason '1 + 1'`, the bundled ruleset loaded
+    // and a question answered, as a user's process meets it.
     let run = || {
         std::process::Command::new(&bin)
-            .args([
-                "eval",
-                "furious_reason",
-                MANOEUVRE,
-                "--state",
-                STATE,
-                "--roll",
-                "6",
-            ])
+            .args(B5_ARGS)
             .output()
             .expect("umpire runs")
     };
     let o = run();
-    // A 6 less 1 is 5: Tardy.
-    assert!(
-        String::from_utf8_lossy(&o.stdout).starts_with("Tardy"),
-        "{o:?}"
-    );
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "2\n", "{o:?}");
     let mut g = c.benchmark_group("process");
     g.sample_size(30);
     // The hello-world peer (peers/rust, built by compare.sh first), timed in the same
@@ -415,4 +413,61 @@ criterion_group! {
     config = config();
     targets = b1_b2, b3, b4, b5, more
 }
-criterion_main!(benches);
+
+/// `UMPIRE_BENCH_COUNT=b1:N`: B1's manoeuvre N times (the ruleset and state loaded once,
+/// the peers' seed, no explanation); `b4:N`: B4's generated ruleset parsed and checked N
+/// times, its line count printed. Nothing timed: `benches/callgrind.sh` counts two runs'
+/// instructions and takes the difference, so the loading is not counted.
+fn count(spec: &str) -> Result<(), String> {
+    let (what, n) = spec
+        .split_once(':')
+        .and_then(|(w, n)| Some((w, n.parse::<u32>().ok()?)))
+        .ok_or_else(|| {
+            format!("UMPIRE_BENCH_COUNT is {spec:?}; it should be b1:N or b4:N, N a count")
+        })?;
+    match what {
+        "b1" => {
+            let rules = furious_reason();
+            let q = rules.question("<bench>", MANOEUVRE).expect("checks");
+            let mut dice = Seeded::new(1813);
+            for _ in 0..n {
+                match rules.adjudicate(black_box(&q), &mut dice, Options::default()) {
+                    Ok(Adjudication {
+                        outcome: Outcome::Value(Value::Enum(..)),
+                        ..
+                    }) => {}
+                    other => return Err(format!("a manoeuvre that is not an outcome: {other:?}")),
+                }
+            }
+        }
+        "b4" => {
+            let text = generated_ruleset(1000);
+            // The line count, for instructions per line.
+            println!("{}", text.lines().count());
+            for _ in 0..n {
+                if let Err(e) = Ruleset::from_source("generated.rules", black_box(&text)) {
+                    return Err(format!("the generated ruleset does not check: {e:?}"));
+                }
+            }
+        }
+        _ => {
+            return Err(format!(
+                "UMPIRE_BENCH_COUNT names {what:?}; it can count b1 or b4"
+            ))
+        }
+    }
+    Ok(())
+}
+
+fn main() {
+    if let Ok(spec) = std::env::var("UMPIRE_BENCH_COUNT") {
+        if let Err(e) = count(&spec) {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+        return;
+    }
+    // What `criterion_main!(benches)` does.
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
