@@ -56,22 +56,24 @@ pub fn prepare(p: &Program) -> Code {
         let own = match *d {
             Def::Rule(i) => {
                 let r = &p.rules[i];
-                !needs(&r.sig) && local(p, &r.body, &mut uses)
+                !needs(&r.sig) && local(p, &r.body, &mut uses, true)
             }
             Def::Table(i) => {
                 let t = &p.tables[i];
-                !needs(&t.sig) && t.rows.iter().all(|row| local(p, &row.cell, &mut uses))
+                !needs(&t.sig) && t.rows.iter().all(|row| local(p, &row.cell, &mut uses, true))
             }
             Def::Modifiers(i) => {
                 let m = &p.modifiers[i];
                 !needs(&m.sig)
                     && m.modifiers.iter().all(|md| {
-                        md.condition.as_ref().is_none_or(|c| local(p, c, &mut uses))
-                            && local(p, &md.amount, &mut uses)
-                            && md.per.as_ref().is_none_or(|x| local(p, x, &mut uses))
+                        md.condition.as_ref().is_none_or(|c| local(p, c, &mut uses, true))
+                            && local(p, &md.amount, &mut uses, true)
+                            && md.per.as_ref().is_none_or(|x| local(p, x, &mut uses, true))
                     })
             }
-            Def::Const(i) => local(p, &p.consts[i].value, &mut uses),
+            // A constant is worked out at the depth of the call it is used in: one that rolls
+            // dice is left to the tree-walker.
+            Def::Const(i) => local(p, &p.consts[i].value, &mut uses, false),
         };
         fine[at] = own;
         for u in uses {
@@ -105,15 +107,17 @@ fn needs(sig: &Signature) -> bool {
     sig.params.iter().any(|p| p.needed)
 }
 
-/// Whether `e` itself can be lowered (the definitions it uses are pushed on `uses`).
-fn local(p: &Program, e: &Expr, uses: &mut Vec<Def>) -> bool {
+/// Whether `e` itself can be lowered (the definitions it uses are pushed on `uses`);
+/// `dice`: whether it may roll dice written out (`2d6`, `D10`).
+fn local(p: &Program, e: &Expr, uses: &mut Vec<Def>, dice: bool) -> bool {
     let mut ok = true;
     e.walk(&mut |x| {
         if !ok {
             return;
         }
         match &x.kind {
-            ExprKind::Dice { .. } | ExprKind::Instead { .. } => ok = false,
+            ExprKind::Dice { .. } => ok = dice,
+            ExprKind::Instead { .. } => ok = false,
             ExprKind::Call(Callee::Builtin(b), _) => ok = fast_builtin(*b),
             ExprKind::Call(Callee::Rule(i), _) => uses.push(Def::Rule(*i as usize)),
             ExprKind::Call(Callee::Table(i), _) => uses.push(Def::Table(*i as usize)),
@@ -125,10 +129,10 @@ fn local(p: &Program, e: &Expr, uses: &mut Vec<Def>) -> bool {
                     .all(|s| matches!(s, Stmt::Let(..) | Stmt::Guard(_) | Stmt::Note(_)));
             }
             ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
-                ok = !maybe_modified_roll(*op, a, b);
+                ok = !local_and_modifiers(*op, a, b);
             }
             ExprKind::Default { of, index } => match p.default_expr(*of, *index) {
-                Some(d) => ok = local(p, d, uses),
+                Some(d) => ok = local(p, d, uses, false),
                 None => ok = false,
             },
             _ => {}
@@ -142,25 +146,52 @@ fn fast_builtin(b: Builtin) -> bool {
     !(b.is_pool() || matches!(b, Builtin::Dice | Builtin::Supplied))
 }
 
-/// Whether `a op b` may be read out as a modified roll (a term of the sum is a modifier
-/// list, and another a local that may hold a named roll): the tree-walker records its
-/// amounts with the roll, so it is not lowered.
-fn maybe_modified_roll(op: BinOp, a: &Expr, b: &Expr) -> bool {
+/// Whether `a op b` may be read out as a modified roll of a named roll (a term of the
+/// sum is a modifier list, and another a local, which may hold a roll named by `let`):
+/// the tree-walker reads that out, so it is not lowered.
+fn local_and_modifiers(op: BinOp, a: &Expr, b: &Expr) -> bool {
     let (mut local, mut modifiers) = (false, false);
-    let mut term = |e: &Expr| match &e.kind {
+    each_term(op, a, b, |e, _| match &e.kind {
         ExprKind::Local(_) => local = true,
         ExprKind::Call(Callee::Modifiers(_), _) => modifiers = true,
         _ => {}
-    };
-    term(b);
+    });
+    local && modifiers
+}
+
+/// Whether `a op b` is a roll summed with die roll modifiers, as the tree-walker reads it
+/// out (`eval::ops`, `modifies_a_roll`) where no local holds a named roll (none does in
+/// a lowered body): one dice term added, not taken away, a modifier list among the
+/// terms, and no other term rolling dice.
+fn modified_roll(op: BinOp, a: &Expr, b: &Expr) -> bool {
+    let (mut dice, mut modifiers) = (0u32, false);
+    each_term(op, a, b, |e, minus| match &e.kind {
+        ExprKind::Dice { .. } => dice += if minus { 2 } else { 1 },
+        ExprKind::Call(Callee::Modifiers(_), _) => modifiers = true,
+        _ => {}
+    });
+    if dice != 1 || !modifiers {
+        return false;
+    }
+    let mut other_rolls = false;
+    each_term(op, a, b, |e, _| {
+        if !matches!(e.kind, ExprKind::Dice { .. } | ExprKind::Local(_)) {
+            e.walk(&mut |x| other_rolls |= matches!(x.kind, ExprKind::Dice { .. }));
+        }
+    });
+    !other_rolls
+}
+
+/// Each term of the chain of `+` and `-` that `a op b` closes, with whether it is taken
+/// away: `b` first, then along `a` from the right.
+fn each_term<'e>(op: BinOp, a: &'e Expr, b: &'e Expr, mut f: impl FnMut(&'e Expr, bool)) {
+    f(b, op == BinOp::Sub);
     let mut left = a;
-    let _ = op;
-    while let ExprKind::Binary(BinOp::Add | BinOp::Sub, l, r) = &left.kind {
-        term(r);
+    while let ExprKind::Binary(o @ (BinOp::Add | BinOp::Sub), l, r) = &left.kind {
+        f(r, *o == BinOp::Sub);
         left = l;
     }
-    term(left);
-    local && modifiers
+    f(left, false);
 }
 
 /// A rule's body lowered, if the fast path may work it out.
@@ -169,8 +200,9 @@ pub fn rule(p: &Program, code: &Code, id: u32) -> Option<Body> {
     if !*code.fast_rules.get(i)? {
         return None;
     }
+    let r = p.rules.get(i)?;
     Some(Body {
-        node: lower(p, &p.rules.get(i)?.body),
+        node: lower(p, &r.sig.params, &r.body),
     })
 }
 
@@ -180,13 +212,12 @@ pub fn table(p: &Program, code: &Code, id: u32) -> Option<LTable> {
     if !*code.fast_tables.get(i)? {
         return None;
     }
+    let t = p.tables.get(i)?;
     Some(LTable {
-        cells: p
-            .tables
-            .get(i)?
+        cells: t
             .rows
             .iter()
-            .map(|r| lower(p, &r.cell))
+            .map(|r| lower(p, &t.sig.params, &r.cell))
             .collect(),
     })
 }
@@ -197,17 +228,17 @@ pub fn modifiers(p: &Program, code: &Code, id: u32) -> Option<LModifiers> {
     if !*code.fast_modifiers.get(i)? {
         return None;
     }
+    let list = p.modifiers.get(i)?;
+    let ps = &list.sig.params;
     Some(LModifiers {
-        each: p
-            .modifiers
-            .get(i)?
+        each: list
             .modifiers
             .iter()
             .map(|m| {
                 (
-                    m.condition.as_ref().map(|c| lower(p, c)),
-                    lower(p, &m.amount),
-                    m.per.as_ref().map(|x| lower(p, x)),
+                    m.condition.as_ref().map(|c| lower(p, ps, c)),
+                    lower(p, ps, &m.amount),
+                    m.per.as_ref().map(|x| lower(p, ps, x)),
                 )
             })
             .collect(),
@@ -221,7 +252,7 @@ pub fn constant(p: &Program, code: &Code, id: u32) -> Option<Body> {
         return None;
     }
     Some(Body {
-        node: lower(p, &p.consts.get(i)?.value),
+        node: lower(p, &[], &p.consts.get(i)?.value),
     })
 }
 
@@ -229,7 +260,7 @@ pub fn constant(p: &Program, code: &Code, id: u32) -> Option<Body> {
 /// definitions that may be).
 pub fn query(p: &Program, code: &Code, q: &Query) -> Option<Node> {
     let mut uses = Vec::new();
-    if !local(p, &q.expr, &mut uses) {
+    if !local(p, &q.expr, &mut uses, true) {
         return None;
     }
     let fast = |d: &Def| match *d {
@@ -241,14 +272,14 @@ pub fn query(p: &Program, code: &Code, q: &Query) -> Option<Node> {
     if !uses.iter().all(|d| fast(d) == Some(true)) {
         return None;
     }
-    Some(lower(p, &q.expr))
+    Some(lower(p, &[], &q.expr))
 }
 
-/// Lowers `e`, which [`local`] found can be.
-fn lower(p: &Program, e: &Expr) -> Node {
+/// Lowers `e`, which [`local`] found can be, in a body whose parameters are `ps`.
+fn lower(p: &Program, ps: &[ParamInfo], e: &Expr) -> Node {
     let span = e.span;
     let node = |kind| Node { kind, span };
-    let boxed = |x: &Expr| Box::new(lower(p, x));
+    let boxed = |x: &Expr| Box::new(lower(p, ps, x));
     if let Some((value, steps, depth)) = fold::fold(p, e) {
         return node(NodeKind::Value {
             value,
@@ -278,20 +309,33 @@ fn lower(p: &Program, e: &Expr) -> Node {
         ExprKind::Not(x) => NodeKind::Not(boxed(x)),
         ExprKind::Binary(BinOp::And, a, b) => NodeKind::And(boxed(a), boxed(b)),
         ExprKind::Binary(BinOp::Or, a, b) => NodeKind::Or(boxed(a), boxed(b)),
+        ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) if modified_roll(*op, a, b) => {
+            // The terms left to right, each after the first with the sign before it and
+            // the span of the sum it closes.
+            let mut rest = vec![(*op, lower(p, ps, b), span)];
+            let mut first = &**a;
+            while let ExprKind::Binary(o @ (BinOp::Add | BinOp::Sub), l, r) = &first.kind {
+                rest.push((*o, lower(p, ps, r), first.span));
+                first = l;
+            }
+            rest.reverse();
+            NodeKind::ModifiedRoll(Box::new(lower(p, ps, first)), rest)
+        }
+        ExprKind::Dice { count, sides } => NodeKind::Dice(*count, *sides),
         ExprKind::Binary(op, a, b) => match &b.kind {
             ExprKind::Value(Value::Int(k)) => NodeKind::BinaryInt(*op, boxed(a), *k),
             _ => NodeKind::Binary(*op, boxed(a), boxed(b)),
         },
         ExprKind::If(arms, otherwise) => NodeKind::If(
             arms.iter()
-                .map(|(c, b)| (lower(p, c), lower(p, b)))
+                .map(|(c, b)| (lower(p, ps, c), lower(p, ps, b)))
                 .collect(),
-            otherwise.as_deref().map(|o| Box::new(lower(p, o))),
+            otherwise.as_deref().map(|o| Box::new(lower(p, ps, o))),
         ),
         ExprKind::Match(s, arms) => NodeKind::Match(
             boxed(s),
             arms.iter()
-                .map(|(pat, b, _)| (pat.clone(), lower(p, b)))
+                .map(|(pat, b, _)| (pat.clone(), lower(p, ps, b)))
                 .collect(),
         ),
         ExprKind::In {
@@ -304,15 +348,15 @@ fn lower(p: &Program, e: &Expr) -> Node {
             stmts
                 .iter()
                 .map(|s| match s {
-                    Stmt::Let(slot, x) => LStmt::Let(*slot, lower(p, x)),
-                    Stmt::Guard(x) => LStmt::Guard(lower(p, x)),
+                    Stmt::Let(slot, x) => LStmt::Let(*slot, lower(p, ps, x)),
+                    Stmt::Guard(x) => LStmt::Guard(lower(p, ps, x)),
                     _ => LStmt::Note,
                 })
                 .collect(),
             boxed(value),
         ),
         ExprKind::Call(Callee::Builtin(b), args) => {
-            NodeKind::Builtin(*b, args.iter().map(|a| lower(p, a)).collect())
+            NodeKind::Builtin(*b, args.iter().map(|a| lower(p, ps, a)).collect())
         }
         ExprKind::Call(callee, args) => {
             let params = p.signature(*callee).map_or(&[][..], |s| &s.params[..]);
@@ -320,35 +364,52 @@ fn lower(p: &Program, e: &Expr) -> Node {
                 *callee,
                 args.iter()
                     .enumerate()
-                    .map(|(i, a)| (lower(p, a), check_of(p, params.get(i), i)))
+                    .map(|(i, a)| (lower(p, ps, a), check_of(p, params.get(i), i, a, ps)))
                     .collect(),
             )
         }
         ExprKind::Record(fields) => NodeKind::Record(
             fields
                 .iter()
-                .map(|(n, x)| (n.clone(), lower(p, x)))
+                .map(|(n, x)| (n.clone(), lower(p, ps, x)))
                 .collect(),
         ),
         ExprKind::Pair(a, b) => NodeKind::Pair(boxed(a), boxed(b)),
         ExprKind::InRange { value, range, .. } => NodeKind::InRange(boxed(value), *range),
-        ExprKind::Fresh { value, slots } => NodeKind::Fresh(boxed(value), *slots),
+        // A frame of its own: its locals are not the body's parameters.
+        ExprKind::Fresh { value, slots } => {
+            NodeKind::Fresh(Box::new(lower(p, &[], value)), *slots)
+        }
         ExprKind::Default { of, index } => NodeKind::Default(*of, *index),
         // What gives the fast path up: the tree-walker works the body out and refuses,
         // or says what the source does not give, as it would have.
         ExprKind::Refuse { .. }
         | ExprKind::NotGiven { .. }
-        | ExprKind::Dice { .. }
         | ExprKind::Instead { .. } => NodeKind::GiveUp,
     })
 }
 
-/// What an argument passed to `param` (at place `i`) is checked against: nothing when
-/// no check can fail (no range, not a whole number, not a record type with ranges).
-fn check_of(p: &Program, param: Option<&ParamInfo>, i: usize) -> ArgCheck {
+/// What an argument `arg` passed to `param` (at place `i`) is checked against: nothing
+/// when no check can fail (no range, not a whole number, not a record type with ranges).
+/// A parameter of the body passed on as it is, to a parameter of the same type and
+/// range, was checked when it was passed in: it is not checked again.
+fn check_of(
+    p: &Program,
+    param: Option<&ParamInfo>,
+    i: usize,
+    arg: &Expr,
+    ps: &[ParamInfo],
+) -> ArgCheck {
     let Some(param) = param else {
         return ArgCheck::None;
     };
+    if let ExprKind::Local(s) = arg.kind {
+        if let Some(own) = ps.get(s as usize) {
+            if own.ty == param.ty && own.range == param.range {
+                return ArgCheck::None;
+            }
+        }
+    }
     let ranged_record = match &param.ty {
         Ty::Record(shape) => shape
             .record

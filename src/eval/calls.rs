@@ -35,8 +35,8 @@ impl Evaluator<'_> {
             .get(id as usize)
             .ok_or_else(|| internal(span, "a rule"))?;
         let mut f = self.args(&r.sig, args, span, frame)?;
-        if let Some(v) = self.fast_call(Callee::Rule(id), &mut f) {
-            return Ok(v);
+        if let Some(r) = self.fast_call(Callee::Rule(id), &mut f) {
+            return r;
         }
         self.rule_body(id, args, f, span)
     }
@@ -72,8 +72,8 @@ impl Evaluator<'_> {
             .get(id as usize)
             .ok_or_else(|| internal(span, "a table"))?;
         let mut f = self.args(&t.sig, args, span, frame)?;
-        if let Some(v) = self.fast_call(Callee::Table(id), &mut f) {
-            return Ok(v);
+        if let Some(r) = self.fast_call(Callee::Table(id), &mut f) {
+            return r;
         }
         self.table_body(id, args, f, span)
     }
@@ -145,8 +145,8 @@ impl Evaluator<'_> {
             .get(id as usize)
             .ok_or_else(|| internal(span, "a modifier list"))?;
         let mut f = self.args(&m.sig, args, span, frame)?;
-        if let Some(v) = self.fast_call(Callee::Modifiers(id), &mut f) {
-            return Ok(v);
+        if let Some(r) = self.fast_call(Callee::Modifiers(id), &mut f) {
+            return r;
         }
         self.modifiers_body(id, args, f, span)
     }

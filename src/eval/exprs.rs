@@ -33,8 +33,8 @@ impl Evaluator<'_> {
             .get(id as usize)
             .ok_or_else(|| internal(span, "a constant"))?;
         let mut f = vec![Value::Bool(false); c.slots as usize];
-        if let Some(v) = self.fast_const(id, &mut f) {
-            return Ok(v);
+        if let Some(r) = self.fast_const(id, &mut f) {
+            return r;
         }
         self.eval(&c.value, &mut f)
     }

@@ -2,15 +2,18 @@
 //! diagnostic, a trace or a frame per call (one stack of values, frames by offset),
 //! counting steps, calls and nesting as the tree-walker counts them.
 //!
-//! Only bodies that cannot change the game are lowered (no dice, no `set`), so the fast
-//! path can give up at any point and leave no mark: where anything is not plain — an
-//! error, a refusal, a limit or Ctrl-C's look-in reached, a value of a kind it does not
-//! expect — it returns `None`, its work is undone (steps, call depth, nesting, the
-//! stack), and the tree-walker works the same body out, giving the error or refusal
-//! exactly as it always has.
+//! Only bodies that cannot change the game are lowered (no `set`, no parameter `=
+//! needed`), so the fast path can give up at any point and leave no mark: where anything
+//! is not plain — an error, a refusal, a limit or Ctrl-C's look-in reached, a value of a
+//! kind it does not expect — it returns `None`, its work is undone (steps, call depth,
+//! nesting, the stack, the rolls recorded), and the tree-walker works the same body out,
+//! giving the error or refusal exactly as it always has. Dice it rolled before it gave up
+//! are not rolled again: the tree-walker takes their faces in the same order
+//! (`Evaluator::replay`). An error of the dice source is the one error it gives itself,
+//! as the tree-walker would at that roll.
 
 use super::calls::check_arg;
-use super::{field_at, pattern_cost, Evaluator};
+use super::{field_at, pattern_cost, Ev, Evaluator};
 use crate::compile;
 use crate::program::lowered::*;
 use crate::program::*;
@@ -28,6 +31,9 @@ struct Mark {
     depth: u32,
     nesting: u32,
     stack: usize,
+    rolls: usize,
+    dice: u64,
+    within: usize,
 }
 
 impl<'a> Evaluator<'a> {
@@ -44,48 +50,60 @@ impl<'a> Evaluator<'a> {
             depth: self.depth,
             nesting: self.nesting,
             stack: st.len(),
+            rolls: self.rolls.len(),
+            dice: self.dice_rolled,
+            within: self.within.len(),
         }
     }
 
-    fn undo(&mut self, m: Mark, st: &mut Vec<Value>) {
+    /// Ends a fast attempt begun at `m`: its value; or an error of the dice source; or,
+    /// having given up, `None` with its work undone and its rolls kept to be replayed.
+    fn end(&mut self, v: Option<Value>, m: Mark, st: &mut Vec<Value>) -> Option<Ev> {
+        if let Some(v) = v {
+            return Some(Ok(v));
+        }
+        if let Some(e) = self.fast_error.take() {
+            return Some(Err(e));
+        }
         self.steps = m.steps;
         self.depth = m.depth;
         self.nesting = m.nesting;
+        self.dice_rolled = m.dice;
+        self.within.truncate(m.within);
         st.truncate(m.stack);
+        let made: Vec<Vec<u32>> = self.rolls.drain(m.rolls..).map(|r| r.faces).collect();
+        for faces in made.into_iter().rev() {
+            self.replay.push_front(faces);
+        }
+        None
     }
 
     /// The question's expression on the fast path, if it is lowered and the fast path
     /// sees it through.
-    pub(super) fn fast_query(&mut self, q: &'a Query, frame: &mut Vec<Value>) -> Option<Value> {
+    pub(super) fn fast_query(&mut self, q: &'a Query, frame: &mut Vec<Value>) -> Option<Ev> {
         if !self.fast_on() {
             return None;
         }
         let node = q.code.as_ref()?;
         let m = self.mark(frame);
         let v = self.fast(node, frame, 0);
-        if v.is_none() {
-            self.undo(m, frame);
-        }
-        v
+        self.end(v, m, frame)
     }
 
     /// A call of a rule, table or modifier list, its arguments worked out in `f`, on the
     /// fast path — entered as the tree-walker enters it — if it is lowered and the fast
     /// path sees it through.
-    pub(super) fn fast_call(&mut self, callee: Callee, f: &mut Vec<Value>) -> Option<Value> {
+    pub(super) fn fast_call(&mut self, callee: Callee, f: &mut Vec<Value>) -> Option<Ev> {
         if !self.fast_on() {
             return None;
         }
         let m = self.mark(f);
         let v = self.fast_body(callee, f, 0);
-        if v.is_none() {
-            self.undo(m, f);
-        }
-        v
+        self.end(v, m, f)
     }
 
     /// A constant's expression on the fast path, in `f` (its frame).
-    pub(super) fn fast_const(&mut self, id: u32, f: &mut Vec<Value>) -> Option<Value> {
+    pub(super) fn fast_const(&mut self, id: u32, f: &mut Vec<Value>) -> Option<Ev> {
         if !self.fast_on() {
             return None;
         }
@@ -98,10 +116,7 @@ impl<'a> Evaluator<'a> {
             .as_ref()?;
         let m = self.mark(f);
         let v = self.fast(&body.node, f, 0);
-        if v.is_none() {
-            self.undo(m, f);
-        }
-        v
+        self.end(v, m, f)
     }
 
     /// A call's body, its frame at `base` of `st` (arguments in place): as the
@@ -113,6 +128,8 @@ impl<'a> Evaluator<'a> {
         if self.depth > self.limits.depth {
             return None;
         }
+        // The rule a die is rolled in names it to the dice source, as `enter` records.
+        self.within.push(callee);
         let v = match callee {
             Callee::Rule(id) => {
                 let body = code
@@ -155,6 +172,7 @@ impl<'a> Evaluator<'a> {
             }
             Callee::Builtin(_) => return None,
         };
+        self.within.pop();
         self.depth -= 1;
         Some(v)
     }
@@ -203,11 +221,68 @@ impl<'a> Evaluator<'a> {
         })
     }
 
+    /// A condition: the common shapes (`u.rear_support`, `u.leader_cp > 0`, `u.grade ==
+    /// guard`) read where their values are, no value made; the steps counted as `eval`
+    /// counts them.
     fn fast_truth(&mut self, n: &'a Node, st: &mut Vec<Value>, base: usize) -> Option<bool> {
+        match &n.kind {
+            NodeKind::Path { slot, fields } => {
+                self.count(1 + fields.len() as u64)?;
+                match read_path(st, base, *slot, fields)? {
+                    Value::Bool(b) => Some(*b),
+                    _ => None,
+                }
+            }
+            NodeKind::BinaryInt(op, a, k) => {
+                if let NodeKind::Path { slot, fields } = &a.kind {
+                    // The comparison, the path (its local and fields), the number.
+                    self.count(3 + fields.len() as u64)?;
+                    let Value::Int(i) = read_path(st, base, *slot, fields)? else {
+                        return None;
+                    };
+                    return match super::ops::whole(*op, *i, *k)? {
+                        Ok(Value::Bool(b)) => Some(b),
+                        _ => None,
+                    };
+                }
+                self.fast_bool(n, st, base)
+            }
+            NodeKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+                if let (NodeKind::Path { slot, fields }, NodeKind::Value { value, steps, .. }) =
+                    (&a.kind, &b.kind)
+                {
+                    if matches!(value, Value::Enum(..) | Value::Bool(_) | Value::Int(_)) {
+                        self.count(2 + fields.len() as u64 + u64::from(*steps))?;
+                        let v = read_path(st, base, *slot, fields)?;
+                        // Values of these kinds are the same exactly when equal.
+                        let same = match (v, value) {
+                            (Value::Enum(..), Value::Enum(..))
+                            | (Value::Bool(_), Value::Bool(_))
+                            | (Value::Int(_), Value::Int(_)) => v == value,
+                            _ => return None,
+                        };
+                        return Some(same == (*op == BinOp::Eq));
+                    }
+                }
+                self.fast_bool(n, st, base)
+            }
+            _ => self.fast_bool(n, st, base),
+        }
+    }
+
+    fn fast_bool(&mut self, n: &'a Node, st: &mut Vec<Value>, base: usize) -> Option<bool> {
         match self.fast(n, st, base)? {
             Value::Bool(b) => Some(b),
             _ => None,
         }
+    }
+
+    /// `n` more steps, as the tree-walker counts them; `None` past the limit (or the next
+    /// look at Ctrl-C), where the tree-walker takes over.
+    #[inline(always)]
+    fn count(&mut self, n: u64) -> Option<()> {
+        self.steps += n;
+        (self.steps <= self.check_at).then_some(())
     }
 
     /// One lowered expression: a step and a level of nesting, as `eval` counts them.
@@ -217,8 +292,9 @@ impl<'a> Evaluator<'a> {
         if self.nesting > FAST_NESTING || self.steps > self.check_at {
             return None;
         }
-        // The stack looked at every 16 levels, as `eval` looks.
-        let v = if self.nesting.is_multiple_of(16) {
+        // The stack looked at every 64 levels (64 of these frames are well inside the
+        // 128 KiB `deep` keeps in hand).
+        let v = if self.nesting.is_multiple_of(64) {
             crate::limits::deep(|| self.fast_inner(n, st, base))
         } else {
             self.fast_inner(n, st, base)
@@ -244,15 +320,8 @@ impl<'a> Evaluator<'a> {
                 _ => None,
             },
             NodeKind::Path { slot, fields } => {
-                self.steps += fields.len() as u64;
-                if self.steps > self.check_at {
-                    return None;
-                }
-                let mut v = st.get(base + *slot as usize)?;
-                for (name, at) in fields.iter() {
-                    v = field_at(v, name, *at)?;
-                }
-                Some(v.clone())
+                self.count(fields.len() as u64)?;
+                read_path(st, base, *slot, fields).cloned()
             }
             NodeKind::Field(b, name, at) => {
                 let v = self.fast(b, st, base)?;
@@ -337,13 +406,20 @@ impl<'a> Evaluator<'a> {
                 self.fast(value, st, base)
             }
             NodeKind::Call(callee, args) => self.fast_call_node(*callee, args, st, base, n),
-            NodeKind::Builtin(b, args) => {
-                let mut vals = Vec::with_capacity(args.len());
-                for a in args {
-                    vals.push(self.fast(a, st, base)?);
+            NodeKind::Builtin(b, args) => match &args[..] {
+                // One argument (`floor`, `abs`, `place` ...): no list made for it.
+                [a] => {
+                    let v = self.fast(a, st, base)?;
+                    self.apply_builtin(*b, std::slice::from_ref(&v), n.span).ok()
                 }
-                self.apply_builtin(*b, &vals, n.span).ok()
-            }
+                _ => {
+                    let mut vals = Vec::with_capacity(args.len());
+                    for a in args {
+                        vals.push(self.fast(a, st, base)?);
+                    }
+                    self.apply_builtin(*b, &vals, n.span).ok()
+                }
+            },
             NodeKind::Const(id) => {
                 let prog = self.prog;
                 let c = prog.consts.get(*id as usize)?;
@@ -394,8 +470,83 @@ impl<'a> Evaluator<'a> {
                 let d = prog.default_expr(*of, *index)?;
                 self.eval(d, &mut []).ok()
             }
+            NodeKind::Dice(count, sides) => match self.roll(*count, *sides, n.span) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    self.fast_error = Some(e);
+                    None
+                }
+            },
+            NodeKind::ModifiedRoll(first, rest) => self.fast_modified_roll(first, rest, st, base),
             NodeKind::GiveUp => None,
         }
+    }
+
+    /// A roll and its modifiers summed, as the tree-walker sums them (`eval::ops`): each
+    /// inner sum a step taken before the terms, the terms left to right, and the roll
+    /// read out with the amounts added to it and the modified roll.
+    fn fast_modified_roll(
+        &mut self,
+        first: &'a Node,
+        rest: &'a [(BinOp, Node, crate::span::Span)],
+        st: &mut Vec<Value>,
+        base: usize,
+    ) -> Option<Value> {
+        let inner = rest.len().saturating_sub(1) as u32;
+        self.steps += u64::from(inner);
+        if self.steps > self.check_at {
+            return None;
+        }
+        self.nesting += inner;
+        let mut roll = None;
+        let mut amounts = Some(Vec::new());
+        let mut sum = self.fast_term(first, false, st, base, &mut roll, &mut amounts)?;
+        for (op, term, at) in rest {
+            let y = self.fast_term(term, *op == BinOp::Sub, st, base, &mut roll, &mut amounts)?;
+            sum = match (&sum, &y) {
+                (Value::Int(a), Value::Int(b)) => match super::ops::whole(*op, *a, *b) {
+                    Some(r) => r.ok()?,
+                    None => self.combine(*op, sum, y, *at).ok()?,
+                },
+                _ => self.combine(*op, sum, y, *at).ok()?,
+            };
+        }
+        self.nesting -= inner;
+        if let (Some(at), Some(modified), Some(amounts)) = (roll, sum.as_number(), amounts) {
+            if let Some(r) = self.rolls.get_mut(at) {
+                r.modifiers = amounts;
+                r.modified = Some(modified);
+            }
+        }
+        Some(sum)
+    }
+
+    /// A term of a modified roll: the roll's place in the rolls if it is the dice, else
+    /// its amount, signed as applied (`None` for all when one is not a number).
+    fn fast_term(
+        &mut self,
+        e: &'a Node,
+        minus: bool,
+        st: &mut Vec<Value>,
+        base: usize,
+        roll: &mut Option<usize>,
+        amounts: &mut Option<Vec<Rational>>,
+    ) -> Option<Value> {
+        let before = self.rolls.len();
+        let v = self.fast(e, st, base)?;
+        if matches!(e.kind, NodeKind::Dice(..)) && self.rolls.len() > before {
+            *roll = Some(before);
+        } else {
+            let signed = match v.as_number() {
+                Some(r) if minus => arith::neg(r).ok(),
+                r => r,
+            };
+            match (signed, amounts.as_mut()) {
+                (Some(r), Some(list)) => list.push(r),
+                _ => *amounts = None,
+            }
+        }
+        Some(v)
     }
 
     /// `x op y`: whole numbers in 64 bits, anything else as the tree-walker combines.
@@ -434,5 +585,47 @@ impl<'a> Evaluator<'a> {
         let v = self.fast_body(callee, st, nb)?;
         st.truncate(nb);
         Some(v)
+    }
+}
+
+/// The value a local's field chain holds, where it is.
+#[inline]
+fn read_path<'v>(
+    st: &'v [Value],
+    base: usize,
+    slot: u32,
+    fields: &[(Rc<str>, u32)],
+) -> Option<&'v Value> {
+    let mut v = st.get(base + slot as usize)?;
+    for (name, at) in fields {
+        v = field_at(v, name, *at)?;
+    }
+    Some(v)
+}
+
+thread_local! {
+    /// Stacks of values given back by finished adjudications, for the next ones.
+    static STACKS: std::cell::RefCell<Vec<Vec<Value>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// An empty stack of values for an adjudication: one given back before, else new.
+pub(super) fn stack() -> Vec<Value> {
+    STACKS
+        .try_with(|s| s.borrow_mut().pop())
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| Vec::with_capacity(64))
+}
+
+/// A stack emptied and kept for the next adjudication (a few of modest size).
+pub(super) fn give_back(mut v: Vec<Value>) {
+    v.clear();
+    if v.capacity() <= 4096 {
+        let _ = STACKS.try_with(|s| {
+            let mut s = s.borrow_mut();
+            if s.len() < 8 {
+                s.push(v);
+            }
+        });
     }
 }

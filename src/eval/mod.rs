@@ -106,13 +106,18 @@ pub fn adjudicate_bound(
     let seed = dice.seed(); // before any die is drawn: the seed that gives these rolls
     let mut ev = Evaluator::new(program, &query.sources, dice, opts);
     ev.state = state;
-    ev.asked = query.sources.snippet(query.expr.span).trim().to_string();
-    let mut frame = bound;
+    // The question as typed, read from its source only if an error must quote it.
+    ev.asked_at = Some(query.expr.span);
+    // One stack for the question's locals and the frames of the calls the fast path
+    // makes, kept from one adjudication to the next on this thread.
+    let mut frame = fast::stack();
+    frame.extend(bound);
     frame.resize((query.slots as usize).max(frame.len()), Value::Bool(false));
     let result = match ev.fast_query(query, &mut frame) {
-        Some(v) => Ok(v),
+        Some(r) => r,
         None => ev.eval(&query.expr, &mut frame),
     };
+    fast::give_back(frame);
     let outcome = query_outcome(query, result)?;
     if let Err(d) = ev.dice.finish() {
         return Err(unused_after_refusal(&outcome, d, !ev.rolls.is_empty()));
@@ -250,6 +255,9 @@ pub struct Evaluator<'a> {
     missing: Vec<needed::Missing>,
     /// The question as typed (empty if not known): what an `instead` says was asked.
     pub asked: String,
+    /// Where the question was typed, when `asked` is empty: what it says is read from
+    /// there only when needed.
+    pub asked_at: Option<Span>,
     /// The odds engine, when one is working out the odds: it works out whole the
     /// expressions it can (a dice term, a sum of them, a call) and chooses their value
     /// for this path ([`odds`]).
@@ -260,6 +268,12 @@ pub struct Evaluator<'a> {
     /// Whether lowered bodies are worked out on the fast path ([`fast`]): the compiled
     /// engine, no explanation built.
     fast: bool,
+    /// The faces of rolls the fast path made before it gave up, in order: the
+    /// tree-walker, working the same body out, takes them rather than rolling again.
+    replay: std::collections::VecDeque<Vec<u32>>,
+    /// An error the fast path met that the tree-walker would meet at the same point
+    /// (a dice source's: too few rolls given, a face the die does not have).
+    fast_error: Option<Flow>,
 }
 
 /// How many steps of work go by between looks at Ctrl-C (a few microseconds' worth).
@@ -316,6 +330,8 @@ impl<'a> Evaluator<'a> {
             rolls: Vec::new(),
             trace: opts.trace.then(|| vec![Vec::new()]),
             fast: !opts.trace && opts.engine == Engine::Compiled,
+            replay: std::collections::VecDeque::new(),
+            fast_error: None,
             steps: 0,
             check_at: opts.limits.steps.min(CANCEL_EVERY),
             depth: 0,
@@ -330,6 +346,7 @@ impl<'a> Evaluator<'a> {
             readings: opts.readings,
             missing: Vec::new(),
             asked: String::new(),
+            asked_at: None,
             oracle: None,
             max_depth: 0,
             max_nesting: 0,

@@ -278,6 +278,12 @@ impl Evaluator<'_> {
         if !self.asked.is_empty() {
             return self.asked.clone();
         }
+        if let Some(at) = self.asked_at {
+            let typed = self.sources.snippet(at).trim();
+            if !typed.is_empty() {
+                return typed.to_string();
+            }
+        }
         let name = self
             .within
             .last()

@@ -133,6 +133,7 @@ impl<'a> Evaluator<'a> {
         );
         ev.state = self.state;
         ev.asked.clone_from(&self.asked);
+        ev.asked_at = self.asked_at;
         ev.steps = self.steps;
         ev.check_at = self.limits.steps.min(self.steps + super::CANCEL_EVERY);
         ev.dice_rolled = self.dice_rolled;

@@ -88,7 +88,15 @@ impl Evaluator<'_> {
             name: name.as_deref(),
         };
         let mut faces = Vec::with_capacity(count as usize);
-        let total = self.dice.roll(&req, &mut faces)?;
+        // Rolled already by the fast path, which gave up after: the same dice, the same
+        // faces (the source is not asked twice).
+        let total = match self.replay.pop_front() {
+            Some(f) if f.len() == count as usize => {
+                faces = f;
+                faces.iter().map(|&x| i64::from(x)).sum()
+            }
+            _ => self.dice.roll(&req, &mut faces)?,
+        };
         if self.trace.is_some() {
             self.push(TraceNode::Roll {
                 span,

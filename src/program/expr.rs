@@ -18,6 +18,27 @@ impl Pat {
     pub fn matches(&self, v: &Value) -> bool {
         match self {
             Pat::Any => true,
+            // A whole number against whole-number bounds (a die roll's row): no fraction.
+            Pat::Alts(alts) if matches!(v, Value::Int(_)) => {
+                let Value::Int(i) = *v else { return false };
+                alts.iter().any(|a| {
+                    let r = |n: &Rational| -> Option<i64> { n.is_integer().then(|| *n.numer()) };
+                    match a {
+                        Alt::AtLeast(n) => r(n).map_or_else(|| Rational::from_integer(i) >= *n, |n| i >= n),
+                        Alt::AtMost(n) => r(n).map_or_else(|| Rational::from_integer(i) <= *n, |n| i <= n),
+                        Alt::MoreThan(n) => r(n).map_or_else(|| Rational::from_integer(i) > *n, |n| i > n),
+                        Alt::LessThan(n) => r(n).map_or_else(|| Rational::from_integer(i) < *n, |n| i < n),
+                        Alt::Range(lo, hi) => {
+                            let x = Rational::from_integer(i);
+                            match (r(lo), r(hi)) {
+                                (Some(lo), Some(hi)) => i >= lo && i <= hi,
+                                _ => x >= *lo && x <= *hi,
+                            }
+                        }
+                        Alt::Bool(_) | Alt::Enum(..) => false,
+                    }
+                })
+            }
             Pat::Alts(alts) => alts.iter().any(|a| {
                 // A number, or a length in inches (the checker holds each kind of
                 // pattern to its kind of key).

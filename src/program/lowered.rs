@@ -90,6 +90,12 @@ pub enum NodeKind {
     Chosen(u32),
     /// A field's or parameter's default.
     Default(DefaultOf, u32),
+    /// Dice written out: a count of dice of some sides.
+    Dice(u32, u32),
+    /// A roll summed with die roll modifiers (`D10 + manoeuvre_drm(u)`): the first term,
+    /// then each with its sign and the span of the sum it closes; the roll is read out
+    /// with the amounts added to it, as the tree-walker reads it.
+    ModifiedRoll(Box<Node>, Vec<(BinOp, Node, Span)>),
     /// What the fast path does not work out (a refusal, a gap in the source): it gives
     /// up, and the tree-walker works the body out.
     GiveUp,
