@@ -762,4 +762,112 @@ mod tests {
             ]
         );
     }
+
+    /// Patterns of one or two numeric alternatives, with halves among the bounds, and `_`.
+    fn number_patterns() -> Vec<Pat> {
+        let bounds: Vec<Rational> = (-2..=6).map(|n| r(n, 2)).collect();
+        let mut alts = Vec::new();
+        for &n in &bounds {
+            alts.extend([
+                Alt::AtLeast(n),
+                Alt::AtMost(n),
+                Alt::MoreThan(n),
+                Alt::LessThan(n),
+            ]);
+            for &m in bounds.iter().filter(|&&m| m >= n) {
+                alts.push(Alt::Range(n, m));
+            }
+        }
+        let mut pats = vec![Pat::Any];
+        pats.extend(alts.iter().map(|a| Pat::Alts(vec![a.clone()])));
+        // Two alternatives: a few of the pairs, every seventh.
+        for (i, a) in alts.iter().enumerate().step_by(7) {
+            for b in alts.iter().skip(i % 5).step_by(11) {
+                pats.push(Pat::Alts(vec![a.clone(), b.clone()]));
+            }
+        }
+        pats
+    }
+
+    fn number_domains() -> Vec<KeyDomain> {
+        [
+            (true, None),
+            (true, Some(IntRange { lo: 0, hi: Some(2) })),
+            (false, None),
+        ]
+        .into_iter()
+        .map(|(whole, range)| KeyDomain {
+            whole,
+            range,
+            named: None,
+            named_keys: Vec::new(),
+        })
+        .collect()
+    }
+
+    /// What `shadowing` works out from the patterns once is what `covers` works out
+    /// from them each time: one row above, and all the rows above together.
+    #[test]
+    fn patterns_worked_out_once_take_what_covers_says() {
+        let pats = number_patterns();
+        for d in number_domains() {
+            let taken: Vec<Taken> = pats.iter().map(|p| d.taken(p)).collect();
+            for (p, tp) in pats.iter().zip(&taken) {
+                for (l, tl) in pats.iter().zip(&taken) {
+                    assert_eq!(d.holds(tp, tl), d.covers(&[p], l), "{p:?} over {l:?}");
+                }
+            }
+            // Rows added one by one: together they take what `covers` says they do.
+            let few: Vec<usize> = (0..pats.len()).step_by(17).collect();
+            for &a in &few {
+                for &b in &few {
+                    for &c in few.iter().step_by(3) {
+                        let mut union = Union::default();
+                        for &i in &[a, b, c] {
+                            union.add(&taken[i]);
+                        }
+                        let above = [&pats[a], &pats[b], &pats[c]];
+                        for (l, tl) in pats.iter().zip(&taken) {
+                            assert_eq!(
+                                union.covers(&d, tl),
+                                d.covers(&above, l),
+                                "{above:?} over {l:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // On a named key: values by value, `_` as all of them, a number as none.
+        let named = KeyDomain {
+            whole: false,
+            range: None,
+            named: None,
+            named_keys: Vec::new(),
+        }
+        .with_named(Some((0..4).map(|i| Value::Enum(0, i)).collect()));
+        let mut pats = vec![Pat::Any, Pat::Alts(vec![Alt::AtLeast(r(1, 1))])];
+        for set in 1..16u16 {
+            pats.push(Pat::Alts(
+                (0..4)
+                    .filter(|i| set & (1 << i) != 0)
+                    .map(|i| Alt::Enum(0, i))
+                    .collect(),
+            ));
+        }
+        pats.push(Pat::Alts(vec![Alt::Enum(0, 1), Alt::Bool(true)]));
+        let taken: Vec<Taken> = pats.iter().map(|p| named.taken(p)).collect();
+        for (p, tp) in pats.iter().zip(&taken) {
+            for (l, tl) in pats.iter().zip(&taken) {
+                assert_eq!(
+                    named.holds(tp, tl),
+                    named.covers(&[p], l),
+                    "{p:?} over {l:?}"
+                );
+                let mut union = Union::default();
+                union.add(tp);
+                assert_eq!(union.covers(&named, tl), named.covers(&[p], l));
+            }
+        }
+    }
 }
