@@ -4,7 +4,7 @@ use super::*;
 use crate::diagnostic::Code;
 use std::collections::HashSet;
 
-impl Checker<'_> {
+impl<'p> Checker<'p> {
     pub(super) fn define(&mut self, name: &ast::Name, g: Global) {
         if self.prog.globals.contains_key(&name.node) {
             self.err(Diag::at(
@@ -82,7 +82,7 @@ impl Checker<'_> {
     /// Declares every definition of `file`, so that bodies can be checked in any order:
     /// types first (enums, then records, whose fields may name enums and records), then
     /// everything callable, with parameter types known.
-    pub(super) fn declare(&mut self, file: &ast::File) {
+    pub(super) fn declare(&mut self, file: &'p ast::File) {
         self.declare_enums(file);
         self.declare_records(file);
         // Record fields (now that every record name is known). A field may have the type
@@ -212,7 +212,7 @@ impl Checker<'_> {
 
     /// Constants, rules, tables and modifier lists, with parameter types known; each is
     /// queued for its body to be checked.
-    fn declare_callables(&mut self, file: &ast::File) {
+    fn declare_callables(&mut self, file: &'p ast::File) {
         for item in &file.items {
             match item {
                 ast::Item::Const(c) => {
@@ -226,7 +226,7 @@ impl Checker<'_> {
                         slots: 0,
                         cite: cite_of(&c.cite),
                     });
-                    self.pend.consts.push((Rc::new(c.clone()), State::Todo));
+                    self.pend.consts.push((c, State::Todo));
                 }
                 ast::Item::Rule(r) => {
                     let id = idx(self.prog.rules.len());
@@ -237,7 +237,7 @@ impl Checker<'_> {
                         sig: signature(&r.name, params, ret, &r.cite),
                         body: dummy(r.name.span),
                     });
-                    self.pend.rules.push((Rc::new(r.clone()), State::Todo));
+                    self.pend.rules.push((r, State::Todo));
                 }
                 ast::Item::Table(t) => {
                     let id = idx(self.prog.tables.len());
@@ -250,7 +250,7 @@ impl Checker<'_> {
                         keys: t.keys.len(),
                         rows: vec![],
                     });
-                    self.pend.tables.push((Rc::new(t.clone()), State::Todo));
+                    self.pend.tables.push((t, State::Todo));
                 }
                 ast::Item::Modifiers(m) => {
                     let id = idx(self.prog.modifiers.len());
@@ -260,7 +260,7 @@ impl Checker<'_> {
                         sig: signature(&m.name, params, Ty::Int, &m.cite),
                         modifiers: vec![],
                     });
-                    self.pend.modifiers.push((Rc::new(m.clone()), State::Todo));
+                    self.pend.modifiers.push((m, State::Todo));
                 }
                 _ => {}
             }
@@ -269,7 +269,7 @@ impl Checker<'_> {
 
     /// Field types, ranges and which fields have defaults, for records in `order`
     /// (inner records first); each record is queued for its defaults to be checked.
-    fn record_shapes(&mut self, order: &[&ast::RecordDef]) {
+    fn record_shapes(&mut self, order: &[&'p ast::RecordDef]) {
         for r in order.iter().copied() {
             let id = match self.prog.globals.get(&r.name.node) {
                 Some(Global::RecordType(id)) => *id,
@@ -292,7 +292,7 @@ impl Checker<'_> {
                 ranges.push(range);
                 has_default.push(f.default.is_some());
             }
-            self.pend.records.push((id, Rc::new(r.clone())));
+            self.pend.records.push((id, r));
             if let Some(info) = self.prog.records.get_mut(id as usize) {
                 info.shape =
                     Rc::new(RecordShape::new(Some(r.name.node.clone()), fields).declared(id));

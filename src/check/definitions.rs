@@ -15,7 +15,7 @@ impl Checker<'_> {
         self.const_dice();
     }
 
-    pub(super) fn record_defaults(&mut self, pending: &[(u32, Rc<ast::RecordDef>)]) {
+    pub(super) fn record_defaults(&mut self, pending: &[(u32, &ast::RecordDef)]) {
         for (id, def) in pending.iter().cloned() {
             let Some(info) = self.prog.records.get(id as usize).cloned() else {
                 continue;
@@ -118,21 +118,19 @@ impl Checker<'_> {
     /// Parameter defaults, now that every name is declared. A default is a constant
     /// expression: no parameters in scope; consts, enum values and calls resolve.
     pub(super) fn param_defaults(&mut self) {
-        let rules: Vec<Rc<ast::RuleDef>> = self.pend.rules.iter().map(|(d, _)| d.clone()).collect();
+        let rules: Vec<&ast::RuleDef> = self.pend.rules.iter().map(|(d, _)| *d).collect();
         for (i, def) in rules.iter().enumerate() {
             for p in &def.params {
                 self.param_default(Callee::Rule(idx(i)), p);
             }
         }
-        let tables: Vec<Rc<ast::TableDef>> =
-            self.pend.tables.iter().map(|(d, _)| d.clone()).collect();
+        let tables: Vec<&ast::TableDef> = self.pend.tables.iter().map(|(d, _)| *d).collect();
         for (i, def) in tables.iter().enumerate() {
             for p in def.keys.iter().chain(&def.extra) {
                 self.param_default(Callee::Table(idx(i)), p);
             }
         }
-        let mods: Vec<Rc<ast::ModifiersDef>> =
-            self.pend.modifiers.iter().map(|(d, _)| d.clone()).collect();
+        let mods: Vec<&ast::ModifiersDef> = self.pend.modifiers.iter().map(|(d, _)| *d).collect();
         for (i, def) in mods.iter().enumerate() {
             for p in &def.params {
                 self.param_default(Callee::Modifiers(idx(i)), p);
@@ -989,31 +987,32 @@ fn call_graph(p: &Program) -> Vec<Vec<usize>> {
             uses_in(d, &mut |x| edges[at].extend(node(x)));
         }
     }
-    let defaults = |params: &[ParamInfo]| -> Vec<Expr> {
-        params.iter().filter_map(|x| x.default.clone()).collect()
-    };
+    // Each body read where it is, not copied to be walked.
+    fn defaults(params: &[ParamInfo]) -> Vec<&Expr> {
+        params.iter().filter_map(|x| x.default.as_ref()).collect()
+    }
     for (i, r) in p.rules.iter().enumerate() {
         let mut exprs = defaults(&r.sig.params);
-        exprs.push(r.body.clone());
-        for e in &exprs {
+        exprs.push(&r.body);
+        for e in exprs {
             uses_in(e, &mut |c| edges[i].extend(node(c)));
         }
     }
     for (i, t) in p.tables.iter().enumerate() {
         let mut exprs = defaults(&t.sig.params);
-        exprs.extend(t.rows.iter().map(|row| row.cell.clone()));
-        for e in &exprs {
+        exprs.extend(t.rows.iter().map(|row| &row.cell));
+        for e in exprs {
             uses_in(e, &mut |c| edges[nr + i].extend(node(c)));
         }
     }
     for (i, m) in p.modifiers.iter().enumerate() {
         let mut exprs = defaults(&m.sig.params);
         for md in &m.modifiers {
-            exprs.push(md.amount.clone());
-            exprs.extend(md.per.clone());
-            exprs.extend(md.condition.clone());
+            exprs.push(&md.amount);
+            exprs.extend(md.per.as_ref());
+            exprs.extend(md.condition.as_ref());
         }
-        for e in &exprs {
+        for e in exprs {
             uses_in(e, &mut |c| edges[nr + nt + i].extend(node(c)));
         }
     }

@@ -32,13 +32,15 @@ enum State {
     Done,
 }
 
+/// The definitions of the ruleset's syntax tree still to check, read where they are
+/// (not copied).
 #[derive(Default)]
-struct Pending {
-    consts: Vec<(Rc<ast::ConstDef>, State)>,
-    rules: Vec<(Rc<ast::RuleDef>, State)>,
-    tables: Vec<(Rc<ast::TableDef>, State)>,
-    modifiers: Vec<(Rc<ast::ModifiersDef>, State)>,
-    records: Vec<(u32, Rc<ast::RecordDef>)>,
+struct Pending<'a> {
+    consts: Vec<(&'a ast::ConstDef, State)>,
+    rules: Vec<(&'a ast::RuleDef, State)>,
+    tables: Vec<(&'a ast::TableDef, State)>,
+    modifiers: Vec<(&'a ast::ModifiersDef, State)>,
+    records: Vec<(u32, &'a ast::RecordDef)>,
 }
 
 /// Local names in scope, innermost last.
@@ -314,7 +316,7 @@ struct Checker<'p> {
     prog: Target<'p>,
     /// The source text its spans point into (rows and bodies are read as written).
     sources: &'p SourceMap,
-    pend: Pending,
+    pend: Pending<'p>,
     errors: Vec<Diag>,
     /// The citation of the definition being checked (refusals inherit it).
     cite: Option<Rc<str>>,
@@ -392,7 +394,7 @@ impl<'p> Checker<'p> {
         if self
             .errors
             .iter()
-            .any(|e| e.code == d.code && e.message == d.message && e.labels == d.labels)
+            .any(|e| e.code == d.code && e.labels == d.labels && e.message == d.message)
         {
             return;
         }

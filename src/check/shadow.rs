@@ -26,6 +26,38 @@ pub(super) struct KeyDomain {
     whole: bool,
     range: Option<IntRange>,
     named: Option<Vec<Value>>,
+    /// The named values as [`named_key`]s, sorted: what a row `_` takes.
+    named_keys: Vec<u64>,
+}
+
+/// A named value (`true`, an enum's value) as one number, for sorted sets of them.
+fn named_key(v: &Value) -> Option<u64> {
+    match v {
+        Value::Bool(b) => Some(1 << 40 | u64::from(*b)),
+        Value::Enum(e, i) => Some(2 << 40 | u64::from(*e) << 16 | u64::from(*i)),
+        _ => None,
+    }
+}
+
+/// The named value an alternative takes, as a [`named_key`]; `None` for a number.
+fn alt_key(a: &Alt) -> Option<u64> {
+    match a {
+        Alt::Bool(b) => named_key(&Value::Bool(*b)),
+        Alt::Enum(e, i) => named_key(&Value::Enum(*e, *i)),
+        _ => None,
+    }
+}
+
+/// A row's pattern on one key, worked out once for the pairs `shadowing` compares:
+/// what [`KeyDomain::covers`] reads of it, without a vector made per pair.
+struct Taken {
+    any: bool,
+    /// On a named key, the values it names ([`named_key`]s, sorted, once each).
+    named: Vec<u64>,
+    /// Whether an alternative is a number (on a named key it takes no value).
+    odd: bool,
+    /// On a number key, its stretches fitted to the key, sorted as `covered` sorts them.
+    stretches: Vec<(End, End)>,
 }
 
 impl KeyDomain {
@@ -38,9 +70,83 @@ impl KeyDomain {
             } else {
                 None
             },
-            named: crate::program::listed_values(prog, &p.ty)
-                .map(|vs| vs.into_iter().map(|(v, _)| v).collect()),
+            named: None,
+            named_keys: Vec::new(),
         }
+        .with_named(
+            crate::program::listed_values(prog, &p.ty)
+                .map(|vs| vs.into_iter().map(|(v, _)| v).collect()),
+        )
+    }
+
+    fn with_named(mut self, named: Option<Vec<Value>>) -> KeyDomain {
+        if let Some(values) = &named {
+            self.named_keys = values.iter().filter_map(named_key).collect();
+            self.named_keys.sort_unstable();
+            self.named_keys.dedup();
+        }
+        self.named = named;
+        self
+    }
+
+    /// Pattern `p` as [`KeyDomain::holds`] reads it.
+    fn taken(&self, p: &Pat) -> Taken {
+        let Pat::Alts(alts) = p else {
+            return Taken {
+                any: true,
+                named: Vec::new(),
+                odd: false,
+                stretches: self.fit((None, None)).into_iter().collect(),
+            };
+        };
+        let mut named: Vec<u64> = Vec::new();
+        if self.named.is_some() {
+            named = alts.iter().filter_map(alt_key).collect();
+            named.sort_unstable();
+            named.dedup();
+        }
+        let odd = alts.iter().any(|a| alt_key(a).is_none());
+        let mut stretches: Vec<(End, End)> = if self.named.is_some() {
+            Vec::new()
+        } else {
+            alts.iter()
+                .filter_map(stretch)
+                .filter_map(|s| self.fit(s))
+                .collect()
+        };
+        stretches.sort_by(lowest_first);
+        Taken {
+            any: false,
+            named,
+            odd,
+            stretches,
+        }
+    }
+
+    /// `self.covers(&[earlier], later)`, of patterns worked out by [`KeyDomain::taken`].
+    fn holds(&self, earlier: &Taken, later: &Taken) -> bool {
+        if earlier.any {
+            return true;
+        }
+        if self.named.is_some() {
+            // The values `earlier` takes: its own alternatives' (a number takes none).
+            let wanted: &[u64] = if later.any {
+                &self.named_keys
+            } else if later.odd {
+                return false;
+            } else {
+                &later.named
+            };
+            return wanted.len() <= earlier.named.len()
+                && wanted
+                    .iter()
+                    .all(|k| earlier.named.binary_search(k).is_ok());
+        }
+        !later.stretches.is_empty()
+            && later
+                .stretches
+                .iter()
+                .all(|&w| covered_sorted(w, &earlier.stretches))
     }
 
     /// Do the patterns `earlier` together take every value of `later` on this key?
@@ -272,19 +378,28 @@ fn stretch(a: &Alt) -> Option<(End, End)> {
 /// Do `stretches` together take every number of `(lo, hi)`? Swept from the low end:
 /// `need` is the first number not yet taken (`(v, true)`: `v` itself; `(v, false)`:
 /// the numbers just past `v`).
-fn covered((lo, hi): (End, End), stretches: &[(End, End)]) -> bool {
-    let mut sorted: Vec<&(End, End)> = stretches.iter().collect();
-    // Lowest first; at the same number, the stretch that includes it first.
-    sorted.sort_by(|a, b| match (a.0, b.0) {
+fn covered(wanted: (End, End), stretches: &[(End, End)]) -> bool {
+    let mut sorted: Vec<(End, End)> = stretches.to_vec();
+    sorted.sort_by(lowest_first);
+    covered_sorted(wanted, &sorted)
+}
+
+/// Lowest first; at the same number, the stretch that includes it first.
+fn lowest_first(a: &(End, End), b: &(End, End)) -> std::cmp::Ordering {
+    match (a.0, b.0) {
         (None, None) => std::cmp::Ordering::Equal,
         (None, _) => std::cmp::Ordering::Less,
         (_, None) => std::cmp::Ordering::Greater,
         (Some((x, cx)), Some((y, cy))) => x.cmp(&y).then(cy.cmp(&cx)),
-    });
+    }
+}
+
+/// [`covered`], of stretches already sorted by [`lowest_first`].
+fn covered_sorted((lo, hi): (End, End), sorted: &[(End, End)]) -> bool {
     // `None`: minus infinity still wanted. `done`: plus infinity reached.
     let mut need: End = lo;
     let mut done = false;
-    for &&(a, b) in &sorted {
+    for &(a, b) in sorted {
         let reaches = match (a, need) {
             (None, _) => true,
             (Some(_), None) => false,
@@ -330,6 +445,18 @@ impl Checker<'_> {
             .iter()
             .map(|p| KeyDomain::of(&self.prog, p))
             .collect();
+        let taken: Vec<Vec<Taken>> = rows
+            .iter()
+            .map(|r| {
+                r.patterns
+                    .iter()
+                    .zip(&domains)
+                    .map(|(p, d)| d.taken(p))
+                    .collect()
+            })
+            .collect();
+        let mut unions: Vec<Union> = domains.iter().map(|_| Union::default()).collect();
+        let mut holds = Vec::new();
         let mut work = 0usize;
         let mut told = 0;
         for j in 0..rows.len() {
@@ -337,7 +464,21 @@ impl Checker<'_> {
             if work > SHADOW_WORK || told >= 20 {
                 return;
             }
-            let Some(above) = shadowing(&domains, rows, j) else {
+            // A row some value of which no row above takes is reached: most rows, told
+            // apart without comparing them with each row above.
+            let reached = domains
+                .iter()
+                .enumerate()
+                .any(|(q, d)| taken[j].get(q).is_none_or(|l| !unions[q].covers(d, l)));
+            for (q, t) in taken[j].iter().enumerate() {
+                if let Some(u) = unions.get_mut(q) {
+                    u.add(t);
+                }
+            }
+            if reached {
+                continue;
+            }
+            let Some(above) = shadowing(&domains, rows, &taken, j, &mut holds) else {
                 continue;
             };
             told += 1;
@@ -385,28 +526,35 @@ impl Checker<'_> {
 /// The rows above row `j` that together take every value of it, if they do: on some key
 /// `m`, the rows above that take all of `j`'s values on every other key, together taking
 /// all of them on `m` (one row alone, if one does).
-fn shadowing(domains: &[KeyDomain], rows: &[RowInfo], j: usize) -> Option<Vec<usize>> {
+fn shadowing(
+    domains: &[KeyDomain],
+    rows: &[RowInfo],
+    taken: &[Vec<Taken>],
+    j: usize,
+    holds: &mut Vec<bool>,
+) -> Option<Vec<usize>> {
     let later = &rows[j].patterns;
-    // Which keys each row above takes all of `j`'s values on.
-    let holds: Vec<Vec<bool>> = rows[..j]
-        .iter()
-        .map(|r| {
+    let keys = domains.len();
+    // Which keys each row above takes all of `j`'s values on: `holds[i * keys + q]`.
+    holds.clear();
+    for t in &taken[..j] {
+        holds.extend(
             domains
                 .iter()
                 .enumerate()
-                .map(|(q, d)| match (r.patterns.get(q), later.get(q)) {
-                    (Some(p), Some(l)) => d.covers(&[p], l),
+                .map(|(q, d)| match (t.get(q), taken[j].get(q)) {
+                    (Some(p), Some(l)) => d.holds(p, l),
                     _ => false,
-                })
-                .collect()
-        })
-        .collect();
-    if let Some(i) = holds.iter().position(|h| h.iter().all(|&b| b)) {
+                }),
+        );
+    }
+    let row = |i: usize| &holds[i * keys..(i + 1) * keys];
+    if let Some(i) = (0..j).find(|&i| row(i).iter().all(|&b| b)) {
         return Some(vec![i]);
     }
     for (m, d) in domains.iter().enumerate() {
         let set: Vec<usize> = (0..j)
-            .filter(|&i| holds[i].iter().enumerate().all(|(q, &b)| b || q == m))
+            .filter(|&i| row(i).iter().enumerate().all(|(q, &b)| b || q == m))
             .collect();
         if set.len() < 2 {
             continue;
@@ -417,6 +565,91 @@ fn shadowing(domains: &[KeyDomain], rows: &[RowInfo], j: usize) -> Option<Vec<us
         }
     }
     None
+}
+
+/// What the rows read so far take on one key, all together: a row that takes a value
+/// none of them takes is never shadowed. Kept as rows are added, so that telling costs
+/// no comparison with each row above.
+#[derive(Default)]
+struct Union {
+    any: bool,
+    /// On a named key, the values taken.
+    named: std::collections::HashSet<u64>,
+    /// On a number key, the stretches taken, joined where they meet, lowest first.
+    stretches: Vec<(End, End)>,
+}
+
+impl Union {
+    fn add(&mut self, t: &Taken) {
+        if t.any {
+            self.any = true;
+            return;
+        }
+        self.named.extend(t.named.iter().copied());
+        for &s in &t.stretches {
+            let at = self
+                .stretches
+                .partition_point(|u| lowest_first(u, &s) == std::cmp::Ordering::Less);
+            self.stretches.insert(at, s);
+            // Join the new stretch with those it meets, on either side.
+            let mut i = at.saturating_sub(1);
+            while i + 1 < self.stretches.len() {
+                let ((a, b), (c, d)) = (self.stretches[i], self.stretches[i + 1]);
+                if meets(b, c) {
+                    self.stretches[i] = (a, upper(b, d));
+                    self.stretches.remove(i + 1);
+                } else if i < at {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Do the rows so far together take every value of `later` on this key? (Any of
+    /// them one by one, or the rows `shadowing` gathers, take no more.)
+    fn covers(&self, d: &KeyDomain, later: &Taken) -> bool {
+        if self.any {
+            return true;
+        }
+        if d.named.is_some() {
+            let wanted: &[u64] = if later.any {
+                &d.named_keys
+            } else if later.odd {
+                return false;
+            } else {
+                &later.named
+            };
+            return wanted.iter().all(|k| self.named.contains(k));
+        }
+        !later.stretches.is_empty()
+            && later
+                .stretches
+                .iter()
+                .all(|&w| covered_sorted(w, &self.stretches))
+    }
+}
+
+/// Does a stretch starting at `lo` meet one ending at `hi` below it, leaving no number
+/// between them? (`None`: no bound.)
+fn meets(hi: End, lo: End) -> bool {
+    match (hi, lo) {
+        (None, _) | (_, None) => true,
+        (Some((h, closed)), Some((x, from))) => x < h || (x == h && (closed || from)),
+    }
+}
+
+/// The higher of two upper ends (`(v, true)`: `v` included; `None`: no bound).
+fn upper(a: End, b: End) -> End {
+    match (a, b) {
+        (None, _) | (_, None) => None,
+        (Some(x), Some(y)) => Some(if x.0 > y.0 || (x.0 == y.0 && x.1) {
+            x
+        } else {
+            y
+        }),
+    }
 }
 
 /// Does row `a` take every value of row `b` on every key?
@@ -472,6 +705,7 @@ mod tests {
             whole: true,
             range: None,
             named: None,
+            named_keys: Vec::new(),
         };
         let n = Rational::from_integer;
         let one_two = Pat::Alts(vec![Alt::Range(n(1), n(2))]);
@@ -483,6 +717,7 @@ mod tests {
             whole: false,
             range: None,
             named: None,
+            named_keys: Vec::new(),
         };
         assert!(num.covers(&[&more], &three_up));
         assert!(!num.covers(&[&three_up], &more));
@@ -491,6 +726,7 @@ mod tests {
             whole: true,
             range: Some(IntRange { lo: 1, hi: Some(2) }),
             named: None,
+            named_keys: Vec::new(),
         };
         assert!(ranged.covers(&[&one_two], &Pat::Any));
         assert!(!int.covers(&[&one_two], &Pat::Any));
@@ -502,6 +738,7 @@ mod tests {
             whole: false,
             range: None,
             named: None,
+            named_keys: Vec::new(),
         };
         let x = r(1, 2_199_023_255_552);
         let more = Pat::Alts(vec![Alt::MoreThan(x)]);
@@ -524,5 +761,113 @@ mod tests {
                 (Some((r(1, 3), false)), Some((r(2, 3), true)))
             ]
         );
+    }
+
+    /// Patterns of one or two numeric alternatives, with halves among the bounds, and `_`.
+    fn number_patterns() -> Vec<Pat> {
+        let bounds: Vec<Rational> = (-2..=6).map(|n| r(n, 2)).collect();
+        let mut alts = Vec::new();
+        for &n in &bounds {
+            alts.extend([
+                Alt::AtLeast(n),
+                Alt::AtMost(n),
+                Alt::MoreThan(n),
+                Alt::LessThan(n),
+            ]);
+            for &m in bounds.iter().filter(|&&m| m >= n) {
+                alts.push(Alt::Range(n, m));
+            }
+        }
+        let mut pats = vec![Pat::Any];
+        pats.extend(alts.iter().map(|a| Pat::Alts(vec![a.clone()])));
+        // Two alternatives: a few of the pairs, every seventh.
+        for (i, a) in alts.iter().enumerate().step_by(7) {
+            for b in alts.iter().skip(i % 5).step_by(11) {
+                pats.push(Pat::Alts(vec![a.clone(), b.clone()]));
+            }
+        }
+        pats
+    }
+
+    fn number_domains() -> Vec<KeyDomain> {
+        [
+            (true, None),
+            (true, Some(IntRange { lo: 0, hi: Some(2) })),
+            (false, None),
+        ]
+        .into_iter()
+        .map(|(whole, range)| KeyDomain {
+            whole,
+            range,
+            named: None,
+            named_keys: Vec::new(),
+        })
+        .collect()
+    }
+
+    /// What `shadowing` works out from the patterns once is what `covers` works out
+    /// from them each time: one row above, and all the rows above together.
+    #[test]
+    fn patterns_worked_out_once_take_what_covers_says() {
+        let pats = number_patterns();
+        for d in number_domains() {
+            let taken: Vec<Taken> = pats.iter().map(|p| d.taken(p)).collect();
+            for (p, tp) in pats.iter().zip(&taken) {
+                for (l, tl) in pats.iter().zip(&taken) {
+                    assert_eq!(d.holds(tp, tl), d.covers(&[p], l), "{p:?} over {l:?}");
+                }
+            }
+            // Rows added one by one: together they take what `covers` says they do.
+            let few: Vec<usize> = (0..pats.len()).step_by(17).collect();
+            for &a in &few {
+                for &b in &few {
+                    for &c in few.iter().step_by(3) {
+                        let mut union = Union::default();
+                        for &i in &[a, b, c] {
+                            union.add(&taken[i]);
+                        }
+                        let above = [&pats[a], &pats[b], &pats[c]];
+                        for (l, tl) in pats.iter().zip(&taken) {
+                            assert_eq!(
+                                union.covers(&d, tl),
+                                d.covers(&above, l),
+                                "{above:?} over {l:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // On a named key: values by value, `_` as all of them, a number as none.
+        let named = KeyDomain {
+            whole: false,
+            range: None,
+            named: None,
+            named_keys: Vec::new(),
+        }
+        .with_named(Some((0..4).map(|i| Value::Enum(0, i)).collect()));
+        let mut pats = vec![Pat::Any, Pat::Alts(vec![Alt::AtLeast(r(1, 1))])];
+        for set in 1..16u16 {
+            pats.push(Pat::Alts(
+                (0..4)
+                    .filter(|i| set & (1 << i) != 0)
+                    .map(|i| Alt::Enum(0, i))
+                    .collect(),
+            ));
+        }
+        pats.push(Pat::Alts(vec![Alt::Enum(0, 1), Alt::Bool(true)]));
+        let taken: Vec<Taken> = pats.iter().map(|p| named.taken(p)).collect();
+        for (p, tp) in pats.iter().zip(&taken) {
+            for (l, tl) in pats.iter().zip(&taken) {
+                assert_eq!(
+                    named.holds(tp, tl),
+                    named.covers(&[p], l),
+                    "{p:?} over {l:?}"
+                );
+                let mut union = Union::default();
+                union.add(tp);
+                assert_eq!(union.covers(&named, tl), named.covers(&[p], l));
+            }
+        }
     }
 }

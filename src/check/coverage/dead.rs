@@ -37,8 +37,16 @@ impl Checker<'_> {
             let Some(first) = unused.first() else {
                 continue;
             };
-            let names: Vec<String> = unused.iter().map(|v| format!("`{}`", v.name)).collect();
+            // A generated enum of thousands of values is told by its first few: the
+            // message and its labels stay the size of a screen.
+            let shown = &unused[..unused.len().min(MAX_NAMED)];
+            let names: Vec<String> = shown.iter().map(|v| format!("`{}`", v.name)).collect();
+            let more = unused.len() - shown.len();
             let (list, it) = match names.split_last() {
+                _ if more > 0 => (
+                    format!("{} or {more} more values", names.join(", ")),
+                    "them",
+                ),
                 Some((last, rest)) if !rest.is_empty() => {
                     (format!("{} or {last}", rest.join(", ")), "them")
                 }
@@ -55,7 +63,7 @@ impl Checker<'_> {
                 Ty::Enum(id_of(id)).describe(prog)
             ))
             .warning();
-            for v in &unused[1..] {
+            for v in &shown[1..] {
                 d = d.label(v.span, "never produced or read");
             }
             found.push(d);
@@ -65,6 +73,9 @@ impl Checker<'_> {
         }
     }
 }
+
+/// Most unused values of one enum named in its warning (and labelled in the source).
+const MAX_NAMED: usize = 10;
 
 fn id_of(i: usize) -> crate::value::EnumId {
     crate::value::EnumId::try_from(i).unwrap_or(crate::value::EnumId::MAX)
