@@ -60,13 +60,18 @@ pub fn prepare(p: &Program) -> Code {
             }
             Def::Table(i) => {
                 let t = &p.tables[i];
-                !needs(&t.sig) && t.rows.iter().all(|row| local(p, &row.cell, &mut uses, true))
+                !needs(&t.sig)
+                    && t.rows
+                        .iter()
+                        .all(|row| local(p, &row.cell, &mut uses, true))
             }
             Def::Modifiers(i) => {
                 let m = &p.modifiers[i];
                 !needs(&m.sig)
                     && m.modifiers.iter().all(|md| {
-                        md.condition.as_ref().is_none_or(|c| local(p, c, &mut uses, true))
+                        md.condition
+                            .as_ref()
+                            .is_none_or(|c| local(p, c, &mut uses, true))
                             && local(p, &md.amount, &mut uses, true)
                             && md.per.as_ref().is_none_or(|x| local(p, x, &mut uses, true))
                     })
@@ -377,15 +382,13 @@ fn lower(p: &Program, ps: &[ParamInfo], e: &Expr) -> Node {
         ExprKind::Pair(a, b) => NodeKind::Pair(boxed(a), boxed(b)),
         ExprKind::InRange { value, range, .. } => NodeKind::InRange(boxed(value), *range),
         // A frame of its own: its locals are not the body's parameters.
-        ExprKind::Fresh { value, slots } => {
-            NodeKind::Fresh(Box::new(lower(p, &[], value)), *slots)
-        }
+        ExprKind::Fresh { value, slots } => NodeKind::Fresh(Box::new(lower(p, &[], value)), *slots),
         ExprKind::Default { of, index } => NodeKind::Default(*of, *index),
         // What gives the fast path up: the tree-walker works the body out and refuses,
         // or says what the source does not give, as it would have.
-        ExprKind::Refuse { .. }
-        | ExprKind::NotGiven { .. }
-        | ExprKind::Instead { .. } => NodeKind::GiveUp,
+        ExprKind::Refuse { .. } | ExprKind::NotGiven { .. } | ExprKind::Instead { .. } => {
+            NodeKind::GiveUp
+        }
     })
 }
 

@@ -292,9 +292,8 @@ impl<'a> Evaluator<'a> {
         if self.nesting > FAST_NESTING || self.steps > self.check_at {
             return None;
         }
-        // The stack looked at every 64 levels (64 of these frames are well inside the
-        // 128 KiB `deep` keeps in hand).
-        let v = if self.nesting.is_multiple_of(64) {
+        // The stack looked at every 16 levels, as `eval` looks.
+        let v = if self.nesting.is_multiple_of(16) {
             crate::limits::deep(|| self.fast_inner(n, st, base))
         } else {
             self.fast_inner(n, st, base)
@@ -410,7 +409,8 @@ impl<'a> Evaluator<'a> {
                 // One argument (`floor`, `abs`, `place` ...): no list made for it.
                 [a] => {
                     let v = self.fast(a, st, base)?;
-                    self.apply_builtin(*b, std::slice::from_ref(&v), n.span).ok()
+                    self.apply_builtin(*b, std::slice::from_ref(&v), n.span)
+                        .ok()
                 }
                 _ => {
                     let mut vals = Vec::with_capacity(args.len());

@@ -24,10 +24,18 @@ impl Pat {
                 alts.iter().any(|a| {
                     let r = |n: &Rational| -> Option<i64> { n.is_integer().then(|| *n.numer()) };
                     match a {
-                        Alt::AtLeast(n) => r(n).map_or_else(|| Rational::from_integer(i) >= *n, |n| i >= n),
-                        Alt::AtMost(n) => r(n).map_or_else(|| Rational::from_integer(i) <= *n, |n| i <= n),
-                        Alt::MoreThan(n) => r(n).map_or_else(|| Rational::from_integer(i) > *n, |n| i > n),
-                        Alt::LessThan(n) => r(n).map_or_else(|| Rational::from_integer(i) < *n, |n| i < n),
+                        Alt::AtLeast(n) => {
+                            r(n).map_or_else(|| Rational::from_integer(i) >= *n, |n| i >= n)
+                        }
+                        Alt::AtMost(n) => {
+                            r(n).map_or_else(|| Rational::from_integer(i) <= *n, |n| i <= n)
+                        }
+                        Alt::MoreThan(n) => {
+                            r(n).map_or_else(|| Rational::from_integer(i) > *n, |n| i > n)
+                        }
+                        Alt::LessThan(n) => {
+                            r(n).map_or_else(|| Rational::from_integer(i) < *n, |n| i < n)
+                        }
                         Alt::Range(lo, hi) => {
                             let x = Rational::from_integer(i);
                             match (r(lo), r(hi)) {
