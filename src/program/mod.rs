@@ -7,16 +7,18 @@
 use crate::span::{SourceMap, Span};
 use crate::syntax::ast::{BinOp, Expectation};
 use crate::value::{EnumId, Value};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
 mod expr;
+mod remote;
 
 pub use expr::*;
 
 /// A static type.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Ty {
     /// A whole number.
     Int,
@@ -53,7 +55,7 @@ fn article(name: &str) -> String {
 }
 
 /// The fields of a record type, in declared order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecordShape {
     /// The declared name, if the record type was declared.
     pub name: Option<String>,
@@ -171,7 +173,7 @@ impl Ty {
 }
 
 /// A whole-number range on a parameter or field, bounds inclusive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IntRange {
     /// Lowest allowed.
     pub lo: i64,
@@ -190,7 +192,7 @@ impl fmt::Display for IntRange {
 
 /// A range of lengths on a parameter or field, bounds inclusive and exact: `0"..`,
 /// `1/2"..12'`. The bounds keep the unit they were written in, to print as written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LengthRange {
     /// Shortest allowed.
     pub lo: crate::value::Length,
@@ -200,7 +202,7 @@ pub struct LengthRange {
 
 /// A declared range over a numeric kind: whole numbers (`men: 0..`) or lengths
 /// (`width: 0"..`). Checked at every call, record built, state file loaded and `set`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NumRange {
     /// Of whole numbers.
     Int(IntRange),
@@ -276,7 +278,7 @@ impl fmt::Display for NumRange {
 }
 
 /// A parameter of a rule, table or modifier list.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ParamInfo {
     /// Its name.
     pub name: Rc<str>,
@@ -297,7 +299,7 @@ pub struct ParamInfo {
 }
 
 /// Whose default a [`ExprKind::Default`] stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DefaultOf {
     /// A field of this record type.
     Record(u32),
@@ -307,7 +309,7 @@ pub enum DefaultOf {
 
 /// An ambiguous sentence of the source and its readings: an enum whose values are the
 /// readings, one of which is chosen (or the default) when adjudicating.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InterpretationInfo {
     /// Its name.
     pub name: Rc<str>,
@@ -322,7 +324,7 @@ pub struct InterpretationInfo {
 }
 
 /// An enum type with the rulebook's words for each value.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnumInfo {
     /// Type name.
     pub name: String,
@@ -335,7 +337,7 @@ pub struct EnumInfo {
 }
 
 /// `list foot: Troop { spears, pikes, blades }`: a named list of values of one enum.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ListInfo {
     /// Its name.
     pub name: Rc<str>,
@@ -348,7 +350,7 @@ pub struct ListInfo {
 }
 
 /// One enum value.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnumValueInfo {
     /// Name as written in rules (`well_handled`).
     pub name: Rc<str>,
@@ -361,7 +363,7 @@ pub struct EnumValueInfo {
 }
 
 /// A declared record type.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecordInfo {
     /// Type name.
     pub name: String,
@@ -378,7 +380,7 @@ pub struct RecordInfo {
 }
 
 /// A constant.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConstInfo {
     /// Its name.
     pub name: Rc<str>,
@@ -394,7 +396,7 @@ pub struct ConstInfo {
 
 /// What rules, tables and modifier lists share: their name, how they are called, what
 /// they give and where they were written. [`Program::signature`] finds a callee's.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Signature {
     /// Its name.
     pub name: Rc<str>,
@@ -411,7 +413,7 @@ pub struct Signature {
 }
 
 /// A rule (procedure).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RuleInfo {
     /// Name, parameters, result type.
     pub sig: Signature,
@@ -420,7 +422,7 @@ pub struct RuleInfo {
 }
 
 /// A table: rows matched against key arguments, first match gives the cell.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TableInfo {
     /// Name, parameters (keys first), cell type.
     pub sig: Signature,
@@ -431,7 +433,7 @@ pub struct TableInfo {
 }
 
 /// One table row.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RowInfo {
     /// One pattern per key.
     pub patterns: Vec<Pat>,
@@ -458,7 +460,7 @@ impl RowInfo {
 }
 
 /// A die roll modifier list.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModifiersInfo {
     /// Name, parameters, total's type.
     pub sig: Signature,
@@ -467,7 +469,7 @@ pub struct ModifiersInfo {
 }
 
 /// One modifier.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModifierInfo {
     /// The rulebook's label.
     pub label: Rc<str>,
@@ -482,7 +484,7 @@ pub struct ModifierInfo {
 }
 
 /// A checked `example` block.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExampleInfo {
     /// Its name.
     pub name: String,
@@ -506,7 +508,7 @@ pub struct ExampleInfo {
 }
 
 /// `let r = f(3)` in an example, checked.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExampleStep {
     /// How many checks come before it.
     pub before: usize,
@@ -519,18 +521,19 @@ pub struct ExampleStep {
 }
 
 /// One checked expectation.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckInfo {
     /// The expression (for `A == B` the whole comparison).
     pub query: Query,
     /// `is refused` / `is not given`.
+    #[serde(with = "remote::expectation")]
     pub expect: Option<Expectation>,
     /// The check as written.
     pub span: Span,
 }
 
 /// A compiled expression ready to adjudicate.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Query {
     /// The expression.
     pub expr: Expr,
@@ -545,7 +548,7 @@ pub struct Query {
 }
 
 /// What a top-level name means.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Global {
     /// A constant.
     Const(u32),
@@ -564,7 +567,7 @@ pub enum Global {
 }
 
 /// A checked ruleset.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Program {
     /// `ruleset "Title"`.
     pub title: Option<String>,
