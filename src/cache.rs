@@ -188,18 +188,11 @@ impl Cache {
             warnings: checked.warnings.iter().map(Warning::of).collect(),
         };
         let body = postcard::to_stdvec(&stored).ok()?;
-        let mut bytes = Vec::with_capacity(MAGIC.len() + 32 + body.len());
-        bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(blake3::hash(&body).as_bytes());
-        bytes.extend_from_slice(&body);
         make_dir(&self.dir).ok()?;
         let target = self.dir.join(format!("{}.checked", hex(&entry)));
-        let (tmp, mut file) =
+        let (tmp, file) =
             crate::files::create_temp(&self.dir, "checked", &mut rand::random::<u64>).ok()?;
-        let written = file.write_all(&bytes).and_then(|()| {
-            drop(file);
-            std::fs::rename(&tmp, &target)
-        });
+        let written = write_entry(file, &body).and_then(|()| std::fs::rename(&tmp, &target));
         if written.is_err() {
             let _ = std::fs::remove_file(&tmp);
             return None;
@@ -207,6 +200,13 @@ impl Cache {
         prune(&self.dir, &target);
         Some(())
     }
+}
+
+/// Writes an entry: the format's name, the digest of the body, the body.
+fn write_entry(mut file: std::fs::File, body: &[u8]) -> std::io::Result<()> {
+    file.write_all(MAGIC)?;
+    file.write_all(blake3::hash(body).as_bytes())?;
+    file.write_all(body)
 }
 
 /// Most entries kept in one folder, and most bytes of them: past either, those used
