@@ -34,6 +34,7 @@
 
 pub mod adjudication;
 pub mod bundled;
+pub mod cache;
 pub mod cancel;
 pub mod check;
 pub mod cli;
@@ -123,6 +124,18 @@ impl Ruleset {
     ///
     /// Errors: as [`Ruleset::from_source`].
     pub fn from_source_with(name: &str, text: &str, limits: &Limits) -> Result<Ruleset, Diags> {
+        Ok(Ruleset::from_checked(
+            Ruleset::check_source(name, text, limits)?,
+            limits,
+        ))
+    }
+
+    /// Parses and checks ruleset source text named `name` within `limits`: the program,
+    /// its sources and its warnings (bare), as the cache keeps them
+    /// ([`Ruleset::from_checked`] makes the ruleset).
+    ///
+    /// Errors: as [`Ruleset::from_source`] (with the sources attached).
+    pub fn check_source(name: &str, text: &str, limits: &Limits) -> Result<cache::Checked, Diags> {
         let mut sources = SourceMap::default();
         let most = limits.file_bytes;
         if text.len() as u64 > most {
@@ -134,23 +147,58 @@ impl Ruleset {
             limits: *limits,
             ..Default::default()
         };
-        let (mut program, warnings) = check::check_file(&ast, &sources, &opts).map_err(|d| {
+        let (program, warnings) = check::check_file(&ast, &sources, &opts).map_err(|d| {
             Diags(d.0.into_iter().map(|d| house_first(d, &sources)).collect())
                 .with_sources(&sources)
         })?;
+        Ok(cache::Checked {
+            program,
+            sources,
+            warnings,
+        })
+    }
+
+    /// A checked ruleset ([`Ruleset::check_source`], or read back from the cache) within
+    /// `limits`, its warnings' sources attached.
+    pub fn from_checked(checked: cache::Checked, limits: &Limits) -> Ruleset {
+        let cache::Checked {
+            program,
+            sources,
+            warnings,
+        } = checked;
         let warnings = warnings
             .into_iter()
             .map(|d| d.with_sources(&sources))
             .collect();
+        let mut program = program;
         program.code = compile::prepare(&program);
-        Ok(Ruleset {
+        Ruleset {
             program: Rc::new(program),
             sources,
             warnings,
             state: None,
             readings: eval::Readings::none(),
             limits: *limits,
-        })
+        }
+    }
+
+    /// Parses and checks the ruleset `name` whose text is `text` (a bundled ruleset or a
+    /// file, with what it extends and uses), through the cache of checked rulesets
+    /// when one is turned on ([`cache::turn_on`]): read back from it when it holds the
+    /// same texts checked by this build within the same limits, else checked and kept
+    /// in it.
+    ///
+    /// Errors: as [`Ruleset::from_source`] (a ruleset with errors is never kept).
+    fn load_source(name: &str, text: &str, limits: &Limits) -> Result<Ruleset, Diags> {
+        let Some(cache) = cache::in_use() else {
+            return Ruleset::from_source_with(name, text, limits);
+        };
+        if let Some(checked) = cache.load(name, text, limits) {
+            return Ok(Ruleset::from_checked(checked, limits));
+        }
+        let checked = Ruleset::check_source(name, text, limits)?;
+        cache.store(name, text, limits, &checked);
+        Ok(Ruleset::from_checked(checked, limits))
     }
 
     /// A bundled ruleset by name (`little_wars`, `kriegspiel`), within the default limits.
@@ -161,7 +209,7 @@ impl Ruleset {
     /// A bundled ruleset by name, within `limits`.
     fn bundled_with(name: &str, limits: &Limits) -> Result<Ruleset, Diags> {
         match bundled::source(name) {
-            Some(text) => Ruleset::from_source_with(&format!("bundled:{name}"), text, limits),
+            Some(text) => Ruleset::load_source(&format!("bundled:{name}"), text, limits),
             None => Err(Diag::error(
                 Code::CliUnknownRuleset,
                 format!("no bundled ruleset `{name}`"),
@@ -179,7 +227,9 @@ impl Ruleset {
     }
 
     /// A bundled name, or else a path to a ruleset file, within `limits` (no file larger
-    /// than `limits.file_bytes` is read), which the ruleset keeps.
+    /// than `limits.file_bytes` is read), which the ruleset keeps. Read back from the
+    /// cache of checked rulesets when the process turned one on ([`cache::turn_on`]) and
+    /// it holds these texts, else parsed and checked (and kept there).
     ///
     /// Errors: as [`Ruleset::load`].
     pub fn load_with(name_or_path: &str, limits: &Limits) -> Result<Ruleset, Diags> {
@@ -209,7 +259,7 @@ impl Ruleset {
             }
         }
         let text = read_file(name_or_path, limits)?;
-        Ruleset::from_source_with(name_or_path, &text, limits)
+        Ruleset::load_source(name_or_path, &text, limits)
     }
 
     /// Loads a game state file (TOML) checked against the ruleset's `state` declaration;

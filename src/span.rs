@@ -6,14 +6,15 @@
 //! back onto the text as the user wrote it, so that a caret lands on the right character
 //! of a Windows-edited file.
 
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// Which loaded source a span points into (an index into a [`SourceMap`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct FileId(pub u32);
 
 /// A byte range `start..end` in one source (the normalised text).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct Span {
     /// The source this span is in.
     pub file: FileId,
@@ -60,7 +61,7 @@ impl<T> Spanned<T> {
 }
 
 /// One source: a ruleset file, a command-line expression, a scenario entry, a REPL line.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SourceFile {
     /// Name shown in diagnostics: a path, `bundled:little_wars`, `<expression>`.
     pub name: String,
@@ -181,7 +182,7 @@ impl SourceFile {
 ///
 /// The files are shared: a copy of the map (a question's scratch map, made from its
 /// ruleset's) copies no text.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SourceMap {
     files: Vec<Arc<SourceFile>>,
 }

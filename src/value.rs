@@ -7,13 +7,14 @@
 
 use num_integer::Integer;
 use num_traits::{CheckedAdd, CheckedDiv, CheckedMul, CheckedSub, Signed, Zero};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::rc::Rc;
 
 pub mod written;
 
 /// The unit a length was written in, which is the unit it prints in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LengthUnit {
     /// `"` inches
     Inches,
@@ -120,7 +121,7 @@ pub mod arith {
 }
 
 /// A length in exact inches, remembering whether the ruleset measured it in feet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Length {
     /// Exact inches.
     pub inches: Rational,
@@ -252,7 +253,7 @@ pub type EnumId = u16;
 /// A number is [`Value::Int`] when it is whole and [`Value::Frac`] only when it is not:
 /// [`Value::num`] keeps that true, so equal numbers are equal values and whole-number
 /// arithmetic never touches a fraction.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Value {
     /// A whole number.
     Int(i64),

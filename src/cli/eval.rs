@@ -47,12 +47,14 @@ pub(super) struct Args {
 
 /// Runs `umpire eval`.
 pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
-    let rules = load_with_state(
+    // Left for the process's end to take back: freeing a checked program piece by piece
+    // costs more than answering a question.
+    let rules = std::mem::ManuallyDrop::new(load_with_state(
         &args.ruleset,
         args.state.as_deref(),
         &args.interpret,
         limits,
-    )?;
+    )?);
     let mut dice = Dice::new(args.seed, args.roll);
     if let Some(each) = &args.each {
         return eval_each(

@@ -203,6 +203,13 @@ pub fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let json_errors = cli.command.json_errors();
+    // Checked rulesets are kept between runs (`crate::cache`), except by `check`, which
+    // is asked to check.
+    if !matches!(cli.command, Command::Check(_)) {
+        if let Some(cache) = crate::cache::Cache::from_env() {
+            crate::cache::turn_on(cache);
+        }
+    }
     match run(cli.command, &limits) {
         Ok(code) => code,
         Err(ds) => {

@@ -45,12 +45,14 @@ pub(super) struct Args {
 
 /// Runs `umpire prob`.
 pub(super) fn run(args: Args, limits: &Limits) -> Result<ExitCode, Diags> {
-    let rules = load_with_state(
+    // Left for the process's end to take back: freeing a checked program piece by piece
+    // costs more than answering a question.
+    let rules = std::mem::ManuallyDrop::new(load_with_state(
         &args.ruleset,
         args.state.as_deref(),
         &args.interpret,
         limits,
-    )?;
+    )?);
     if args.samples == Some(0) {
         return Err(
             Diag::error(Code::ProbSamples, "--samples 0 samples nothing")

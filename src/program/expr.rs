@@ -5,7 +5,7 @@ use super::*;
 use crate::value::Rational;
 
 /// A key pattern.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Pat {
     /// Matches anything.
     Any,
@@ -72,7 +72,7 @@ impl Pat {
 }
 
 /// One alternative of a pattern.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Alt {
     /// `7 or more`, `1/2 or more`, `2' or more` (a length in inches)
     AtLeast(Rational),
@@ -91,7 +91,7 @@ pub enum Alt {
 }
 
 /// Built-in functions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Builtin {
     /// `floor(x)`: round toward minus infinity.
     Floor,
@@ -252,7 +252,7 @@ impl Builtin {
 }
 
 /// What a call calls.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Callee {
     /// A rule.
     Rule(u32),
@@ -265,7 +265,7 @@ pub enum Callee {
 }
 
 /// A checked expression.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Expr {
     /// What kind.
     pub kind: ExprKind,
@@ -274,7 +274,7 @@ pub struct Expr {
 }
 
 /// The kinds of checked expression.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ExprKind {
     /// A constant value.
     Value(Value),
@@ -296,7 +296,11 @@ pub enum ExprKind {
     /// `not a`
     Not(Box<Expr>),
     /// `a op b`
-    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Binary(
+        #[serde(with = "remote::BinOpDef")] BinOp,
+        Box<Expr>,
+        Box<Expr>,
+    ),
     /// Dice with a fixed count and sides; `text` as written.
     Dice {
         /// How many dice.
@@ -451,7 +455,7 @@ impl Expr {
 }
 
 /// A checked statement.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Stmt {
     /// Store into a slot.
     Let(u32, Expr),
@@ -468,13 +472,14 @@ pub enum Stmt {
 }
 
 /// A checked `set` statement.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SetEffect {
     /// The state field the path starts at.
     pub root: u32,
     /// The steps from there (`.men`, `[name]`).
     pub path: Vec<PathStep>,
     /// `=`, `+=`, `-=`.
+    #[serde(with = "remote::SetOpDef")]
     pub op: crate::syntax::ast::SetOp,
     /// The value or amount.
     pub value: Expr,
@@ -485,7 +490,7 @@ pub struct SetEffect {
 }
 
 /// One step of a state path.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum PathStep {
     /// `.field`
     Field(Rc<str>),

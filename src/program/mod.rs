@@ -7,17 +7,19 @@
 use crate::span::{SourceMap, Span};
 use crate::syntax::ast::{BinOp, Expectation};
 use crate::value::{EnumId, Value};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
 mod expr;
 pub mod lowered;
+mod remote;
 
 pub use expr::*;
 
 /// A static type.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Ty {
     /// A whole number.
     Int,
@@ -54,7 +56,7 @@ fn article(name: &str) -> String {
 }
 
 /// The fields of a record type, in declared order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecordShape {
     /// The declared name, if the record type was declared.
     pub name: Option<String>,
@@ -172,7 +174,7 @@ impl Ty {
 }
 
 /// A whole-number range on a parameter or field, bounds inclusive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IntRange {
     /// Lowest allowed.
     pub lo: i64,
@@ -191,7 +193,7 @@ impl fmt::Display for IntRange {
 
 /// A range of lengths on a parameter or field, bounds inclusive and exact: `0"..`,
 /// `1/2"..12'`. The bounds keep the unit they were written in, to print as written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LengthRange {
     /// Shortest allowed.
     pub lo: crate::value::Length,
@@ -201,7 +203,7 @@ pub struct LengthRange {
 
 /// A declared range over a numeric kind: whole numbers (`men: 0..`) or lengths
 /// (`width: 0"..`). Checked at every call, record built, state file loaded and `set`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NumRange {
     /// Of whole numbers.
     Int(IntRange),
@@ -277,7 +279,7 @@ impl fmt::Display for NumRange {
 }
 
 /// A parameter of a rule, table or modifier list.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ParamInfo {
     /// Its name.
     pub name: Rc<str>,
@@ -298,7 +300,7 @@ pub struct ParamInfo {
 }
 
 /// Whose default a [`ExprKind::Default`] stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DefaultOf {
     /// A field of this record type.
     Record(u32),
@@ -308,7 +310,7 @@ pub enum DefaultOf {
 
 /// An ambiguous sentence of the source and its readings: an enum whose values are the
 /// readings, one of which is chosen (or the default) when adjudicating.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InterpretationInfo {
     /// Its name.
     pub name: Rc<str>,
@@ -323,7 +325,7 @@ pub struct InterpretationInfo {
 }
 
 /// An enum type with the rulebook's words for each value.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnumInfo {
     /// Type name.
     pub name: String,
@@ -336,7 +338,7 @@ pub struct EnumInfo {
 }
 
 /// `list foot: Troop { spears, pikes, blades }`: a named list of values of one enum.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ListInfo {
     /// Its name.
     pub name: Rc<str>,
@@ -349,7 +351,7 @@ pub struct ListInfo {
 }
 
 /// One enum value.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnumValueInfo {
     /// Name as written in rules (`well_handled`).
     pub name: Rc<str>,
@@ -362,7 +364,7 @@ pub struct EnumValueInfo {
 }
 
 /// A declared record type.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecordInfo {
     /// Type name.
     pub name: String,
@@ -379,7 +381,7 @@ pub struct RecordInfo {
 }
 
 /// A constant.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConstInfo {
     /// Its name.
     pub name: Rc<str>,
@@ -395,7 +397,7 @@ pub struct ConstInfo {
 
 /// What rules, tables and modifier lists share: their name, how they are called, what
 /// they give and where they were written. [`Program::signature`] finds a callee's.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Signature {
     /// Its name.
     pub name: Rc<str>,
@@ -412,7 +414,7 @@ pub struct Signature {
 }
 
 /// A rule (procedure).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RuleInfo {
     /// Name, parameters, result type.
     pub sig: Signature,
@@ -421,7 +423,7 @@ pub struct RuleInfo {
 }
 
 /// A table: rows matched against key arguments, first match gives the cell.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TableInfo {
     /// Name, parameters (keys first), cell type.
     pub sig: Signature,
@@ -432,7 +434,7 @@ pub struct TableInfo {
 }
 
 /// One table row.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RowInfo {
     /// One pattern per key.
     pub patterns: Vec<Pat>,
@@ -459,7 +461,7 @@ impl RowInfo {
 }
 
 /// A die roll modifier list.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModifiersInfo {
     /// Name, parameters, total's type.
     pub sig: Signature,
@@ -468,7 +470,7 @@ pub struct ModifiersInfo {
 }
 
 /// One modifier.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModifierInfo {
     /// The rulebook's label.
     pub label: Rc<str>,
@@ -483,7 +485,7 @@ pub struct ModifierInfo {
 }
 
 /// A checked `example` block.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExampleInfo {
     /// Its name.
     pub name: String,
@@ -507,7 +509,7 @@ pub struct ExampleInfo {
 }
 
 /// `let r = f(3)` in an example, checked.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExampleStep {
     /// How many checks come before it.
     pub before: usize,
@@ -520,18 +522,19 @@ pub struct ExampleStep {
 }
 
 /// One checked expectation.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckInfo {
     /// The expression (for `A == B` the whole comparison).
     pub query: Query,
     /// `is refused` / `is not given`.
+    #[serde(with = "remote::expectation")]
     pub expect: Option<Expectation>,
     /// The check as written.
     pub span: Span,
 }
 
 /// A compiled expression ready to adjudicate.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Query {
     /// The expression.
     pub expr: Expr,
@@ -544,12 +547,14 @@ pub struct Query {
     /// `example`, which points only into the ruleset's files.
     pub sources: SourceMap,
     /// The expression lowered for the evaluator's fast path, where it can be
-    /// ([`crate::compile::query`]); `None`: the tree-walker works it out.
+    /// ([`crate::compile::query`]); `None`: the tree-walker works it out. Not kept in
+    /// the cache: lowered again when the question is made.
+    #[serde(skip)]
     pub code: Option<lowered::Node>,
 }
 
 /// What a top-level name means.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Global {
     /// A constant.
     Const(u32),
@@ -568,7 +573,7 @@ pub enum Global {
 }
 
 /// A checked ruleset.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Program {
     /// `ruleset "Title"`.
     pub title: Option<String>,
@@ -604,7 +609,9 @@ pub struct Program {
     /// Named lists of enum values (`list foot: Troop { ... }`), by name.
     pub lists: HashMap<String, ListInfo>,
     /// The program lowered for the evaluator's fast path ([`crate::compile::prepare`];
-    /// empty until then, and the tree-walker works everything out).
+    /// empty until then, and the tree-walker works everything out). Not kept in the
+    /// cache: prepared again when the program is read back.
+    #[serde(skip)]
     pub code: lowered::Code,
 }
 

@@ -25,13 +25,22 @@ pub fn repo(path: &str) -> String {
     root().join(path).to_string_lossy().into_owned()
 }
 
-/// `umpire ARGS`, not yet run: no colour, none of the user's settings.
+/// Where the tests' runs keep checked rulesets: a folder of the build's own (under
+/// `target/`), never the developer's `~/.cache/umpire`.
+pub fn cache_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("umpire-cache")
+}
+
+/// `umpire ARGS`, not yet run: no colour, none of the user's settings, checked rulesets
+/// kept in the tests' own cache ([`cache_dir`]).
 pub fn umpire_command<S: AsRef<OsStr>>(args: &[S]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_umpire"));
     command
         .args(args)
         .env("NO_COLOR", "1")
         .env("XDG_CONFIG_HOME", NO_CONFIG)
+        .env("UMPIRE_CACHE_DIR", cache_dir())
+        .env_remove("UMPIRE_CACHE")
         .env_remove("UMPIRE_DICE");
     command
 }
