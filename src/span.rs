@@ -231,28 +231,47 @@ const HIDDEN: &str = "\u{1b}\u{F8FF}";
 ///   the renderer would count its columns again and draw the caret past the character
 ///   pointed at; [`undraw`] puts it back in the drawing.
 pub fn drawn_text(original: &str) -> (String, Vec<(u32, u32)>) {
+    let mut out = String::with_capacity(original.len());
+    let mut moved = Vec::new();
+    // A line break always ends a grapheme (a CR before it is part of it): each line, its
+    // break with it, is drawn on its own, and only a line holding more than plain ASCII
+    // is cut into graphemes (a ruleset is mostly plain lines; `—` in a note, one line).
+    let mut at = 0;
+    for line in original.split_inclusive('\n') {
+        if plain(line) {
+            // Only a lone CR to draw as a line break (the same length).
+            let bytes = line.as_bytes();
+            let mut from = 0;
+            for (i, b) in bytes.iter().enumerate() {
+                if *b == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+                    out.push_str(&line[from..i]);
+                    out.push('\n');
+                    from = i + 1;
+                }
+            }
+            out.push_str(&line[from..]);
+        } else {
+            draw_graphemes(line, at, &mut out, &mut moved);
+        }
+        at += line.len();
+    }
+    (out, moved)
+}
+
+/// Plain ASCII, no control character but a line break or a tab: drawn as it is.
+fn plain(line: &str) -> bool {
+    line.bytes()
+        .all(|b| b.is_ascii() && (!b.is_ascii_control() || b"\r\n\t".contains(&b)))
+}
+
+/// One line of [`drawn_text`] (starting at `base` in the original) drawn grapheme by
+/// grapheme onto `out`, noting in `moved` where it moves away from the original.
+fn draw_graphemes(line: &str, base: usize, out: &mut String, moved: &mut Vec<(u32, u32)>) {
     use unicode_segmentation::UnicodeSegmentation;
     use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
     let offset = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-    let mut out = String::with_capacity(original.len());
-    let mut moved = Vec::new();
-    if original.is_ascii()
-        && !original
-            .bytes()
-            .any(|b| b.is_ascii_control() && !b"\r\n\t".contains(&b))
-    {
-        // Plain text (what most rulesets are): only lone CRs to draw as line breaks.
-        let bytes = original.as_bytes();
-        for (i, c) in original.char_indices() {
-            out.push(if c == '\r' && bytes.get(i + 1) != Some(&b'\n') {
-                '\n'
-            } else {
-                c
-            });
-        }
-        return (out, moved);
-    }
-    for (at, g) in original.grapheme_indices(true) {
+    for (at, g) in line.grapheme_indices(true) {
+        let at = base + at;
         if matches!(g, "\r\n" | "\n" | "\t") {
             out.push_str(g);
             continue;
@@ -300,7 +319,6 @@ pub fn drawn_text(original: &str) -> (String, Vec<(u32, u32)>) {
         out.push('m');
         moved.push((offset(at + g.len()), offset(out.len())));
     }
-    (out, moved)
 }
 
 /// A rendered diagnostic with the frames of [`drawn_text`] taken away: each hidden
@@ -354,5 +372,18 @@ mod tests {
         let f = SourceFile::new("t", "a\rb\r\nc");
         assert_eq!(&*f.display, "a\nb\r\nc");
         assert_eq!(f.display_offset(4), 4);
+    }
+
+    #[test]
+    fn only_the_lines_beyond_plain_ascii_are_drawn_otherwise() {
+        // A plain line, a line with an escape and a skin tone, a lone CR, a plain line:
+        // each drawn as in a text of its own, the offsets running on across them.
+        let f = SourceFile::new("t", "ab\r\nc\u{1b}👍🏽d\ne\rf\n");
+        assert_eq!(&*f.display, "ab\r\nc␛👍\u{1b}\u{F8FF}🏽md\ne\nf\n");
+        let d = f.original.find('d').unwrap_or_default();
+        assert_eq!(&f.display[f.display_offset(d)..][..1], "d");
+        let last = f.original.find('f').unwrap_or_default();
+        assert_eq!(&f.display[f.display_offset(last)..][..1], "f");
+        assert_eq!(f.display_offset(1), 1);
     }
 }

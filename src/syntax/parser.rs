@@ -66,7 +66,7 @@ fn rule_name(rule: &Rule) -> String {
     let s = match rule {
         Rule::EOI => "end of input",
         Rule::expr | Rule::primary => "an expression",
-        Rule::ident => "a name",
+        Rule::ident | Rule::name_ref => "a name",
         Rule::int | Rule::signed_int => "a whole number",
         Rule::string => "a quoted \"text\"",
         Rule::block => "a block `{ ... }`",
@@ -768,7 +768,52 @@ fn parse_rule(rule: Rule, file: FileId, text: &str) -> Result<Pairs<'_, Rule>, D
 }
 
 /// Parses a whole ruleset file (already normalised).
+///
+/// A definition at a time, so that the pairs of only one are held at once (the pairs of
+/// a whole 4 MiB ruleset took more memory than its tree): the same definitions as the
+/// whole file read by `file`, since a definition reads nothing before it. A text that
+/// does not parse so is parsed whole, for the error `file` finds.
 pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {
+    nesting_guard(file, text)?;
+    if let Some(parsed) = parse_definitions(file, text) {
+        return parsed;
+    }
+    parse_whole_file(file, text)
+}
+
+/// The definitions of `text`, each parsed and built in turn; `None` if one does not
+/// parse. The first error of the building is kept until the whole text has parsed (an
+/// error of the syntax further on is the one the whole file gives).
+fn parse_definitions(file: FileId, text: &str) -> Option<Result<File, Diag>> {
+    let mut items = Vec::new();
+    let mut built = Ok(());
+    let mut at = 0;
+    loop {
+        let rest = text.get(at..)?;
+        let top = UmpireParser::parse(Rule::definition_input, rest)
+            .ok()?
+            .next()?;
+        let def = top.into_inner().next()?;
+        if def.as_rule() == Rule::EOI {
+            break;
+        }
+        let end = def.as_span().end();
+        if end == 0 {
+            return None;
+        }
+        if built.is_ok() {
+            match Builder::at(file, at).build_definition(def) {
+                Ok(item) => items.push(item),
+                Err(d) => built = Err(d),
+            }
+        }
+        at += end;
+    }
+    Some(built.map(|()| File { items }))
+}
+
+/// `text` parsed whole by the rule `file`.
+fn parse_whole_file(file: FileId, text: &str) -> Result<File, Diag> {
     let mut pairs = parse_rule(Rule::file, file, text)?;
     let top = pairs
         .next()

@@ -264,7 +264,7 @@ impl Builder {
             .map_primary(|q| b.build_primary(q))
             .map_prefix(|op, rhs| {
                 let rhs = rhs?;
-                let span = span_of(file, &op).to(rhs.span);
+                let span = b.span(&op).to(rhs.span);
                 let op = match op.as_rule() {
                     Rule::op_neg => UnOp::Neg,
                     Rule::op_pos => UnOp::Pos,
@@ -278,7 +278,7 @@ impl Builder {
             })
             .map_postfix(|lhs, op| {
                 let lhs = lhs?;
-                let span = lhs.span.to(span_of(file, &op));
+                let span = lhs.span.to(b.span(&op));
                 let rule = op.as_rule();
                 if rule == Rule::membership {
                     return b.build_membership(lhs, op, span);
@@ -296,7 +296,7 @@ impl Builder {
             .map_infix(|lhs, op, rhs| {
                 let (lhs, rhs) = (lhs?, rhs?);
                 if op.as_rule() == Rule::op_div {
-                    fraction_then_mixed(file, &op, &rhs)?;
+                    fraction_then_mixed(file, self.base, &op, &rhs)?;
                 }
                 let op = match op.as_rule() {
                     Rule::op_or => BinOp::Or,
@@ -385,7 +385,7 @@ impl Builder {
             }
             Rule::bool_lit => ExprKind::Bool(p.as_str() == "true"),
             Rule::string => ExprKind::Text(self.string(p).node),
-            Rule::ident => ExprKind::Name(p.as_str().to_string()),
+            Rule::ident | Rule::name_ref => ExprKind::Name(p.as_str().to_string()),
             Rule::call => self.build_call(p)?,
             Rule::if_expr => self.build_if(p)?,
             Rule::match_expr => self.build_match(p)?,
@@ -583,13 +583,24 @@ impl Builder {
 
 /// `1/1 2/3` or `1/2 1/2`: a fraction with a mixed number glued after its `/`. Read by the
 /// grammar as 1 divided by 1 2/3 (3/5), it is no number a rulebook writes: an error.
-fn fraction_then_mixed(file: crate::span::FileId, op: &Pair<Rule>, rhs: &Expr) -> R<()> {
+/// (`base`: where the text the pairs were parsed from starts in the source.)
+fn fraction_then_mixed(
+    file: crate::span::FileId,
+    base: usize,
+    op: &Pair<Rule>,
+    rhs: &Expr,
+) -> R<()> {
     let input = op.get_input();
     let (slash, after) = (op.as_span().start(), op.as_span().end());
-    let Some(right) = input.get(after..rhs.span.end as usize) else {
+    // The right side's span in the text parsed (it is one in the source).
+    let (rhs_start, rhs_end) = (
+        (rhs.span.start as usize).saturating_sub(base),
+        (rhs.span.end as usize).saturating_sub(base),
+    );
+    let Some(right) = input.get(after..rhs_end) else {
         return Ok(());
     };
-    let glued = rhs.span.start as usize == after;
+    let glued = rhs_start == after;
     let mixed = right.starts_with(|c: char| c.is_ascii_digit()) && right.contains(' ');
     if !(glued && mixed && matches!(rhs.kind, ExprKind::Number(_))) {
         return Ok(());
@@ -600,11 +611,11 @@ fn fraction_then_mixed(file: crate::span::FileId, op: &Pair<Rule>, rhs: &Expr) -
         .take_while(|(_, c)| c.is_ascii_digit())
         .last()
         .map_or(slash, |(i, _)| i);
-    let text = input.get(start..rhs.span.end as usize).unwrap_or(right);
+    let text = input.get(start..rhs_end).unwrap_or(right);
     let before = input.get(start..after).unwrap_or("/");
     let span = Span {
         file,
-        start: u32::try_from(start).unwrap_or(rhs.span.start),
+        start: u32::try_from(start + base).unwrap_or(rhs.span.start),
         end: rhs.span.end,
     };
     Err(Diag::at(

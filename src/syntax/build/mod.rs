@@ -42,6 +42,9 @@ fn length_too_large(span: Span) -> Diag {
 pub(crate) struct Builder {
     file: FileId,
     depth: usize,
+    /// Where the text the pairs were parsed from starts in the source (a definition
+    /// parsed on its own, see [`super::parser::parse_file`]): added to every span.
+    base: usize,
 }
 
 type R<T> = Result<T, Diag>;
@@ -66,11 +69,25 @@ fn unescape(s: &str) -> String {
 impl Builder {
     /// A builder for `file`, at nesting depth 0.
     pub(crate) fn new(file: FileId) -> Builder {
-        Builder { file, depth: 0 }
+        Builder::at(file, 0)
+    }
+
+    /// A builder for pairs parsed from the text of `file` that starts at byte `base`.
+    pub(crate) fn at(file: FileId, base: usize) -> Builder {
+        Builder {
+            file,
+            depth: 0,
+            base,
+        }
     }
 
     fn span(&self, p: &Pair<Rule>) -> Span {
-        span_of(self.file, p)
+        let s = span_of(self.file, p);
+        Span::new(
+            self.file,
+            s.start as usize + self.base,
+            s.end as usize + self.base,
+        )
     }
 
     fn name(&self, p: Pair<Rule>) -> Name {
@@ -116,6 +133,7 @@ impl Builder {
         Ok(Builder {
             file: self.file,
             depth,
+            base: self.base,
         })
     }
 
