@@ -4,10 +4,11 @@
 //!
 //! Only bodies that cannot change the game are lowered (no dice, no `set`), so the fast
 //! path can give up at any point and leave no mark: where anything is not plain — an
-//! error, a refusal, a limit or Ctrl-C's look-in reached, a value of a kind it does not
+//! error, a refusal, a limit reached or Ctrl-C pressed, a value of a kind it does not
 //! expect — it returns `None`, its work is undone (steps, call depth, nesting, the
 //! stack), and the tree-walker works the same body out, giving the error or refusal
-//! exactly as it always has.
+//! exactly as it always has. Past a limit the tree-walker works out the rest of the
+//! adjudication alone (each call it entered would give up again at the same limit).
 
 use super::calls::check_arg;
 use super::{field_at, pattern_cost, Evaluator};
@@ -45,6 +46,45 @@ impl<'a> Evaluator<'a> {
             nesting: self.nesting,
             stack: st.len(),
         }
+    }
+
+    /// Past `check_at` on the fast path: where the step limit is passed (or Ctrl-C was
+    /// pressed) it gives up, for the tree-walker to stop there as it does; else this was
+    /// only the look at Ctrl-C, which is moved on as [`Evaluator::checkpoint`] moves it.
+    /// (Giving up here at each look made a long computation quadratic: each call the
+    /// tree-walker then entered gave up again at the same look, until the tree-walker
+    /// itself had worked its way there.)
+    #[cold]
+    #[inline(never)]
+    fn fast_checkpoint(&mut self) -> bool {
+        if self.steps > self.limits.steps || crate::cancel::requested() {
+            self.fast = false;
+            return false;
+        }
+        self.check_at = self.limits.steps.min(self.steps + super::CANCEL_EVERY);
+        true
+    }
+
+    /// Past the fast path's nesting cap (which gives up, as at a limit) or `check_at`
+    /// ([`Evaluator::fast_checkpoint`]): whether to go on.
+    #[cold]
+    #[inline(never)]
+    fn fast_on_past(&mut self) -> bool {
+        if self.nesting > FAST_NESTING {
+            return self.past_a_limit().is_some();
+        }
+        self.fast_checkpoint()
+    }
+
+    /// Gives up at a limit (the call depth, the fast path's own nesting cap, the steps):
+    /// the tree-walker works out the rest of the adjudication alone. Each call it entered
+    /// would otherwise be tried on the fast path again and give up again at the same
+    /// limit, the work done over once per level — quadratic in the depth of a recursion.
+    #[cold]
+    #[inline(never)]
+    fn past_a_limit(&mut self) -> Option<Value> {
+        self.fast = false;
+        None
     }
 
     fn undo(&mut self, m: Mark, st: &mut Vec<Value>) {
@@ -111,7 +151,7 @@ impl<'a> Evaluator<'a> {
         let code = &prog.code;
         self.depth += 1;
         if self.depth > self.limits.depth {
-            return None;
+            return self.past_a_limit();
         }
         let v = match callee {
             Callee::Rule(id) => {
@@ -140,7 +180,7 @@ impl<'a> Evaluator<'a> {
                     })
                 })?;
                 self.steps += tried + 1;
-                if self.steps > self.check_at {
+                if self.steps > self.check_at && !self.fast_checkpoint() {
                     return None;
                 }
                 self.fast(lowered.cells.get(at)?, st, base)?
@@ -214,7 +254,8 @@ impl<'a> Evaluator<'a> {
     fn fast(&mut self, n: &'a Node, st: &mut Vec<Value>, base: usize) -> Option<Value> {
         self.nesting += 1;
         self.steps += 1;
-        if self.nesting > FAST_NESTING || self.steps > self.check_at {
+        // One test on the hot path; past it, the cap and the steps are told apart.
+        if (self.nesting > FAST_NESTING || self.steps > self.check_at) && !self.fast_on_past() {
             return None;
         }
         // The stack looked at every 16 levels, as `eval` looks.
@@ -232,7 +273,7 @@ impl<'a> Evaluator<'a> {
             NodeKind::Value { value, steps, .. } => {
                 if *steps > 1 {
                     self.steps += u64::from(*steps - 1);
-                    if self.steps > self.check_at {
+                    if self.steps > self.check_at && !self.fast_checkpoint() {
                         return None;
                     }
                 }
@@ -245,7 +286,7 @@ impl<'a> Evaluator<'a> {
             },
             NodeKind::Path { slot, fields } => {
                 self.steps += fields.len() as u64;
-                if self.steps > self.check_at {
+                if self.steps > self.check_at && !self.fast_checkpoint() {
                     return None;
                 }
                 let mut v = st.get(base + *slot as usize)?;
@@ -286,7 +327,7 @@ impl<'a> Evaluator<'a> {
                 let x = self.fast(a, st, base)?;
                 // The number written out: a step of its own.
                 self.steps += 1;
-                if self.steps > self.check_at {
+                if self.steps > self.check_at && !self.fast_checkpoint() {
                     return None;
                 }
                 self.fast_combine(*op, x, Value::Int(*k), n)
@@ -308,7 +349,7 @@ impl<'a> Evaluator<'a> {
                     self.steps += pattern_cost(pat);
                     if pat.matches(&v) {
                         self.steps += 1;
-                        if self.steps > self.check_at {
+                        if self.steps > self.check_at && !self.fast_checkpoint() {
                             return None;
                         }
                         return self.fast(body, st, base);
