@@ -7,8 +7,12 @@
 //! error, a refusal, a limit reached or Ctrl-C pressed, a value of a kind it does not
 //! expect — it returns `None`, its work is undone (steps, call depth, nesting, the
 //! stack), and the tree-walker works the same body out, giving the error or refusal
-//! exactly as it always has. Past a limit the tree-walker works out the rest of the
-//! adjudication alone (each call it entered would give up again at the same limit).
+//! exactly as it always has. Once the fast path has given up, the tree-walker works out
+//! the rest of the adjudication alone (each call it entered on its way to what stopped
+//! the fast path would give up again at the same place). So the fast path gives up only
+//! where the tree-walker will stop too (an error, a refusal, a limit) or at its own
+//! nesting cap: anything else it does not work out costs the rest of the adjudication
+//! its speed.
 
 use super::calls::check_arg;
 use super::{field_at, pattern_cost, Evaluator};
@@ -16,7 +20,7 @@ use crate::compile;
 use crate::program::lowered::*;
 use crate::program::*;
 use crate::syntax::ast::BinOp;
-use crate::value::{arith, Rational, Value};
+use crate::value::{arith, Length, Rational, Value};
 use std::rc::Rc;
 
 /// How deep the fast path nests before it leaves the rest to the tree-walker (well
@@ -50,41 +54,38 @@ impl<'a> Evaluator<'a> {
 
     /// Past `check_at` on the fast path: where the step limit is passed (or Ctrl-C was
     /// pressed) it gives up, for the tree-walker to stop there as it does; else this was
-    /// only the look at Ctrl-C, which is moved on as [`Evaluator::checkpoint`] moves it.
-    /// (Giving up here at each look made a long computation quadratic: each call the
+    /// only the look at Ctrl-C, which is moved on as `Evaluator::checkpoint` moves it.
+    /// (Giving up at each look made a long computation quadratic: each call the
     /// tree-walker then entered gave up again at the same look, until the tree-walker
     /// itself had worked its way there.)
     #[cold]
     #[inline(never)]
     fn fast_checkpoint(&mut self) -> bool {
         if self.steps > self.limits.steps || crate::cancel::requested() {
-            self.fast = false;
             return false;
         }
         self.check_at = self.limits.steps.min(self.steps + super::CANCEL_EVERY);
         true
     }
 
-    /// Past the fast path's nesting cap (which gives up, as at a limit) or `check_at`
+    /// Past the fast path's nesting cap (it gives up) or `check_at`
     /// ([`Evaluator::fast_checkpoint`]): whether to go on.
     #[cold]
     #[inline(never)]
     fn fast_on_past(&mut self) -> bool {
-        if self.nesting > FAST_NESTING {
-            return self.past_a_limit().is_some();
-        }
-        self.fast_checkpoint()
+        self.nesting <= FAST_NESTING && self.fast_checkpoint()
     }
 
-    /// Gives up at a limit (the call depth, the fast path's own nesting cap, the steps):
-    /// the tree-walker works out the rest of the adjudication alone. Each call it entered
-    /// would otherwise be tried on the fast path again and give up again at the same
-    /// limit, the work done over once per level — quadratic in the depth of a recursion.
-    #[cold]
-    #[inline(never)]
-    fn past_a_limit(&mut self) -> Option<Value> {
+    /// The fast path gave up part way: its work is undone, and the tree-walker works
+    /// out the rest of the adjudication alone. What gives up (a refusal, an error, a
+    /// limit) ends the adjudication as the tree-walker goes on to meet it, and each call
+    /// the tree-walker entered on its way there would otherwise be tried on the fast path
+    /// again and give up again at the same place: the work done over once per level,
+    /// quadratic in the depth of a recursion that ends in a refusal (or passes the fast
+    /// path's nesting cap, which the tree-walker goes on past).
+    fn gave_up(&mut self, m: Mark, st: &mut Vec<Value>) {
+        self.undo(m, st);
         self.fast = false;
-        None
     }
 
     fn undo(&mut self, m: Mark, st: &mut Vec<Value>) {
@@ -104,7 +105,7 @@ impl<'a> Evaluator<'a> {
         let m = self.mark(frame);
         let v = self.fast(node, frame, 0);
         if v.is_none() {
-            self.undo(m, frame);
+            self.gave_up(m, frame);
         }
         v
     }
@@ -113,15 +114,27 @@ impl<'a> Evaluator<'a> {
     /// fast path — entered as the tree-walker enters it — if it is lowered and the fast
     /// path sees it through.
     pub(super) fn fast_call(&mut self, callee: Callee, f: &mut Vec<Value>) -> Option<Value> {
-        if !self.fast_on() {
+        if !self.fast_on() || !self.lowered(callee) {
             return None;
         }
         let m = self.mark(f);
         let v = self.fast_body(callee, f, 0);
         if v.is_none() {
-            self.undo(m, f);
+            self.gave_up(m, f);
         }
         v
+    }
+
+    /// Whether the fast path may work `callee` out (its body is lowered, on first use).
+    fn lowered(&self, callee: Callee) -> bool {
+        let code = &self.prog.code;
+        let may = match callee {
+            Callee::Rule(id) => code.fast_rules.get(id as usize),
+            Callee::Table(id) => code.fast_tables.get(id as usize),
+            Callee::Modifiers(id) => code.fast_modifiers.get(id as usize),
+            Callee::Builtin(_) => None,
+        };
+        may.copied().unwrap_or(false)
     }
 
     /// A constant's expression on the fast path, in `f` (its frame).
@@ -139,7 +152,7 @@ impl<'a> Evaluator<'a> {
         let m = self.mark(f);
         let v = self.fast(&body.node, f, 0);
         if v.is_none() {
-            self.undo(m, f);
+            self.gave_up(m, f);
         }
         v
     }
@@ -151,7 +164,7 @@ impl<'a> Evaluator<'a> {
         let code = &prog.code;
         self.depth += 1;
         if self.depth > self.limits.depth {
-            return self.past_a_limit();
+            return None;
         }
         let v = match callee {
             Callee::Rule(id) => {
@@ -306,9 +319,19 @@ impl<'a> Evaluator<'a> {
                 };
                 group.field(&name).cloned()
             }
+            // As the tree-walker's `neg` (a length or time too: `-1"` is no fraction to
+            // fold, and giving up on it sent the rest of the adjudication to the walker).
             NodeKind::Neg(x) => match self.fast(x, st, base)? {
                 Value::Int(i) => i.checked_neg().map(Value::Int),
                 Value::Frac(r) => arith::neg(r).ok().map(Value::num),
+                Value::Length(l) => arith::neg(l.inches).ok().map(|inches| {
+                    Value::Length(Length {
+                        inches,
+                        unit: l.unit,
+                    })
+                }),
+                Value::Time(t) => arith::neg(t).ok().map(Value::Time),
+                Value::Minutes(t) => arith::neg(t).ok().map(Value::Minutes),
                 _ => None,
             },
             NodeKind::Not(x) => Some(Value::Bool(!self.fast_truth(x, st, base)?)),
