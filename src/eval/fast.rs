@@ -4,13 +4,18 @@
 //!
 //! Only bodies that cannot change the game are lowered (no `set`, no parameter `=
 //! needed`), so the fast path can give up at any point and leave no mark: where anything
-//! is not plain — an error, a refusal, a limit or Ctrl-C's look-in reached, a value of a
+//! is not plain — an error, a refusal, a limit reached or Ctrl-C pressed, a value of a
 //! kind it does not expect — it returns `None`, its work is undone (steps, call depth,
 //! nesting, the stack, the rolls recorded), and the tree-walker works the same body out,
 //! giving the error or refusal exactly as it always has. Dice it rolled before it gave up
 //! are not rolled again: the tree-walker takes their faces in the same order
 //! (`Evaluator::replay`). An error of the dice source is the one error it gives itself,
-//! as the tree-walker would at that roll.
+//! as the tree-walker would at that roll. Once the fast path has given up, the
+//! tree-walker works out the rest of the adjudication alone (each call it entered on its
+//! way to what stopped the fast path would give up again at the same place). So the fast
+//! path gives up only where the tree-walker will stop too (an error, a refusal, a limit)
+//! or at its own nesting cap: anything else it does not work out costs the rest of the
+//! adjudication its speed.
 
 use super::calls::check_arg;
 use super::{field_at, pattern_cost, Ev, Evaluator};
@@ -18,7 +23,7 @@ use crate::compile;
 use crate::program::lowered::*;
 use crate::program::*;
 use crate::syntax::ast::BinOp;
-use crate::value::{arith, Rational, Value};
+use crate::value::{arith, Length, Rational, Value};
 use std::rc::Rc;
 
 /// How deep the fast path nests before it leaves the rest to the tree-walker (well
@@ -56,8 +61,38 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// Past `check_at` on the fast path: where the step limit is passed (or Ctrl-C was
+    /// pressed) it gives up, for the tree-walker to stop there as it does; else this was
+    /// only the look at Ctrl-C, which is moved on as `Evaluator::checkpoint` moves it.
+    /// (Giving up at each look made a long computation quadratic: each call the
+    /// tree-walker then entered gave up again at the same look, until the tree-walker
+    /// itself had worked its way there.)
+    #[cold]
+    #[inline(never)]
+    fn fast_checkpoint(&mut self) -> bool {
+        if self.steps > self.limits.steps || crate::cancel::requested() {
+            return false;
+        }
+        self.check_at = self.limits.steps.min(self.steps + super::CANCEL_EVERY);
+        true
+    }
+
+    /// Past the fast path's nesting cap (it gives up) or `check_at`
+    /// ([`Evaluator::fast_checkpoint`]): whether to go on.
+    #[cold]
+    #[inline(never)]
+    fn fast_on_past(&mut self) -> bool {
+        self.nesting <= FAST_NESTING && self.fast_checkpoint()
+    }
+
     /// Ends a fast attempt begun at `m`: its value; or an error of the dice source; or,
-    /// having given up, `None` with its work undone and its rolls kept to be replayed.
+    /// having given up, `None` with its work undone, its rolls kept to be replayed, and
+    /// the tree-walker left to work out the rest of the adjudication alone. What gives up
+    /// (a refusal, an error, a limit) ends the adjudication as the tree-walker goes on to
+    /// meet it, and each call the tree-walker entered on its way there would otherwise be
+    /// tried on the fast path again and give up again at the same place: the work done
+    /// over once per level, quadratic in the depth of a recursion that ends in a refusal
+    /// (or passes the fast path's nesting cap, which the tree-walker goes on past).
     fn end(&mut self, v: Option<Value>, m: Mark, st: &mut Vec<Value>) -> Option<Ev> {
         if let Some(v) = v {
             return Some(Ok(v));
@@ -65,6 +100,7 @@ impl<'a> Evaluator<'a> {
         if let Some(e) = self.fast_error.take() {
             return Some(Err(e));
         }
+        self.fast = false;
         self.steps = m.steps;
         self.depth = m.depth;
         self.nesting = m.nesting;
@@ -94,12 +130,24 @@ impl<'a> Evaluator<'a> {
     /// fast path — entered as the tree-walker enters it — if it is lowered and the fast
     /// path sees it through.
     pub(super) fn fast_call(&mut self, callee: Callee, f: &mut Vec<Value>) -> Option<Ev> {
-        if !self.fast_on() {
+        if !self.fast_on() || !self.lowered(callee) {
             return None;
         }
         let m = self.mark(f);
         let v = self.fast_body(callee, f, 0);
         self.end(v, m, f)
+    }
+
+    /// Whether the fast path may work `callee` out (its body is lowered, on first use).
+    fn lowered(&self, callee: Callee) -> bool {
+        let code = &self.prog.code;
+        let may = match callee {
+            Callee::Rule(id) => code.fast_rules.get(id as usize),
+            Callee::Table(id) => code.fast_tables.get(id as usize),
+            Callee::Modifiers(id) => code.fast_modifiers.get(id as usize),
+            Callee::Builtin(_) => None,
+        };
+        may.copied().unwrap_or(false)
     }
 
     /// A constant's expression on the fast path, in `f` (its frame).
@@ -157,7 +205,7 @@ impl<'a> Evaluator<'a> {
                     })
                 })?;
                 self.steps += tried + 1;
-                if self.steps > self.check_at {
+                if self.steps > self.check_at && !self.fast_checkpoint() {
                     return None;
                 }
                 self.fast(lowered.cells.get(at)?, st, base)?
@@ -277,19 +325,23 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// `n` more steps, as the tree-walker counts them; `None` past the limit (or the next
-    /// look at Ctrl-C), where the tree-walker takes over.
+    /// `n` more steps, as the tree-walker counts them; `None` past the limit (or Ctrl-C
+    /// pressed), where the tree-walker takes over.
     #[inline(always)]
     fn count(&mut self, n: u64) -> Option<()> {
         self.steps += n;
-        (self.steps <= self.check_at).then_some(())
+        if self.steps > self.check_at && !self.fast_checkpoint() {
+            return None;
+        }
+        Some(())
     }
 
     /// One lowered expression: a step and a level of nesting, as `eval` counts them.
     fn fast(&mut self, n: &'a Node, st: &mut Vec<Value>, base: usize) -> Option<Value> {
         self.nesting += 1;
         self.steps += 1;
-        if self.nesting > FAST_NESTING || self.steps > self.check_at {
+        // One test on the hot path; past it, the cap and the steps are told apart.
+        if (self.nesting > FAST_NESTING || self.steps > self.check_at) && !self.fast_on_past() {
             return None;
         }
         // The stack looked at every 16 levels, as `eval` looks.
@@ -307,7 +359,7 @@ impl<'a> Evaluator<'a> {
             NodeKind::Value { value, steps, .. } => {
                 if *steps > 1 {
                     self.steps += u64::from(*steps - 1);
-                    if self.steps > self.check_at {
+                    if self.steps > self.check_at && !self.fast_checkpoint() {
                         return None;
                     }
                 }
@@ -333,9 +385,19 @@ impl<'a> Evaluator<'a> {
                 };
                 group.field(&name).cloned()
             }
+            // As the tree-walker's `neg` (a length or time too: `-1"` is no fraction to
+            // fold, and giving up on it sent the rest of the adjudication to the walker).
             NodeKind::Neg(x) => match self.fast(x, st, base)? {
                 Value::Int(i) => i.checked_neg().map(Value::Int),
                 Value::Frac(r) => arith::neg(r).ok().map(Value::num),
+                Value::Length(l) => arith::neg(l.inches).ok().map(|inches| {
+                    Value::Length(Length {
+                        inches,
+                        unit: l.unit,
+                    })
+                }),
+                Value::Time(t) => arith::neg(t).ok().map(Value::Time),
+                Value::Minutes(t) => arith::neg(t).ok().map(Value::Minutes),
                 _ => None,
             },
             NodeKind::Not(x) => Some(Value::Bool(!self.fast_truth(x, st, base)?)),
@@ -354,7 +416,7 @@ impl<'a> Evaluator<'a> {
                 let x = self.fast(a, st, base)?;
                 // The number written out: a step of its own.
                 self.steps += 1;
-                if self.steps > self.check_at {
+                if self.steps > self.check_at && !self.fast_checkpoint() {
                     return None;
                 }
                 self.fast_combine(*op, x, Value::Int(*k), n)
@@ -376,7 +438,7 @@ impl<'a> Evaluator<'a> {
                     self.steps += pattern_cost(pat);
                     if pat.matches(&v) {
                         self.steps += 1;
-                        if self.steps > self.check_at {
+                        if self.steps > self.check_at && !self.fast_checkpoint() {
                             return None;
                         }
                         return self.fast(body, st, base);
@@ -493,10 +555,7 @@ impl<'a> Evaluator<'a> {
         base: usize,
     ) -> Option<Value> {
         let inner = rest.len().saturating_sub(1) as u32;
-        self.steps += u64::from(inner);
-        if self.steps > self.check_at {
-            return None;
-        }
+        self.count(u64::from(inner))?;
         self.nesting += inner;
         let mut roll = None;
         let mut amounts = Some(Vec::new());
