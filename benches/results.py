@@ -484,13 +484,18 @@ try:
 except OSError:
     pass
 rustc = subprocess.run(["rustc", "--version"], capture_output=True, text=True).stdout.strip()
+# The commit measured (with "+ changes" when the tree differed from it).
+commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip()
+measured = f"commit {commit}{' + changes' if dirty else ''}" if commit else "this tree"
+
 versions = read_json(META / "versions.json") or {}
 peer_versions = ", ".join(f"{k} {v}" for k, v in versions.items())
 prob = prob_section()
 
 print(f"""# Benchmarks: umpire beside its peers
 
-Measured in one run of `bash benches/compare.sh` on {date.today().isoformat()}{f", which took {took}" if took else ""}: {cpu or platform.machine()},
+Measured in one run of `bash benches/compare.sh` of {measured} on {date.today().isoformat()}{f", which took {took}" if took else ""}: {cpu or platform.machine()},
 {rustc}, {platform.python_implementation()} {platform.python_version()}{", " + peer_versions if peer_versions else ""}. Every timed figure is a
 median. Each bench checks its result before it is timed (`benches/adjudicate.rs`,
 `peers/`). Ratios compare runs of the same workload on the same machine in the same run;

@@ -77,9 +77,12 @@ impl Cache {
     /// `$HOME/.cache/umpire`, the first set; none if none is.
     pub fn from_env() -> Option<Cache> {
         let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-        if var("UMPIRE_CACHE")
-            .is_some_and(|v| v.to_string_lossy().trim().eq_ignore_ascii_case("off"))
-        {
+        // `off`, or any of the usual words for no.
+        let off = |v: &std::ffi::OsStr| {
+            let v = v.to_string_lossy().trim().to_ascii_lowercase();
+            matches!(v.as_str(), "off" | "0" | "no" | "false")
+        };
+        if var("UMPIRE_CACHE").is_some_and(|v| off(&v)) {
             return None;
         }
         if let Some(dir) = var("UMPIRE_CACHE_DIR") {
