@@ -315,16 +315,7 @@ fn lower(p: &Program, ps: &[ParamInfo], e: &Expr) -> Node {
         ExprKind::Binary(BinOp::And, a, b) => NodeKind::And(boxed(a), boxed(b)),
         ExprKind::Binary(BinOp::Or, a, b) => NodeKind::Or(boxed(a), boxed(b)),
         ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) if modified_roll(*op, a, b) => {
-            // The terms left to right, each after the first with the sign before it and
-            // the span of the sum it closes.
-            let mut rest = vec![(*op, lower(p, ps, b), span)];
-            let mut first = &**a;
-            while let ExprKind::Binary(o @ (BinOp::Add | BinOp::Sub), l, r) = &first.kind {
-                rest.push((*o, lower(p, ps, r), first.span));
-                first = l;
-            }
-            rest.reverse();
-            NodeKind::ModifiedRoll(Box::new(lower(p, ps, first)), rest)
+            lower_modified_roll(p, ps, *op, a, b, span)
         }
         ExprKind::Dice { count, sides } => NodeKind::Dice(*count, *sides),
         ExprKind::Binary(op, a, b) => match &b.kind {
@@ -363,16 +354,7 @@ fn lower(p: &Program, ps: &[ParamInfo], e: &Expr) -> Node {
         ExprKind::Call(Callee::Builtin(b), args) => {
             NodeKind::Builtin(*b, args.iter().map(|a| lower(p, ps, a)).collect())
         }
-        ExprKind::Call(callee, args) => {
-            let params = p.signature(*callee).map_or(&[][..], |s| &s.params[..]);
-            NodeKind::Call(
-                *callee,
-                args.iter()
-                    .enumerate()
-                    .map(|(i, a)| (lower(p, ps, a), check_of(p, params.get(i), i, a, ps)))
-                    .collect(),
-            )
-        }
+        ExprKind::Call(callee, args) => lower_call(p, ps, *callee, args),
         ExprKind::Record(fields) => NodeKind::Record(
             fields
                 .iter()
@@ -394,6 +376,39 @@ fn lower(p: &Program, ps: &[ParamInfo], e: &Expr) -> Node {
 
 /// What an argument `arg` passed to `param` (at place `i`) is checked against: nothing
 /// when no check can fail (no range, not a whole number, not a record type with ranges).
+/// A roll summed with modifiers: the terms left to right, each after the first with the
+/// sign before it and the span of the sum it closes.
+fn lower_modified_roll(
+    p: &Program,
+    ps: &[ParamInfo],
+    op: BinOp,
+    a: &Expr,
+    b: &Expr,
+    span: crate::span::Span,
+) -> NodeKind {
+    let mut rest = vec![(op, lower(p, ps, b), span)];
+    let mut first = a;
+    while let ExprKind::Binary(o @ (BinOp::Add | BinOp::Sub), l, r) = &first.kind {
+        rest.push((*o, lower(p, ps, r), first.span));
+        first = l;
+    }
+    rest.reverse();
+    NodeKind::ModifiedRoll(Box::new(lower(p, ps, first)), rest)
+}
+
+/// A call of a rule, table or modifier list: each argument with what it is checked
+/// against.
+fn lower_call(p: &Program, ps: &[ParamInfo], callee: Callee, args: &[Expr]) -> NodeKind {
+    let params = p.signature(callee).map_or(&[][..], |s| &s.params[..]);
+    NodeKind::Call(
+        callee,
+        args.iter()
+            .enumerate()
+            .map(|(i, a)| (lower(p, ps, a), check_of(p, params.get(i), i, a, ps)))
+            .collect(),
+    )
+}
+
 /// A parameter of the body passed on as it is, to a parameter of the same type and
 /// range, was checked when it was passed in: it is not checked again.
 fn check_of(

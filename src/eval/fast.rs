@@ -378,15 +378,6 @@ impl<'a> Evaluator<'a> {
                 let v = self.fast(b, st, base)?;
                 field_at(&v, name, *at).cloned()
             }
-            NodeKind::Member(b, k) => {
-                let group = self.fast(b, st, base)?;
-                let Value::Text(name) = self.fast(k, st, base)? else {
-                    return None;
-                };
-                group.field(&name).cloned()
-            }
-            // As the tree-walker's `neg` (a length or time too: `-1"` is no fraction to
-            // fold, and giving up on it sent the rest of the adjudication to the walker).
             NodeKind::Neg(x) => match self.fast(x, st, base)? {
                 Value::Int(i) => i.checked_neg().map(Value::Int),
                 Value::Frac(r) => arith::neg(r).ok().map(Value::num),
@@ -432,6 +423,49 @@ impl<'a> Evaluator<'a> {
                     None => Some(Value::Bool(false)),
                 }
             }
+            NodeKind::Block(stmts, value) => {
+                for s in stmts {
+                    match s {
+                        LStmt::Let(slot, x) => {
+                            let v = self.fast(x, st, base)?;
+                            *st.get_mut(base + *slot as usize)? = v;
+                        }
+                        LStmt::Guard(x) => {
+                            self.fast(x, st, base)?;
+                        }
+                        LStmt::Note => {}
+                    }
+                }
+                self.fast(value, st, base)
+            }
+            NodeKind::Call(callee, args) => self.fast_call_node(*callee, args, st, base, n),
+            NodeKind::Dice(count, sides) => match self.roll(*count, *sides, n.span) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    self.fast_error = Some(e);
+                    None
+                }
+            },
+            NodeKind::ModifiedRoll(first, rest) => self.fast_modified_roll(first, rest, st, base),
+            NodeKind::GiveUp => None,
+            _ => self.fast_rare(n, st, base),
+        }
+    }
+
+    /// The kinds of expression seldom met where speed counts (kept out of
+    /// [`Evaluator::fast_inner`], so that its frame stays small).
+    #[inline(never)]
+    fn fast_rare(&mut self, n: &'a Node, st: &mut Vec<Value>, base: usize) -> Option<Value> {
+        match &n.kind {
+            NodeKind::Member(b, k) => {
+                let group = self.fast(b, st, base)?;
+                let Value::Text(name) = self.fast(k, st, base)? else {
+                    return None;
+                };
+                group.field(&name).cloned()
+            }
+            // As the tree-walker's `neg` (a length or time too: `-1"` is no fraction to
+            // fold, and giving up on it sent the rest of the adjudication to the walker).
             NodeKind::Match(s, arms) => {
                 let v = self.fast(s, st, base)?;
                 for (pat, body) in arms {
@@ -451,22 +485,6 @@ impl<'a> Evaluator<'a> {
                 self.steps += pattern_cost(pat);
                 Some(Value::Bool(pat.matches(&v) != *negated))
             }
-            NodeKind::Block(stmts, value) => {
-                for s in stmts {
-                    match s {
-                        LStmt::Let(slot, x) => {
-                            let v = self.fast(x, st, base)?;
-                            *st.get_mut(base + *slot as usize)? = v;
-                        }
-                        LStmt::Guard(x) => {
-                            self.fast(x, st, base)?;
-                        }
-                        LStmt::Note => {}
-                    }
-                }
-                self.fast(value, st, base)
-            }
-            NodeKind::Call(callee, args) => self.fast_call_node(*callee, args, st, base, n),
             NodeKind::Builtin(b, args) => match &args[..] {
                 // One argument (`floor`, `abs`, `place` ...): no list made for it.
                 [a] => {
@@ -532,15 +550,7 @@ impl<'a> Evaluator<'a> {
                 let d = prog.default_expr(*of, *index)?;
                 self.eval(d, &mut []).ok()
             }
-            NodeKind::Dice(count, sides) => match self.roll(*count, *sides, n.span) {
-                Ok(v) => Some(v),
-                Err(e) => {
-                    self.fast_error = Some(e);
-                    None
-                }
-            },
-            NodeKind::ModifiedRoll(first, rest) => self.fast_modified_roll(first, rest, st, base),
-            NodeKind::GiveUp => None,
+            _ => None,
         }
     }
 
