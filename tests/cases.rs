@@ -1,6 +1,9 @@
 //! Data-driven cases: a case is a file; its expectation is a reviewed insta snapshot of
 //! what a person reads. See tests/cases/README.md.
 
+mod common;
+
+use common::{get, header};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 use umpire::dice::{DiceSource, Given, Seeded};
 use umpire::eval::Options;
@@ -14,29 +17,6 @@ fn render(d: &dyn miette::Diagnostic) -> String {
         .render_report(&mut out, d)
         .expect("render");
     out
-}
-
-/// Header lines `# key: value` at the top of a case, then the body.
-fn header(text: &str) -> (Vec<(String, String)>, String) {
-    let mut keys = Vec::new();
-    let mut body = Vec::new();
-    let mut in_header = true;
-    for line in text.lines() {
-        if in_header {
-            if let Some(h) = line.strip_prefix("# ") {
-                let (k, v) = h.split_once(':').unwrap_or((h, ""));
-                keys.push((k.trim().to_string(), v.trim().to_string()));
-                continue;
-            }
-            in_header = false;
-        }
-        body.push(line);
-    }
-    (keys, body.join("\n"))
-}
-
-fn get<'a>(keys: &'a [(String, String)], k: &str) -> Option<&'a str> {
-    keys.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str())
 }
 
 /// An expression adjudicated against a ruleset: the headline, the explanation, the rolls.

@@ -38,9 +38,12 @@
 //! the ruleset, the question and both results: a difference is a bug in the fast path
 //! (or the compile stage); keep its case in tests/differential/*.rules.
 
+mod common;
 #[allow(dead_code)]
 #[path = "prob_gen/generate.rs"]
 mod generate;
+
+use common::{files, get, header};
 
 use umpire::adjudication::{Adjudication, Outcome};
 use umpire::diagnostic::{Code, Diag};
@@ -52,21 +55,6 @@ use umpire::value::Value;
 use umpire::Ruleset;
 
 type Adj = Result<Adjudication, Diag>;
-
-/// The files of `dir` ending in `ext`, in name order.
-fn files(dir: &str, ext: &str) -> Vec<String> {
-    let mut out: Vec<String> = std::fs::read_dir(dir)
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == ext))
-                .map(|p| p.to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
-}
 
 /// Everything an adjudication is, as one text: the data itself (`{:?}`: outcome, every
 /// roll with its faces, modifiers and names, effects, trace, seed, steps), the text and
@@ -271,30 +259,6 @@ fn ask(tally: &mut Tally, rules: &Ruleset, origin: &str, expr: &str, dice: &[Dic
 }
 
 const SEEDS: [Dice; 4] = [Dice::Seed(0), Dice::Seed(1), Dice::Seed(2), Dice::Seed(3)];
-
-/// Header lines `# key: value` at the top of a case, then the body (as tests/cases.rs
-/// reads them).
-fn header(text: &str) -> (Vec<(String, String)>, String) {
-    let mut keys = Vec::new();
-    let mut body = Vec::new();
-    let mut in_header = true;
-    for line in text.lines() {
-        if in_header {
-            if let Some(h) = line.strip_prefix("# ") {
-                let (k, v) = h.split_once(':').unwrap_or((h, ""));
-                keys.push((k.trim().to_string(), v.trim().to_string()));
-                continue;
-            }
-            in_header = false;
-        }
-        body.push(line);
-    }
-    (keys, body.join("\n"))
-}
-
-fn get<'a>(keys: &'a [(String, String)], k: &str) -> Option<&'a str> {
-    keys.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str())
-}
 
 /// A ruleset with the state and reading a case's header names.
 fn prepared(keys: &[(String, String)], name: &str) -> Ruleset {

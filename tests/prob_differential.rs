@@ -20,7 +20,10 @@
 //! distributions: to keep it as a regression case, write the ruleset to
 //! tests/prob/regress/NAME.rules with a `# ask: QUESTION` line (corpus 2 runs it).
 
+mod common;
 mod prob_gen;
+
+use common::files;
 
 use prob_gen::generate::generate;
 use prob_gen::{difference, limit_difference, Asked, Tally};
@@ -42,21 +45,6 @@ fn seeds() -> u64 {
         .ok()
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(200)
-}
-
-/// The files of `dir` ending in `ext`, in name order.
-fn files(dir: &str, ext: &str) -> Vec<String> {
-    let mut out: Vec<String> = std::fs::read_dir(dir)
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == ext))
-                .map(|p| p.to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
 }
 
 /// Dice for an example that gives neither rolls nor a seed: a roll is an error, as

@@ -151,3 +151,42 @@ pub fn in_order(text: &str, parts: &[&str]) {
         }
     }
 }
+
+/// The files of `dir` ending in `ext`, in name order.
+pub fn files(dir: &str, ext: &str) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == ext))
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+/// Header lines `# key: value` at the top of a case file, then its body.
+pub fn header(text: &str) -> (Vec<(String, String)>, String) {
+    let mut keys = Vec::new();
+    let mut body = Vec::new();
+    let mut in_header = true;
+    for line in text.lines() {
+        if in_header {
+            if let Some(h) = line.strip_prefix("# ") {
+                let (k, v) = h.split_once(':').unwrap_or((h, ""));
+                keys.push((k.trim().to_string(), v.trim().to_string()));
+                continue;
+            }
+            in_header = false;
+        }
+        body.push(line);
+    }
+    (keys, body.join("\n"))
+}
+
+/// The value of header `k`, if given.
+pub fn get<'a>(keys: &'a [(String, String)], k: &str) -> Option<&'a str> {
+    keys.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str())
+}
