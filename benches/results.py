@@ -486,7 +486,8 @@ except OSError:
 rustc = subprocess.run(["rustc", "--version"], capture_output=True, text=True).stdout.strip()
 # The commit measured (with "+ changes" when the tree differed from it).
 commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip()
+# (This file, being written, is not a change to what was measured.)
+dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!benches/RESULTS.md"], capture_output=True, text=True).stdout.strip()
 measured = f"commit {commit}{' + changes' if dirty else ''}" if commit else "this tree"
 
 versions = read_json(META / "versions.json") or {}
