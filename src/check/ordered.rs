@@ -81,6 +81,13 @@ impl Checker<'_> {
     /// The value `v` of enum `e`, by its place in the enum; or an error, with
     /// did-you-mean, that `e` has no such value.
     pub(super) fn value_of(&mut self, e: EnumId, v: &ast::Name) -> Option<u16> {
+        // Found by name in the program's index of enum values (an enum of 65,000 values
+        // is not searched value by value for each row that names one).
+        if let Some(found) = self.prog.enum_values.get(v.node.as_str()) {
+            if let Some((_, i)) = found.iter().find(|(f, _)| *f == e) {
+                return Some(*i);
+            }
+        }
         let en = &self.prog.enums[usize::from(e)];
         if let Some(i) = en.values.iter().position(|x| *x.name == *v.node) {
             return Some(u16::try_from(i).unwrap_or(u16::MAX));

@@ -512,22 +512,48 @@ fn covered_combinations<'r>(
     let mut covered = vec![false; total];
     let mut left = total;
     let mut work = 0usize;
+    // Each key's values by what they are, so that a row naming enum values or true and
+    // false finds them without trying every value (a table of 65,000 rows keyed by an
+    // enum of 65,000 values is looked at in linear time).
+    let index: Vec<std::collections::HashMap<Named, usize>> = values
+        .iter()
+        .map(|vs| {
+            vs.iter()
+                .enumerate()
+                .filter_map(|(j, v)| Some((Named::of(v)?, j)))
+                .collect()
+        })
+        .collect();
     for pats in rows {
         if left == 0 {
             break;
         }
-        // The value indices this row matches, key by key.
+        // The value indices this row matches, key by key, in order.
+        let mut tried = 0usize;
         let matched: Vec<Vec<usize>> = named
             .iter()
             .zip(values)
-            .map(|(&i, vs)| {
-                (0..vs.len())
-                    .filter(|&j| pats.get(i).is_some_and(|p| p.matches(&vs[j])))
-                    .collect()
+            .zip(&index)
+            .map(|((&i, vs), by)| match pats.get(i) {
+                None => Vec::new(),
+                Some(Pat::Alts(alts)) if alts.iter().all(|a| Named::of_alt(a).is_some()) => {
+                    tried += alts.len();
+                    let mut js: Vec<usize> = alts
+                        .iter()
+                        .filter_map(|a| by.get(&Named::of_alt(a)?).copied())
+                        .collect();
+                    js.sort_unstable();
+                    js.dedup();
+                    js
+                }
+                Some(p) => {
+                    tried += vs.len();
+                    (0..vs.len()).filter(|&j| p.matches(&vs[j])).collect()
+                }
             })
             .collect();
         let n: usize = matched.iter().map(Vec::len).product();
-        work += n + matched.iter().map(Vec::len).sum::<usize>();
+        work += n + tried + matched.iter().map(Vec::len).sum::<usize>();
         if work > MAX_WORK {
             return None;
         }
@@ -546,6 +572,31 @@ fn covered_combinations<'r>(
         }
     }
     Some((covered, left))
+}
+
+/// An enum value or true or false, as a key's values are looked up by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Named {
+    Enum(crate::value::EnumId, u16),
+    Bool(bool),
+}
+
+impl Named {
+    fn of(v: &Value) -> Option<Named> {
+        match v {
+            Value::Enum(e, i) => Some(Named::Enum(*e, *i)),
+            Value::Bool(b) => Some(Named::Bool(*b)),
+            _ => None,
+        }
+    }
+
+    fn of_alt(a: &Alt) -> Option<Named> {
+        match a {
+            Alt::Enum(e, i) => Some(Named::Enum(*e, *i)),
+            Alt::Bool(b) => Some(Named::Bool(*b)),
+            _ => None,
+        }
+    }
 }
 
 /// Two overlapping stretches `(lo, hi, row)` of a number key that are a rulebook's ladder
