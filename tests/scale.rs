@@ -142,3 +142,52 @@ fn the_furious_reason_shapes_many_times_over_check_clean() {
     assert_eq!(results.len(), 60);
     assert!(results.iter().all(|r| r.failure.is_none()));
 }
+
+/// `n` rules `r0` to `r{n-1}`, each calling the one before; `r0` calls `r{n-1}` when `ring`
+/// (a cycle through all of them), else nothing (a chain). `recursive` marks every rule.
+fn calls(n: usize, ring: bool, recursive: bool) -> String {
+    let mark = if recursive { " recursive" } else { "" };
+    let mut s = String::from("ruleset \"Calls\"\n");
+    let first = if ring {
+        format!("r{}(a) + 1", n - 1)
+    } else {
+        "a".to_string()
+    };
+    s.push_str(&format!("rule r0(a: Int) -> Int{mark} {{ {first} }}\n"));
+    for i in 1..n {
+        s.push_str(&format!(
+            "rule r{i}(a: Int) -> Int{mark} {{ r{}(a) + 1 }}\n",
+            i - 1
+        ));
+    }
+    s
+}
+
+#[test]
+fn a_chain_and_a_ring_of_twenty_thousand_rules_check() {
+    // A chain of calls 20,000 long has no cycle: it checks.
+    let chain = Ruleset::from_source("chain.rules", &calls(20_000, false, false))
+        .expect("a chain of calls is no cycle");
+    assert!(chain.warnings.is_empty(), "{:?}", chain.warnings.first());
+    // The same rules in a ring, each marked `recursive`: a cycle allowed.
+    Ruleset::from_source("ring.rules", &calls(20_000, true, true))
+        .expect("a ring of recursive rules checks");
+    // Unmarked, the ring is one cycle of 20,000 rules, named in order from `r0`.
+    let e = Ruleset::from_source("ring.rules", &calls(20_000, true, false))
+        .expect_err("a ring of unmarked rules is a cycle");
+    let errors: Vec<_> = e.0.iter().filter(|d| !d.warning).collect();
+    assert_eq!(errors.len(), 1, "{:?}", errors.first());
+    let d = errors[0];
+    assert_eq!(d.code, Code::CheckCycle);
+    assert!(
+        d.message.starts_with("`r0`, `r1`, `r2`, "),
+        "{}",
+        &d.message[..40]
+    );
+    assert!(
+        d.message
+            .ends_with("`r19998`, `r19999` call each other: a cycle of calls"),
+        "{}",
+        &d.message[d.message.len() - 60..]
+    );
+}

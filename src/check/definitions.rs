@@ -58,19 +58,9 @@ impl Checker<'_> {
         let edges = call_graph(p);
         let recursive: Vec<bool> = self.pend.rules.iter().map(|(d, _)| d.recursive).collect();
         let name = |n: usize| node_name(&self.prog, n);
-        // For each node: can it reach itself? (A depth-first walk from each.)
-        let mut reported = vec![false; edges.len()];
+        // The cycles, as a depth-first walk from each node in turn finds them.
         let mut found = Vec::new();
-        for start in 0..edges.len() {
-            if reported[start] {
-                continue;
-            }
-            let Some(members) = cycle_through(&edges, start) else {
-                continue;
-            };
-            for &m in &members {
-                reported[m] = true;
-            }
+        for (start, members) in cycles(&edges) {
             if members
                 .iter()
                 .any(|&m| recursive.get(m).copied().unwrap_or(false))
@@ -1022,44 +1012,119 @@ fn call_graph(p: &Program) -> Vec<Vec<usize>> {
     edges
 }
 
-/// The members of the cycle through `start`, if there is one: those that reach `start`
-/// and that `start` reaches (a depth-first walk).
-fn cycle_through(edges: &[Vec<usize>], start: usize) -> Option<Vec<usize>> {
-    let mut seen = vec![false; edges.len()];
-    let mut stack: Vec<usize> = edges[start].clone();
-    let mut cyclic = false;
-    while let Some(n) = stack.pop() {
-        if n == start {
-            cyclic = true;
-            break;
-        }
-        if !seen[n] {
-            seen[n] = true;
-            stack.extend(edges[n].iter().copied());
+/// Every cycle of the call graph, as the first member it was found from and its members in
+/// ascending order, in the order of those first members. From each node not yet in a
+/// cycle found, in order, a depth-first walk that stops where it comes back to the node:
+/// the node and those the walk met that reach it. (A walk stopped early can leave some of
+/// a strongly connected component to a later walk of its own.) The walks stay inside the
+/// node's strongly connected component, found first (linear, Tarjan's); a node outside it
+/// cannot reach back, and the walk's order among the component's nodes is the same without
+/// them. So each walk costs what it meets, and all it meets are the cycle's members.
+fn cycles(edges: &[Vec<usize>]) -> Vec<(usize, Vec<usize>)> {
+    let (comp, mut components) = components(edges);
+    let mut reported = vec![false; edges.len()];
+    // `seen[n] == walk`: met by the walk numbered `walk` (from 1).
+    let mut seen = vec![0usize; edges.len()];
+    let mut walk = 0usize;
+    let mut found = Vec::new();
+    for (c, members) in components.iter_mut().enumerate() {
+        members.sort_unstable();
+        let inside = |n: &usize| comp[*n] == c;
+        for &start in members.iter() {
+            if reported[start] {
+                continue;
+            }
+            walk += 1;
+            let mut met = Vec::new();
+            let mut stack: Vec<usize> = edges[start].iter().copied().filter(inside).collect();
+            let mut cyclic = false;
+            while let Some(n) = stack.pop() {
+                if n == start {
+                    cyclic = true;
+                    break;
+                }
+                if seen[n] != walk {
+                    seen[n] = walk;
+                    met.push(n);
+                    stack.extend(edges[n].iter().copied().filter(inside));
+                }
+            }
+            if !cyclic {
+                continue;
+            }
+            met.push(start);
+            met.sort_unstable();
+            for &m in &met {
+                reported[m] = true;
+            }
+            found.push((start, met));
         }
     }
-    if !cyclic {
-        return None;
-    }
-    let members: Vec<usize> = (0..edges.len())
-        .filter(|&m| m == start || seen[m] && reaches(edges, m, start))
-        .collect();
-    Some(members)
+    found.sort_unstable_by_key(|(start, _)| *start);
+    found
 }
 
-/// Does `from` reach `to` in the call graph?
-fn reaches(edges: &[Vec<usize>], from: usize, to: usize) -> bool {
-    let mut seen = vec![false; edges.len()];
-    let mut stack = vec![from];
-    while let Some(n) = stack.pop() {
-        if n == to {
-            return true;
+/// The strongly connected components of the call graph: each node's component, and each
+/// component's members. (Tarjan's algorithm, iterative: a chain of calls can be as long as
+/// the ruleset.)
+fn components(edges: &[Vec<usize>]) -> (Vec<usize>, Vec<Vec<usize>>) {
+    const UNSEEN: usize = usize::MAX;
+    let n = edges.len();
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut comp = vec![0usize; n];
+    let mut stack: Vec<usize> = Vec::new();
+    // The walk: a node and how many of its edges it has followed.
+    let mut walk: Vec<(usize, usize)> = Vec::new();
+    let mut next = 0usize;
+    let mut components = Vec::new();
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
         }
-        if !std::mem::replace(&mut seen[n], true) {
-            stack.extend(edges[n].iter().copied());
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        walk.push((root, 0));
+        while let Some(&(v, i)) = walk.last() {
+            if let Some(&w) = edges[v].get(i) {
+                if let Some(top) = walk.last_mut() {
+                    top.1 += 1;
+                }
+                if index[w] == UNSEEN {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    walk.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            walk.pop();
+            if let Some(&(parent, _)) = walk.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut members = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    comp[w] = components.len();
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                components.push(members);
+            }
         }
     }
-    false
+    (comp, components)
 }
 
 /// Every rule, table or modifier list an expression calls.
