@@ -189,7 +189,7 @@ fn modified_roll(op: BinOp, a: &Expr, b: &Expr) -> bool {
 
 /// Each term of the chain of `+` and `-` that `a op b` closes, with whether it is taken
 /// away: `b` first, then along `a` from the right.
-fn each_term<'e>(op: BinOp, a: &'e Expr, b: &'e Expr, mut f: impl FnMut(&'e Expr, bool)) {
+pub fn each_term<'e>(op: BinOp, a: &'e Expr, b: &'e Expr, mut f: impl FnMut(&'e Expr, bool)) {
     f(b, op == BinOp::Sub);
     let mut left = a;
     while let ExprKind::Binary(o @ (BinOp::Add | BinOp::Sub), l, r) = &left.kind {

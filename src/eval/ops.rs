@@ -253,7 +253,7 @@ pub(crate) fn whole(op: BinOp, a: i64, b: i64) -> Option<Result<Value, ArithErro
 /// of no roll and no modifier list: this is asked at every sum.
 fn modifies_a_roll(op: BinOp, a: &Expr, b: &Expr, rolled: impl Fn(u32) -> bool) -> bool {
     let (mut dice, mut modifiers) = (0u32, false);
-    each_term(op, a, b, |e, minus| match &e.kind {
+    crate::compile::each_term(op, a, b, |e, minus| match &e.kind {
         ExprKind::Dice { .. } if !minus => dice += 1,
         ExprKind::Dice { .. } => dice += 2,
         ExprKind::Local(slot) if rolled(*slot) => dice += if minus { 2 } else { 1 },
@@ -266,7 +266,7 @@ fn modifies_a_roll(op: BinOp, a: &Expr, b: &Expr, rolled: impl Fn(u32) -> bool) 
     // A term that rolls dice of its own (`(a_roll + m(a)) - (d_roll + m(d))`, the other
     // side of an opposed roll) is no modifier: the sum is not one roll read out.
     let mut other_rolls = false;
-    each_term(op, a, b, |e, _| {
+    crate::compile::each_term(op, a, b, |e, _| {
         if !matches!(e.kind, ExprKind::Dice { .. } | ExprKind::Local(_)) {
             e.walk(&mut |x| {
                 other_rolls |= match x.kind {
@@ -278,16 +278,4 @@ fn modifies_a_roll(op: BinOp, a: &Expr, b: &Expr, rolled: impl Fn(u32) -> bool) 
         }
     });
     !other_rolls
-}
-
-/// Each term of the chain of `+` and `-` that `a op b` closes, with whether it is taken
-/// away: `b` first, then along `a` from the right.
-fn each_term<'e>(op: BinOp, a: &'e Expr, b: &'e Expr, mut f: impl FnMut(&'e Expr, bool)) {
-    f(b, op == BinOp::Sub);
-    let mut left = a;
-    while let ExprKind::Binary(o @ (BinOp::Add | BinOp::Sub), l, r) = &left.kind {
-        f(r, *o == BinOp::Sub);
-        left = l;
-    }
-    f(left, false);
 }

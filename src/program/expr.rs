@@ -296,11 +296,7 @@ pub enum ExprKind {
     /// `not a`
     Not(Box<Expr>),
     /// `a op b`
-    Binary(
-        #[serde(with = "remote::BinOpDef")] BinOp,
-        Box<Expr>,
-        Box<Expr>,
-    ),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
     /// Dice with a fixed count and sides; `text` as written.
     Dice {
         /// How many dice.
@@ -479,7 +475,6 @@ pub struct SetEffect {
     /// The steps from there (`.men`, `[name]`).
     pub path: Vec<PathStep>,
     /// `=`, `+=`, `-=`.
-    #[serde(with = "remote::SetOpDef")]
     pub op: crate::syntax::ast::SetOp,
     /// The value or amount.
     pub value: Expr,

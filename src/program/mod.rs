@@ -14,7 +14,6 @@ use std::rc::Rc;
 
 mod expr;
 pub mod lowered;
-mod remote;
 
 pub use expr::*;
 
@@ -527,7 +526,6 @@ pub struct CheckInfo {
     /// The expression (for `A == B` the whole comparison).
     pub query: Query,
     /// `is refused` / `is not given`.
-    #[serde(with = "remote::expectation")]
     pub expect: Option<Expectation>,
     /// The check as written.
     pub span: Span,

@@ -379,7 +379,7 @@ pub struct Check {
 }
 
 /// What a check expects other than `true`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Expectation {
     /// `is refused`
     Refused,
@@ -520,7 +520,7 @@ pub enum Stmt {
 }
 
 /// How a `set` changes its target.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SetOp {
     /// `=`
     Assign,
@@ -531,7 +531,7 @@ pub enum SetOp {
 }
 
 /// Binary operators.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum BinOp {
     /// `or`
     Or,
