@@ -191,3 +191,32 @@ fn a_chain_and_a_ring_of_twenty_thousand_rules_check() {
         &d.message[d.message.len() - 60..]
     );
 }
+
+/// A table with one row for each of an enum's 20,000 values (and a `match` of the same
+/// arms): each row's value found by name, and the table's coverage worked out, without
+/// trying every value against every row. The rows cover every value, so the table
+/// checks with no warning, and the last row gives its own number.
+#[test]
+fn a_table_and_a_match_over_twenty_thousand_enum_values_check_clean() {
+    let n = 20_000;
+    let values: Vec<String> = (0..n).map(|i| format!("v{i} \"V {i}\"")).collect();
+    let rows: Vec<String> = (0..n).map(|i| format!("  v{i} => {i}")).collect();
+    let src = format!(
+        "enum Big {{ {} }}\ntable t(b: Big) -> Int {{\n{}\n}}\nrule m(b: Big) -> Int {{ match b {{\n{}\n}} }}\n",
+        values.join(" "),
+        rows.join("\n"),
+        rows.join("\n")
+    );
+    let rules = Ruleset::from_source("big.rules", &src).expect("checks");
+    assert!(rules.warnings.is_empty(), "{:?}", rules.warnings);
+    for q in ["t(v19999)", "m(v19999)"] {
+        let q = rules.question("<test>", q).expect("a question");
+        let a = rules
+            .adjudicate(&q, &mut umpire::dice::Given::new(vec![]), rules.options())
+            .expect("adjudicates");
+        assert_eq!(
+            a.outcome,
+            umpire::adjudication::Outcome::Value(umpire::value::Value::int(19_999))
+        );
+    }
+}
