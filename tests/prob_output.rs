@@ -125,15 +125,16 @@ fn csv_is_refused_where_it_makes_no_sense() {
         );
         assert!(stdout(&o).is_empty());
     }
-    let o = umpire(&[
-        "diff",
-        "furious_reason",
-        "examples/house/furious_reason_veterans.rules",
-        "--format",
-        "csv",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("--format csv needs --scenario FILE"));
+    fails_saying(
+        &[
+            "diff",
+            "furious_reason",
+            "examples/house/furious_reason_veterans.rules",
+            "--format",
+            "csv",
+        ],
+        "--format csv needs --scenario FILE",
+    );
 }
 
 /// Two sweeps: every combination, the first outermost; each row says its values.
@@ -195,20 +196,17 @@ fn several_sweeps_give_every_combination_in_order() {
 
 #[test]
 fn a_name_swept_twice_is_refused() {
-    let o = umpire(&[
-        "prob",
-        "kriegspiel",
-        "dice(n, 6)",
-        "--sweep",
-        "n=1..2",
-        "--sweep",
-        "n=3",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("--sweep n: swept twice"),
-        "{}",
-        stderr(&o)
+    fails_saying(
+        &[
+            "prob",
+            "kriegspiel",
+            "dice(n, 6)",
+            "--sweep",
+            "n=1..2",
+            "--sweep",
+            "n=3",
+        ],
+        "--sweep n: swept twice",
     );
 }
 
@@ -454,34 +452,28 @@ fn diff_sweeps_a_free_name_where_it_is_named() {
 /// A free name that no adjudication names would change nothing: refused, with a reason.
 #[test]
 fn diff_sweep_of_a_name_no_adjudication_names_is_refused() {
-    let o = umpire(&[
-        "diff",
-        "furious_reason",
-        "examples/house/furious_reason_veterans.rules",
-        "--scenario",
-        "examples/house/furious_reason_diff.toml",
-        "--sweep",
-        "drm=0..1",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("--sweep drm: no adjudication of the scenario names `drm`"),
-        "{}",
-        stderr(&o)
+    fails_saying(
+        &[
+            "diff",
+            "furious_reason",
+            "examples/house/furious_reason_veterans.rules",
+            "--scenario",
+            "examples/house/furious_reason_diff.toml",
+            "--sweep",
+            "drm=0..1",
+        ],
+        "--sweep drm: no adjudication of the scenario names `drm`",
     );
     // Without --scenario there is nothing to sweep.
-    let o = umpire(&[
-        "diff",
-        "furious_reason",
-        "examples/house/furious_reason_veterans.rules",
-        "--sweep",
-        "m=0..1",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("--sweep m=0..1 needs --scenario FILE"),
-        "{}",
-        stderr(&o)
+    fails_saying(
+        &[
+            "diff",
+            "furious_reason",
+            "examples/house/furious_reason_veterans.rules",
+            "--sweep",
+            "m=0..1",
+        ],
+        "--sweep m=0..1 needs --scenario FILE",
     );
 }
 
@@ -508,4 +500,11 @@ fn a_fraction_too_wide_for_a_line_is_shown_as_an_ellipsis() {
         .as_str()
         .expect("a fraction");
     assert!(p.len() > 300, "{p}");
+}
+
+/// Runs umpire with `args`, which must fail (exit 1) saying `words`.
+fn fails_saying(args: &[&str], words: &str) {
+    let o = umpire(args);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains(words), "{}", stderr(&o));
 }
