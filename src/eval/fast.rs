@@ -581,12 +581,7 @@ impl<'a> Evaluator<'a> {
             };
         }
         self.nesting -= inner;
-        if let (Some(at), Some(modified), Some(amounts)) = (roll, sum.as_number(), amounts) {
-            if let Some(r) = self.rolls.get_mut(at) {
-                r.modifiers = amounts;
-                r.modified = Some(modified);
-            }
-        }
+        self.read_out(roll, &sum, amounts);
         Some(sum)
     }
 
@@ -606,14 +601,7 @@ impl<'a> Evaluator<'a> {
         if matches!(e.kind, NodeKind::Dice(..)) && self.rolls.len() > before {
             *roll = Some(before);
         } else {
-            let signed = match v.as_number() {
-                Some(r) if minus => arith::neg(r).ok(),
-                r => r,
-            };
-            match (signed, amounts.as_mut()) {
-                (Some(r), Some(list)) => list.push(r),
-                _ => *amounts = None,
-            }
+            super::ops::add_amount(amounts, &v, minus);
         }
         Some(v)
     }

@@ -66,12 +66,7 @@ impl Evaluator<'_> {
         let done = self.modified_terms(first, &rest, frame);
         self.nesting = self.nesting.saturating_sub(inner);
         let (sum, roll, amounts) = done?;
-        if let (Some(at), Some(modified), Some(amounts)) = (roll, sum.as_number(), amounts) {
-            if let Some(r) = self.rolls.get_mut(at) {
-                r.modifiers = amounts;
-                r.modified = Some(modified);
-            }
-        }
+        self.read_out(roll, &sum, amounts);
         Ok(sum)
     }
 
@@ -97,15 +92,7 @@ impl Evaluator<'_> {
             } else if named.is_some() {
                 roll = named;
             } else {
-                // Signed as applied; an amount that cannot be negated is not listed.
-                let signed = match v.as_number() {
-                    Some(r) if minus => arith::neg(r).ok(),
-                    r => r,
-                };
-                match (signed, &mut amounts) {
-                    (Some(r), Some(list)) => list.push(r),
-                    _ => amounts = None,
-                }
+                add_amount(&mut amounts, &v, minus);
             }
             Ok(v)
         };
@@ -115,6 +102,22 @@ impl Evaluator<'_> {
             sum = self.combine(*o, sum, y, *at)?;
         }
         Ok((sum, roll, amounts))
+    }
+
+    /// A modified roll read out: the roll at `roll` records the amounts added to it and
+    /// the modified roll `sum` (when every amount and the sum are numbers).
+    pub(super) fn read_out(
+        &mut self,
+        roll: Option<usize>,
+        sum: &Value,
+        amounts: Option<Vec<Rational>>,
+    ) {
+        if let (Some(at), Some(modified), Some(amounts)) = (roll, sum.as_number(), amounts) {
+            if let Some(r) = self.rolls.get_mut(at) {
+                r.modifiers = amounts;
+                r.modified = Some(modified);
+            }
+        }
     }
 
     /// The roll a local of this block holds, where it holds a named roll of one roll
@@ -278,4 +281,17 @@ fn modifies_a_roll(op: BinOp, a: &Expr, b: &Expr, rolled: impl Fn(u32) -> bool) 
         }
     });
     !other_rolls
+}
+
+/// An amount added to a modified roll, signed as applied; `amounts` becomes `None` when
+/// one is not a number, or cannot be negated (the roll is then not read out with them).
+pub(super) fn add_amount(amounts: &mut Option<Vec<Rational>>, v: &Value, minus: bool) {
+    let signed = match v.as_number() {
+        Some(r) if minus => arith::neg(r).ok(),
+        r => r,
+    };
+    match (signed, amounts.as_mut()) {
+        (Some(r), Some(list)) => list.push(r),
+        _ => *amounts = None,
+    }
 }
