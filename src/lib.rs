@@ -48,6 +48,7 @@ pub mod files;
 pub mod game;
 pub mod gamelog;
 pub mod limits;
+pub mod lsp;
 pub mod names;
 pub mod prob;
 pub mod program;
@@ -137,25 +138,32 @@ impl Ruleset {
     /// Errors: as [`Ruleset::from_source`] (with the sources attached).
     pub fn check_source(name: &str, text: &str, limits: &Limits) -> Result<cache::Checked, Diags> {
         let mut sources = SourceMap::default();
-        let most = limits.file_bytes;
-        if text.len() as u64 > most {
-            return Err(Diags(vec![too_big(name, most)]));
-        }
-        // A house rule or an edition is read on top of the ruleset it extends.
-        let ast = extend::parse_tree(&mut sources, SourceFile::new(name, text), 0, limits)?;
-        let opts = check::CheckOptions {
-            limits: *limits,
-            ..Default::default()
-        };
-        let (program, warnings) = check::check_file(&ast, &sources, &opts).map_err(|d| {
-            Diags(d.0.into_iter().map(|d| house_first(d, &sources)).collect())
-                .with_sources(&sources)
-        })?;
+        let (program, warnings) = check_into(&mut sources, name, text, limits)?;
         Ok(cache::Checked {
             program,
             sources,
             warnings,
         })
+    }
+
+    /// Checks ruleset source text as [`Ruleset::check_source`] does, for an editor: the
+    /// files read (kept when checking fails, so that a diagnostic's span in a base or a
+    /// used ruleset can be told apart from one in `name`'s own text, always
+    /// [`span::FileId`] 0) and every problem found, bare, errors and warnings alike.
+    pub fn analyse_source(name: &str, text: &str, limits: &Limits) -> Analysis {
+        let mut sources = SourceMap::default();
+        match check_into(&mut sources, name, text, limits) {
+            Ok((program, warnings)) => Analysis {
+                program: Some(program),
+                problems: warnings,
+                sources,
+            },
+            Err(ds) => Analysis {
+                program: None,
+                problems: ds.0,
+                sources,
+            },
+        }
     }
 
     /// A checked ruleset ([`Ruleset::check_source`], or read back from the cache) within
@@ -593,6 +601,40 @@ fn house_first(mut d: Diag, sources: &SourceMap) -> Diag {
         d = d.help(format!("the other is `{what}`, {}:{line}", file.name));
     }
     d
+}
+
+/// What checking a ruleset's text found ([`Ruleset::analyse_source`]).
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// The checked program, when there were no errors.
+    pub program: Option<Program>,
+    /// The files read: the text checked first (its id 0), then what it extends and uses.
+    pub sources: SourceMap,
+    /// Every error and warning, in the order found.
+    pub problems: Vec<Diag>,
+}
+
+/// Parses and checks `text` (the file `name`) within `limits`, adding the files it reads
+/// to `sources`: the program and its warnings (bare).
+fn check_into(
+    sources: &mut SourceMap,
+    name: &str,
+    text: &str,
+    limits: &Limits,
+) -> Result<(Program, Vec<Diag>), Diags> {
+    let most = limits.file_bytes;
+    if text.len() as u64 > most {
+        return Err(Diags(vec![too_big(name, most)]));
+    }
+    // A house rule or an edition is read on top of the ruleset it extends.
+    let ast = extend::parse_tree(sources, SourceFile::new(name, text), 0, limits)?;
+    let opts = check::CheckOptions {
+        limits: *limits,
+        ..Default::default()
+    };
+    check::check_file(&ast, sources, &opts).map_err(|d| {
+        Diags(d.0.into_iter().map(|d| house_first(d, sources)).collect()).with_sources(sources)
+    })
 }
 
 /// The result of one check of one example.

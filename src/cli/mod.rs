@@ -36,6 +36,7 @@ mod config;
 mod dice;
 mod diff;
 mod eval;
+mod lsp;
 mod prob;
 mod repl;
 mod replay;
@@ -152,6 +153,9 @@ enum Command {
     /// rulebook's words, the effects applied. What was taken back is left out (struck
     /// through in Markdown and HTML).
     Report(report::Args),
+    /// A language server for `.rules` files, over stdin and stdout, for editors:
+    /// diagnostics as you type, hover, go to definition, completion, formatting.
+    Lsp(lsp::Args),
 }
 
 impl Command {
@@ -239,6 +243,7 @@ fn run(cmd: Command, limits: &Limits) -> Result<ExitCode, Diags> {
         Command::Run(a) => run::run(a, limits),
         Command::Replay(a) => replay::run(a, limits),
         Command::Report(a) => report::run(a, limits),
+        Command::Lsp(a) => Ok(lsp::run(a, limits)),
     }
 }
 

@@ -1,0 +1,148 @@
+//! `umpire lsp` driven as an editor drives it: real JSON-RPC messages over its stdin and
+//! stdout (`lsp/client.rs`). What each answer should hold is reasoned from the documents
+//! sent and from what `umpire check` says of the same text.
+
+#[path = "lsp/client.rs"]
+mod client;
+mod common;
+
+use client::{file_uri, Client};
+use common::Scratch;
+use serde_json::{json, Value};
+
+/// A small ruleset with one mistake on its fourth line (0-based 3): `strenght` is not a
+/// name, at columns 27 to 35.
+const MISTAKE: &str = "ruleset \"Probe\"\n\
+const strength = 3\n\
+\n\
+rule doubled() -> Int { 2 * strenght }\n";
+
+/// The (line, character) of a range's start and end.
+fn span_of(range: &Value) -> (u64, u64, u64, u64) {
+    let n = |v: &Value| v.as_u64().expect("a number");
+    (
+        n(&range["start"]["line"]),
+        n(&range["start"]["character"]),
+        n(&range["end"]["line"]),
+        n(&range["end"]["character"]),
+    )
+}
+
+#[test]
+fn a_mistake_is_published_where_it_is_with_the_checks_code_and_goes_when_fixed() {
+    let mut lsp = Client::start();
+    let uri = "untitled:probe.rules";
+    let found = lsp.open(uri, MISTAKE);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let d = &found[0];
+    assert_eq!(span_of(&d["range"]), (3, 28, 3, 36));
+    assert_eq!(d["severity"], 1, "an error");
+    assert_eq!(d["code"], "umpire::check::unknown_name");
+    assert_eq!(d["source"], "umpire");
+    let message = d["message"].as_str().expect("a message");
+    assert!(message.contains("strenght"), "{message}");
+    // The check's "did you mean" comes with it, as `umpire check` gives it.
+    assert!(message.contains("strength"), "{message}");
+    // Fixed: the next version has no diagnostics.
+    let fixed = MISTAKE.replace("strenght", "strength");
+    assert_eq!(lsp.change(uri, 2, &fixed), Vec::<Value>::new());
+    assert_eq!(lsp.stop(), Some(0));
+}
+
+#[test]
+fn positions_count_utf16_units_and_crlf_lines() {
+    let mut lsp = Client::start();
+    // A `½` (one unit) and a `👍` (two) in a comment before the mistake on the same
+    // line, and CRLF line breaks: the mistake starts at unit 3 of line 2.
+    let text = "ruleset \"P\"\r\nconst a = 1\r\nconst b = a + zz # ½👍\r\n";
+    let d = lsp.open("untitled:crlf.rules", text);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(span_of(&d[0]["range"]), (2, 14, 2, 16));
+    let text = "ruleset \"P\"\nconst a = \"½👍\"\nconst b = zz\n";
+    let d = lsp.open("untitled:wide.rules", text);
+    assert_eq!(span_of(&d[0]["range"]), (2, 10, 2, 12));
+    let text = "ruleset \"P\"\nconst a = 1 # ½👍 zz\nconst b = a + \"👍\" + zz\n";
+    let d = lsp.open("untitled:wide2.rules", text);
+    // `const b = a + ` is 14 units, `"👍"` 4 (the 👍 counts two), ` + ` 3: `zz` at 21.
+    assert!(
+        d.iter().any(|d| span_of(&d["range"]) == (2, 21, 2, 23)),
+        "{d:?}"
+    );
+}
+
+#[test]
+fn an_error_in_the_base_of_a_house_rule_is_shown_on_its_extends_line() {
+    let dir = Scratch::new("base");
+    std::fs::write(dir.join("base.rules"), MISTAKE).expect("base written");
+    let house = "# My house rule\nextends \"base.rules\"\n\nconst extra = 1\n";
+    let path = dir.join("house.rules");
+    std::fs::write(&path, house).expect("house written");
+    let mut lsp = Client::start();
+    let d = lsp.open(&file_uri(&path), house);
+    assert_eq!(d.len(), 1, "{d:?}");
+    // `"base.rules"` on line 1, characters 8 to 20.
+    assert_eq!(span_of(&d[0]["range"]), (1, 8, 1, 20));
+    assert_eq!(d[0]["code"], "umpire::check::unknown_name");
+    let message = d[0]["message"].as_str().expect("a message");
+    assert!(
+        message.contains("base.rules:4"),
+        "names the base's line: {message}"
+    );
+}
+
+#[test]
+fn a_warning_is_published_as_a_warning() {
+    let mut lsp = Client::start();
+    // `umpire check` warns of a rule's parameter it never uses: `n`, line 1, 8 to 9.
+    let text = "ruleset \"W\"\nrule r(n: Int) -> Int { 1 }\n";
+    let d = lsp.open("untitled:warn.rules", text);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["severity"], 2, "a warning");
+    assert_eq!(d[0]["code"], "umpire::check::unused_parameter");
+    assert_eq!(span_of(&d[0]["range"]), (1, 7, 1, 8));
+}
+
+#[test]
+fn malformed_messages_are_answered_with_errors_and_the_server_keeps_serving() {
+    let mut lsp = Client::start();
+    // Not JSON at all: a parse error, with a null id.
+    lsp.write_raw(b"Content-Length: 9\r\n\r\n{not json");
+    let m = lsp.next();
+    assert_eq!(m["error"]["code"], -32700, "{m}");
+    assert_eq!(m["id"], Value::Null);
+    // No Content-Length: a parse error too.
+    lsp.write_raw(b"Content-Type: x\r\n\r\n");
+    let m = lsp.next();
+    assert_eq!(m["error"]["code"], -32700, "{m}");
+    // A request with parameters of the wrong shape, and one no server method answers.
+    lsp.send(&json!({ "jsonrpc": "2.0", "id": 7, "method": "no/such", "params": {} }));
+    let m = lsp.answer_to(&json!(7));
+    assert_eq!(m["error"]["code"], -32601, "{m}");
+    // Still serving.
+    let d = lsp.open("untitled:after.rules", MISTAKE);
+    assert_eq!(d.len(), 1);
+    assert_eq!(lsp.stop(), Some(0));
+}
+
+#[test]
+fn a_document_of_ten_megabytes_is_refused_in_words_and_the_server_goes_on() {
+    let mut lsp = Client::start();
+    let big = format!(
+        "ruleset \"Big\"\n{}",
+        "# filler line of a big file\n".repeat(380_000)
+    );
+    assert!(big.len() > 10_000_000);
+    let d = lsp.open("untitled:big.rules", &big);
+    assert_eq!(d.len(), 1, "{d:?}");
+    let message = d[0]["message"].as_str().expect("a message");
+    assert!(message.contains("larger than"), "{message}");
+    let d = lsp.open("untitled:small.rules", MISTAKE);
+    assert_eq!(d.len(), 1);
+}
+
+#[test]
+fn exit_without_shutdown_ends_with_code_one() {
+    let mut lsp = Client::start();
+    lsp.notify("exit", Value::Null);
+    assert_eq!(lsp.wait(), Some(1));
+}
