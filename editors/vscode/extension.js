@@ -16,8 +16,8 @@ function program() {
 
 async function start() {
   const command = program();
-  // An executable with no `transport` talks over its stdin and stdout, with no flag
-  // added (`transport: stdio` would add `--stdio`, which `umpire lsp` does not take).
+  // An executable with no `transport` talks over its stdin and stdout with no flag
+  // added (`transport: stdio` would add `--stdio`): `umpire lsp` serves stdio as it is.
   const server = { command, args: ['lsp'] };
   client = new LanguageClient(
     'umpire',
