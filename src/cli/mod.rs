@@ -36,6 +36,7 @@ mod config;
 mod dice;
 mod diff;
 mod eval;
+mod fmt;
 mod prob;
 mod repl;
 mod replay;
@@ -152,6 +153,12 @@ enum Command {
     /// rulebook's words, the effects applied. What was taken back is left out (struck
     /// through in Markdown and HTML).
     Report(report::Args),
+    /// Lay out ruleset files canonically: table rows and modifiers aligned in columns,
+    /// one blank line between definitions, comments kept where they are. Each file that
+    /// changes is rewritten whole; with --check nothing is written, the files that would
+    /// change are listed (exit 1 if any would). `-` lays out standard input on standard
+    /// output.
+    Fmt(fmt::Args),
 }
 
 impl Command {
@@ -239,6 +246,7 @@ fn run(cmd: Command, limits: &Limits) -> Result<ExitCode, Diags> {
         Command::Run(a) => run::run(a, limits),
         Command::Replay(a) => replay::run(a, limits),
         Command::Report(a) => report::run(a, limits),
+        Command::Fmt(a) => Ok(fmt::run(a, limits)),
     }
 }
 
