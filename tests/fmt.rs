@@ -148,6 +148,91 @@ fn every_ruleset_keeps_its_meaning_and_formats_once() {
 }
 
 #[test]
+fn indentation_and_trailing_spaces_are_the_formatters_own() {
+    // Every line of every ruleset stripped of its indentation and given trailing spaces
+    // lays out as the ruleset itself does: indentation comes from the brackets and the
+    // items, never from what was typed.
+    let mut compared = 0;
+    for path in every_ruleset() {
+        let name = path.to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).expect("a ruleset reads");
+        let Ok(want) = format_source(&name, &text) else {
+            continue;
+        };
+        let flat: Vec<String> = text
+            .lines()
+            .map(|l| format!("{}   ", l.trim_start()))
+            .collect();
+        // (A CRLF file stays CRLF.)
+        let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
+        let got = format_source(&name, &flat.join(eol)).expect("still parses");
+        assert!(
+            got == want,
+            "{name}: the layout depends on the indentation typed"
+        );
+        compared += 1;
+    }
+    assert!(compared > 100, "compared only {compared}");
+}
+
+#[test]
+fn lines_that_go_on_and_items_that_share_a_line() {
+    let text = r#"enum R { a "A", b "B" } const k = 1
+table t(n: Int) -> R {
+  1 => a;  2 => b
+  3-4 =>
+ a
+  _ => if n > 10 {
+  a
+  } else { b }
+}
+modifiers m(n: Int) {
+  "x" +1
+      if n > 1   # on the next line
+  "yy" -1 per n if n > 2
+}
+rule g(n: Int,
+m: Int) -> Int
+{
+  let y = n +
+  m
+  y
+}
+"#;
+    // Two definitions on a line are parted; a row whose cell is on the next line, and
+    // the `if` of a modifier on the next line, go on one level in; a parameter on the
+    // next line is an item of the bracket, one level in.
+    let want = r#"enum R { a "A", b "B" }
+
+const k = 1
+
+table t(n: Int) -> R {
+  1 => a; 2 => b
+  3-4 =>
+    a
+  _ => if n > 10 {
+    a
+  } else { b }
+}
+
+modifiers m(n: Int) {
+  "x" +1
+    if n > 1  # on the next line
+  "yy" -1 per n if n > 2
+}
+
+rule g(n: Int,
+  m: Int) -> Int
+{
+  let y = n +
+    m
+  y
+}
+"#;
+    assert_eq!(format_source("on.rules", text).expect("parses"), want);
+}
+
+#[test]
 fn the_bundled_rulesets_are_formatted() {
     for name in [
         "furious_reason",

@@ -166,14 +166,18 @@ pub(super) fn tree(text: &str) -> Option<Tree> {
 /// The comments of `text` in order, each without trailing spaces; `None` if it does not
 /// parse.
 pub(super) fn comments(text: &str) -> Option<Vec<String>> {
-    let tree = tree(text)?;
-    Some(
-        tree.toks
+    Some(tree(text)?.comments(text))
+}
+
+impl Tree {
+    /// The comments of `text` (whose tree this is) in order, each without trailing spaces.
+    pub(super) fn comments(&self, text: &str) -> Vec<String> {
+        self.toks
             .iter()
             .filter(|t| t.kind == Kind::Comment)
             .map(|t| text[t.start..t.end].trim_end().to_string())
-            .collect(),
-    )
+            .collect()
+    }
 }
 
 struct Walk {
