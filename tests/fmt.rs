@@ -469,6 +469,8 @@ fn a_syntax_error_leaves_the_file_and_the_others_are_done() {
     let o = umpire_in(&dir, &["fmt", "broken.rules", "messy.rules"], "");
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
+    // Under the file's name, as `umpire check` reports it.
+    assert!(err.contains("broken.rules: 1 error"), "{err}");
     assert!(err.contains("umpire::parse::syntax"), "{err}");
     assert!(err.contains("broken.rules:2:"), "{err}");
     assert_eq!(std::fs::read_to_string(&broken).expect("read"), text);

@@ -3,7 +3,7 @@
 //! would change; `-` reads standard input and writes the layout to standard output.
 
 use crate::bundled;
-use crate::diagnostic::{Code, Diag, Diags};
+use crate::diagnostic::{Code, Diag, Diags, FileReport};
 use crate::files::{create_temp, read_file};
 use crate::limits::Limits;
 use std::io::{Read, Write};
@@ -69,7 +69,14 @@ fn one(name: &str, check: bool, limits: &Limits) -> Result<Done, Diags> {
         .into());
     }
     let text = read_file(name, limits)?;
-    let out = crate::fmt::format_source(name, &text)?;
+    let out = match crate::fmt::format_source(name, &text) {
+        Ok(out) => out,
+        Err(ds) => {
+            // The ruleset's own errors, under its name, as `umpire check` shows them.
+            err!("{}", super::render(&FileReport::new(name, &ds.0)));
+            return Ok(Done::Failed);
+        }
+    };
     if out == text {
         return Ok(Done::Same);
     }
@@ -102,7 +109,13 @@ fn stdin(check: bool, limits: &Limits) -> Result<Done, Diags> {
             ),
         )
     })?;
-    let out = crate::fmt::format_source("<stdin>", &text)?;
+    let out = match crate::fmt::format_source("<stdin>", &text) {
+        Ok(out) => out,
+        Err(ds) => {
+            err!("{}", super::render(&FileReport::new("<stdin>", &ds.0)));
+            return Ok(Done::Failed);
+        }
+    };
     let same = out == text;
     if check {
         if !same {

@@ -226,17 +226,19 @@ fn columns(text: &str, toks: &[Tok], line: &Line, a: &Aligned) -> Option<(Vec<St
     if on_line.first()?.start != a.start {
         return None;
     }
-    let starts_here = |at: usize| on_line.iter().any(|t| t.start == at);
+    // The tokens are in order: those starting in `from..to` are found by halving.
+    let within = |from: usize, to: usize| {
+        let lo = on_line.partition_point(|t| t.start < from);
+        let hi = on_line.partition_point(|t| t.start < to);
+        &on_line[lo..hi.max(lo)]
+    };
+    let starts_here = |at: usize| within(at, at + 1).len() == 1;
     if !a.parts.iter().all(|p| starts_here(p.0)) || !starts_here(a.last) {
         return None;
     }
     let join = |from: usize, to: usize| {
         let mut s = String::new();
-        for (n, t) in on_line
-            .iter()
-            .filter(|t| t.start >= from && t.start < to)
-            .enumerate()
-        {
+        for (n, t) in within(from, to).iter().enumerate() {
             if n > 0 && t.spaced {
                 s.push(' ');
             }
@@ -247,11 +249,13 @@ fn columns(text: &str, toks: &[Tok], line: &Line, a: &Aligned) -> Option<(Vec<St
     let mut cols: Vec<String> = a.parts.iter().map(|&(s, e)| join(s, e)).collect();
     cols.push(join(a.last, usize::MAX));
     // Nothing but separators between the columns.
-    let taken: usize = on_line
+    let taken: usize = a
+        .parts
         .iter()
-        .filter(|t| a.parts.iter().any(|&(s, e)| t.start >= s && t.start < e) || t.start >= a.last)
-        .count();
-    let separators = on_line.len() - taken;
+        .map(|&(s, e)| within(s, e).len())
+        .sum::<usize>()
+        + within(a.last, usize::MAX).len();
+    let separators = on_line.len().saturating_sub(taken);
     let expected = match a.kind {
         AlignKind::Row | AlignKind::GridRow | AlignKind::GridHeader => a.parts.len(),
         AlignKind::Modifier => 0,
