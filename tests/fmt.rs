@@ -527,3 +527,35 @@ fn the_bundled_rulesets_pass_the_check_ci_runs() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_link_is_followed_and_a_read_only_file_refused() {
+    let dir = Scratch::new("link");
+    let (real, link, locked) = (
+        dir.path("real.rules"),
+        dir.path("link.rules"),
+        dir.path("locked.rules"),
+    );
+    std::fs::write(&real, UNFORMATTED).expect("write");
+    std::os::unix::fs::symlink(&real, &link).expect("symlink");
+    let o = umpire_in(&dir, &["fmt", "link.rules"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The file the link names is rewritten; the link stays a link.
+    assert_eq!(std::fs::read_to_string(&real).expect("read"), FORMATTED);
+    let meta = std::fs::symlink_metadata(&link).expect("link");
+    assert!(meta.file_type().is_symlink());
+    // A read-only file is not renamed over.
+    std::fs::write(&locked, UNFORMATTED).expect("write");
+    let mut perms = std::fs::metadata(&locked).expect("meta").permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&locked, perms).expect("chmod");
+    let o = umpire_in(&dir, &["fmt", "locked.rules"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot write locked.rules: it is read-only"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&locked).expect("read"), UNFORMATTED);
+}

@@ -120,6 +120,15 @@ fn indent(text: &str, tree: &Tree, lines: &mut [Line]) {
     }
 }
 
+/// Which lines align together: the rows of a block, the lines of a grid, the modifiers
+/// of a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Family {
+    Rows,
+    Grid,
+    Modifiers,
+}
+
 /// The `keys` of a grid's header, whose first column is empty.
 const HEADER: usize = usize::MAX;
 
@@ -142,7 +151,7 @@ fn align(text: &str, tree: &Tree, lines: &mut [Line]) {
             line_of.insert(toks[i].start, n);
         }
     }
-    let mut groups: HashMap<(usize, u8), Vec<Columns>> = HashMap::new();
+    let mut groups: HashMap<(usize, Family), Vec<Columns>> = HashMap::new();
     for a in &tree.aligned {
         let Some(&n) = line_of.get(&a.start) else {
             continue;
@@ -151,9 +160,9 @@ fn align(text: &str, tree: &Tree, lines: &mut [Line]) {
             continue;
         };
         let kind = match a.kind {
-            AlignKind::Row => 0,
-            AlignKind::GridRow | AlignKind::GridHeader => 1,
-            AlignKind::Modifier => 2,
+            AlignKind::Row => Family::Rows,
+            AlignKind::GridRow | AlignKind::GridHeader => Family::Grid,
+            AlignKind::Modifier => Family::Modifiers,
         };
         groups
             .entry((a.container, kind))
@@ -172,7 +181,7 @@ fn align(text: &str, tree: &Tree, lines: &mut [Line]) {
             let last = c.cols.len().saturating_sub(1);
             for (i, col) in c.cols.iter().enumerate() {
                 // A last column is not padded; nor is a row's key that spans others.
-                let spans = kind == 0 && c.keys < keys && i + 1 == c.keys;
+                let spans = kind == Family::Rows && c.keys < keys && i + 1 == c.keys;
                 if i < last && !spans {
                     widths[i] = widths[i].max(col.width());
                 }
@@ -188,7 +197,7 @@ fn align(text: &str, tree: &Tree, lines: &mut [Line]) {
                 out.push_str(col);
                 if i < last {
                     let mut width = widths[i];
-                    if kind == 0 && c.keys < keys && i + 1 == c.keys {
+                    if kind == Family::Rows && c.keys < keys && i + 1 == c.keys {
                         width = widths[i..keys].iter().sum::<usize>() + 3 * (keys - c.keys);
                     }
                     let pad = width.saturating_sub(col.width());
@@ -200,17 +209,16 @@ fn align(text: &str, tree: &Tree, lines: &mut [Line]) {
     }
 }
 
-/// What stands before column `i` of an aligned line of `kind` (0 rows, 1 grid lines,
-/// 2 modifiers).
-fn separator(kind: u8, i: usize, c: &Columns) -> &'static str {
+/// What stands before column `i` of an aligned line of `kind`.
+fn separator(kind: Family, i: usize, c: &Columns) -> &'static str {
     match kind {
-        0 if i == c.keys => " => ",
-        0 => " | ",
+        Family::Rows if i == c.keys => " => ",
+        Family::Rows => " | ",
         // A grid's header has an empty first column, under the rows' keys.
-        1 if i == 1 && c.keys == HEADER => "    ",
-        1 if i == 1 => " => ",
-        1 => " | ",
-        _ => " ",
+        Family::Grid if i == 1 && c.keys == HEADER => "    ",
+        Family::Grid if i == 1 => " => ",
+        Family::Grid => " | ",
+        Family::Modifiers => " ",
     }
 }
 

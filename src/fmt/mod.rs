@@ -10,14 +10,18 @@
 //! `0.5` are one number to it).
 //!
 //! The layout: the author's line breaks are kept (a line break means something in a few
-//! places of the grammar: a row's `-`, a call's `(`); a run of spaces becomes one space,
+//! places of the grammar: a row's `-`, a call's `(`), but a definition after another on
+//! one line starts a line of its own; a run of spaces becomes one space,
 //! and no space is added where there was none, except around a row's `|` and `=>`; two
 //! spaces of indentation per bracket left open, and a level more for a line that goes on
-//! with an item begun on a line above (a `cite` under a rule's head); one blank line
-//! between definitions, never two in a row, none just inside a bracket; table rows,
-//! grid lines and modifiers aligned in columns with the others of their block, padded
-//! to the widest cell of each column; comments after code aligned in each run of
-//! consecutive lines that have them.
+//! with an item begun on a line above (a `cite` under a rule's head), which is the
+//! bundled rulesets' style; one blank line between definitions (but for the file's head:
+//! `ruleset`, `extends`, `use`, `die`), never two in a row, none just inside a bracket;
+//! table rows, `match` and `reading` arms, grid lines and modifiers aligned in columns
+//! with the others of their block (a `column` block is one), padded to the widest cell
+//! of each column (a row that starts its line with its keys and `=>`, or a modifier with
+//! its label and amount; any other is left as written); comments after code aligned in
+//! each run of consecutive lines that have them.
 //!
 //! Then a safety net: the output is parsed again, and its syntax tree (but for source
 //! positions) and its comments, in order, must be the input's; if not, the text is
