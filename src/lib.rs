@@ -45,6 +45,7 @@ pub mod diff;
 pub mod eval;
 pub mod extend;
 pub mod files;
+pub mod fmt;
 pub mod game;
 pub mod gamelog;
 pub mod limits;

@@ -36,6 +36,7 @@ mod config;
 mod dice;
 mod diff;
 mod eval;
+mod fmt;
 mod lsp;
 mod prob;
 mod repl;
@@ -156,6 +157,12 @@ enum Command {
     /// A language server for `.rules` files, over stdin and stdout, for editors:
     /// diagnostics as you type, hover, go to definition, completion, formatting.
     Lsp(lsp::Args),
+    /// Lay out ruleset files canonically: table rows and modifiers aligned in columns,
+    /// one blank line between definitions, comments kept where they are. Each file that
+    /// changes is rewritten whole; with --check nothing is written, the files that would
+    /// change are listed (exit 1 if any would). `-` lays out standard input on standard
+    /// output.
+    Fmt(fmt::Args),
 }
 
 impl Command {
@@ -244,6 +251,7 @@ fn run(cmd: Command, limits: &Limits) -> Result<ExitCode, Diags> {
         Command::Replay(a) => replay::run(a, limits),
         Command::Report(a) => report::run(a, limits),
         Command::Lsp(a) => Ok(lsp::run(a, limits)),
+        Command::Fmt(a) => Ok(fmt::run(a, limits)),
     }
 }
 
