@@ -330,6 +330,11 @@ pub enum Code {
     IoRead,
     /// `--write-state .` (a folder), or `--log missing/game.log`: the file cannot be written.
     IoWrite,
+    // fmt: `umpire fmt`
+    /// The layout `umpire fmt` made would not read as the file does (a changed syntax
+    /// tree, a comment lost or moved): the file is left as it was. A fault of the
+    /// formatter, never of the ruleset.
+    FmtMeaning,
     // test: `umpire test`
     /// `example "double" { double(3) == 7 }`, `double(3)` giving 6: an example that does not hold.
     TestFailed,
@@ -337,7 +342,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 142] = [
+    pub const ALL: [Code; 143] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseGrid,
@@ -479,6 +484,7 @@ impl Code {
         Code::IoNotState,
         Code::IoRead,
         Code::IoWrite,
+        Code::FmtMeaning,
         Code::TestFailed,
     ];
 
@@ -626,6 +632,7 @@ impl Code {
             Code::IoNotState => "umpire::io::not_state",
             Code::IoRead => "umpire::io::read",
             Code::IoWrite => "umpire::io::write",
+            Code::FmtMeaning => "umpire::fmt::meaning",
             Code::TestFailed => "umpire::test::failed",
         }
     }
@@ -771,6 +778,7 @@ impl Code {
             | Code::IoNotState
             | Code::IoRead
             | Code::IoWrite => Phase::Io,
+            Code::FmtMeaning => Phase::Fmt,
             Code::TestFailed => Phase::Test,
         }
     }
@@ -807,6 +815,8 @@ pub enum Phase {
     Cli,
     /// `umpire::io::…`
     Io,
+    /// `umpire::fmt::…`
+    Fmt,
     /// `umpire::test::…`
     Test,
 }

@@ -78,7 +78,7 @@ fn safety_net(name: &str, before: &File, comments: &[String], out: &str) -> Resu
 /// The error for a layout refused by the safety net.
 fn not_kept(name: &str, why: &str) -> Diags {
     Diag::error(
-        Code::IoWrite,
+        Code::FmtMeaning,
         format!("fmt could not keep the meaning of {name} ({why}): it is left unchanged"),
     )
     .help("this is a fault of umpire fmt, not of the ruleset: please report it with the file")
@@ -145,6 +145,7 @@ mod tests {
             let Err(d) = safety_net("t", &before, &comments, out) else {
                 panic!("{out:?} let through");
             };
+            assert_eq!(d.0[0].code, Code::FmtMeaning);
             let message = &d.0[0].message;
             assert!(message.contains(why), "{message}");
             assert!(message.contains("left unchanged"), "{message}");
