@@ -146,3 +146,51 @@ fn exit_without_shutdown_ends_with_code_one() {
     lsp.notify("exit", Value::Null);
     assert_eq!(lsp.wait(), Some(1));
 }
+
+#[test]
+fn formatting_answers_umpire_fmts_layout_as_one_edit_and_refuses_a_broken_document() {
+    let mut lsp = Client::start();
+    let uri = "untitled:layout.rules";
+    // Rows out of line; `umpire fmt` puts their `=>` in one column (the widest key,
+    // `7 or more`, sets it) and a blank line between the two definitions.
+    let text = "enum R { a \"A\", b \"B\" }\ntable t(n: Int) -> R {\n  7 or more => a\n  5,6 =>   b\n    _ => a\n}\n";
+    let want = "enum R { a \"A\", b \"B\" }\n\ntable t(n: Int) -> R {\n  7 or more => a\n  5,6       => b\n  _         => a\n}\n";
+    assert_eq!(lsp.open(uri, text), Vec::<Value>::new());
+    let options = json!({ "tabSize": 2, "insertSpaces": true });
+    let answer = lsp.request(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": uri }, "options": options }),
+    );
+    let edits = answer["result"].as_array().expect("edits");
+    assert_eq!(edits.len(), 1, "{answer}");
+    // The whole text replaced: from the start to the end of its last (empty) line 6.
+    assert_eq!(span_of(&edits[0]["range"]), (0, 0, 6, 0));
+    assert_eq!(edits[0]["newText"], want);
+    // Laid out already: no edits.
+    lsp.change(uri, 2, want);
+    let answer = lsp.request(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": uri }, "options": options }),
+    );
+    assert_eq!(answer["result"], json!([]));
+    // A syntax error: an error answer saying where, and the text left alone.
+    lsp.change(uri, 3, "rule r( {\n");
+    let answer = lsp.request(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": uri }, "options": options }),
+    );
+    let why = answer["error"]["message"].as_str().expect("an error");
+    assert!(
+        why.contains("not formatted") && why.contains("line 1"),
+        "{why}"
+    );
+    // A document never opened.
+    let answer = lsp.request(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": "untitled:never.rules" }, "options": options }),
+    );
+    assert!(answer["error"]["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("not open")));
+    assert_eq!(lsp.stop(), Some(0));
+}

@@ -8,10 +8,11 @@
 //! error") and the server goes on serving, where that reader would stop.
 //!
 //! Files: `document.rs` (an open document, positions), `diagnostics.rs` (what checking
-//! found, as diagnostics).
+//! found, as diagnostics), `format.rs` (formatting, by `umpire fmt`).
 
 pub mod diagnostics;
 pub mod document;
+pub mod format;
 
 use crate::limits::Limits;
 use document::Document;
@@ -189,6 +190,11 @@ impl<W: Write> Server<W> {
                 "capabilities": capabilities(),
                 "serverInfo": { "name": "umpire", "version": env!("CARGO_PKG_VERSION") },
             })),
+            request::Formatting::METHOD => {
+                let p = params::<lsp_types::DocumentFormattingParams>(r.params)?;
+                let edits = format::edits(self.doc(&p.text_document.uri)?)?;
+                Ok(serde_json::to_value(edits).unwrap_or(Value::Null))
+            }
             request::Shutdown::METHOD => {
                 self.shut_down = true;
                 Ok(Value::Null)
@@ -234,7 +240,6 @@ impl<W: Write> Server<W> {
     }
 
     /// An open document, or why a request about it cannot be answered.
-    #[allow(dead_code)]
     fn doc(&self, uri: &Url) -> Result<&Document, Failure> {
         self.docs.get(uri).ok_or_else(|| {
             (
@@ -325,6 +330,7 @@ fn capabilities() -> lsp_types::ServerCapabilities {
         text_document_sync: Some(lsp_types::TextDocumentSyncCapability::Kind(
             lsp_types::TextDocumentSyncKind::FULL,
         )),
+        document_formatting_provider: Some(lsp_types::OneOf::Left(true)),
         ..Default::default()
     }
 }
