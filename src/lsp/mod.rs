@@ -8,10 +8,13 @@
 //! error") and the server goes on serving, where that reader would stop.
 //!
 //! Files: `document.rs` (an open document, positions), `diagnostics.rs` (what checking
-//! found, as diagnostics).
+//! found, as diagnostics), `complete.rs` (completion), `lens.rs` (the examples' code
+//! lenses and the command that runs one).
 
+pub mod complete;
 pub mod diagnostics;
 pub mod document;
+pub mod lens;
 
 use crate::limits::Limits;
 use document::Document;
@@ -35,6 +38,7 @@ pub fn serve(input: impl BufRead, output: impl Write, limits: Limits) -> i32 {
         docs: HashMap::new(),
         limits,
         shut_down: false,
+        runs: lens::Runs::default(),
     };
     let mut input = input;
     loop {
@@ -162,6 +166,8 @@ struct Server<W: Write> {
     docs: HashMap<Url, Document>,
     limits: Limits,
     shut_down: bool,
+    /// The examples' results, worked out once per version of a document.
+    runs: lens::Runs,
 }
 
 impl<W: Write> Server<W> {
@@ -192,6 +198,14 @@ impl<W: Write> Server<W> {
             request::Shutdown::METHOD => {
                 self.shut_down = true;
                 Ok(Value::Null)
+            }
+            request::Completion::METHOD => complete::answer(&self.docs, r.params),
+            request::CodeLensRequest::METHOD => lens::answer(&self.docs, &mut self.runs, r.params),
+            request::ExecuteCommand::METHOD => {
+                lens::execute(&self.docs, r.params).map(|(answer, said)| {
+                    self.notify::<notification::ShowMessage>(said);
+                    answer
+                })
             }
             method => Err((
                 ErrorCode::MethodNotFound,
@@ -246,7 +260,8 @@ impl<W: Write> Server<W> {
 
     /// Takes a document's text: checks it and publishes what was found.
     fn open(&mut self, uri: Url, version: i32, text: String) {
-        let doc = Document::new(uri.clone(), version, text, &self.limits);
+        let mut doc = Document::new(uri.clone(), version, text, &self.limits);
+        doc.keep_last_checked(self.docs.get(&uri));
         let params = lsp_types::PublishDiagnosticsParams {
             uri: uri.clone(),
             diagnostics: diagnostics::of(&doc),
@@ -325,6 +340,11 @@ fn capabilities() -> lsp_types::ServerCapabilities {
         text_document_sync: Some(lsp_types::TextDocumentSyncCapability::Kind(
             lsp_types::TextDocumentSyncKind::FULL,
         )),
+        completion_provider: Some(complete::options()),
+        code_lens_provider: Some(lsp_types::CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        execute_command_provider: Some(lens::command_options()),
         ..Default::default()
     }
 }
