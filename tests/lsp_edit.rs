@@ -161,6 +161,15 @@ fn the_names_in_scope_in_a_rule_body_with_their_kinds_and_types() {
         "{:?}",
         labels(&items)
     );
+    // A `let` being written is not in scope in its own value.
+    let items = complete(
+        &mut lsp,
+        uri,
+        3,
+        &typed("let per = speed(u.arm, ground)\n", "  let fresh = per + "),
+    );
+    assert!(labels(&items).contains(&"per"));
+    assert!(!labels(&items).contains(&"fresh"), "{:?}", labels(&items));
     // Before the `let`, `per` is not in scope.
     let items = complete(&mut lsp, uri, 2, &typed("turns: Int = 1) -> Int {\n  ", ""));
     assert!(labels(&items).contains(&"u"));
@@ -252,8 +261,8 @@ fn record_fields_after_a_dot_and_parameter_names_in_a_call() {
     assert_eq!(item(&items, "men")["kind"], FIELD);
     assert_eq!(item(&items, "men")["detail"], "Int");
     assert_eq!(item(&items, "arm")["detail"], "Arm");
-    // The value before the dot may be a call: `march(...)` gives an Int, no fields;
-    // a record built in place has its type's.
+    // The value before the dot may be written in place: a record built there has its
+    // type's fields.
     let items = complete(
         &mut lsp,
         uri,
@@ -261,8 +270,40 @@ fn record_fields_after_a_dot_and_parameter_names_in_a_call() {
         &typed("per * turns + base", " + Unit { men: 3, arm: cavalry }."),
     );
     assert_eq!(labels(&items), ["men", "arm"]);
+    // A call is typed by what it gives: `speed(...)` an Int, which has no fields.
+    let items = complete(
+        &mut lsp,
+        uri,
+        3,
+        &typed("per * turns + base", " + speed(cavalry, rough)."),
+    );
+    assert_eq!(labels(&items), Vec::<&str>::new());
+    // In a Unit written in place: its fields not given yet, in order; after `arm: `, the
+    // Arm values first.
+    let items = complete(
+        &mut lsp,
+        uri,
+        4,
+        &typed("per * turns + base", " + march(Unit { "),
+    );
+    assert_eq!(labels(&items), ["men:", "arm:"]);
+    assert_eq!(item(&items, "arm:")["detail"], "arm: Arm");
+    let items = complete(
+        &mut lsp,
+        uri,
+        5,
+        &typed("per * turns + base", " + march(Unit { men: 3, "),
+    );
+    assert_eq!(labels(&items), ["arm:"]);
+    let items = complete(
+        &mut lsp,
+        uri,
+        6,
+        &typed("per * turns + base", " + march(Unit { arm: "),
+    );
+    assert_eq!(sorted(&items)[..3], ["infantry", "cavalry", "artillery"]);
     // `march(`: its parameters by name, in order, written `name: `.
-    let items = complete(&mut lsp, uri, 3, &typed("per * turns + base", " + march("));
+    let items = complete(&mut lsp, uri, 7, &typed("per * turns + base", " + march("));
     let params: Vec<&str> = sorted(&items)[..3].to_vec();
     assert_eq!(params, ["ground:", "turns:", "u:"]);
     let u = item(&items, "u:");
@@ -273,7 +314,7 @@ fn record_fields_after_a_dot_and_parameter_names_in_a_call() {
     let items = complete(
         &mut lsp,
         uri,
-        4,
+        8,
         &typed("per * turns + base", " + march(ground: rough, "),
     );
     let l = labels(&items);
@@ -282,7 +323,7 @@ fn record_fields_after_a_dot_and_parameter_names_in_a_call() {
     let items = complete(
         &mut lsp,
         uri,
-        5,
+        9,
         &typed("per * turns + base", " + march(u, "),
     );
     let l = labels(&items);
@@ -630,5 +671,72 @@ fn bad_commands_are_answered_with_errors() {
         json!([".", "("])
     );
     assert!(caps["codeLensProvider"].is_object(), "{caps}");
+    assert_eq!(lsp.stop(), Some(0));
+}
+
+#[test]
+fn a_house_rule_completes_its_bases_keys_and_shows_lenses_for_its_own_examples_only() {
+    let dir = common::Scratch::new("house");
+    std::fs::write(dir.join("base.rules"), RULES).expect("base written");
+    std::fs::write(dir.join("lenses.rules"), EXAMPLES).expect("base written");
+    let mut lsp = Client::start();
+    // A patch of the base's `speed`: its rows' first key is the base's Arm.
+    let house = "extends \"base.rules\"\n\noverride table speed {\n  artillery | rough => 1\n}\n";
+    let uri = client::file_uri(&dir.join("house.rules"));
+    assert_eq!(lsp.open(&uri, house), Vec::<Value>::new());
+    let marked = house.replace("  artillery", "  ¦\n  artillery");
+    let (text, line, character) = cursor(&marked);
+    lsp.change(&uri, 2, &text);
+    let items = lsp.completion(&uri, line, character)["result"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(sorted(&items)[..3], ["infantry", "cavalry", "artillery"]);
+    // On a house rule of EXAMPLES, whose examples are the base's: one lens, its own.
+    let house = "extends \"lenses.rules\"\n\nexample \"mine\" {\n  double(5) == 10\n}\n";
+    let uri = client::file_uri(&dir.join("house2.rules"));
+    lsp.open(&uri, house);
+    let lenses = lsp.code_lenses(&uri)["result"].clone();
+    assert_eq!(lenses.as_array().map(Vec::len), Some(1), "{lenses}");
+    assert_eq!(lenses[0]["range"]["start"]["line"], 2);
+    assert_eq!(lenses[0]["command"]["title"], "✓ 1 check passes");
+    assert_eq!(lsp.stop(), Some(0));
+}
+
+#[test]
+fn completion_anywhere_in_the_bundled_rulesets_answers_and_never_fails() {
+    let mut lsp = Client::start();
+    let dir = common::root().join("rulesets");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("rulesets/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "rules"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 4, "{files:?}");
+    let mut asked = 0;
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("a ruleset");
+        let uri = client::file_uri(&path);
+        lsp.open(&uri, &text);
+        // Every fifth line: its start, its middle, and its end.
+        for (n, line) in text.lines().enumerate().step_by(5) {
+            let len = line.encode_utf16().count() as u32;
+            for character in [0, len / 2, len] {
+                let m = lsp.completion(&uri, n as u32, character);
+                assert!(m["result"].is_array(), "{uri}:{n}:{character}: {m}");
+                asked += 1;
+            }
+        }
+        // The lenses: every bundled example passes.
+        let lenses = lsp.code_lenses(&uri)["result"].clone();
+        let lenses = lenses.as_array().expect("lenses");
+        assert!(!lenses.is_empty(), "{uri} has examples");
+        for lens in lenses {
+            let title = lens["command"]["title"].as_str().unwrap_or("");
+            assert!(title.starts_with('✓'), "{uri}: {title}");
+        }
+    }
+    assert!(asked > 300, "{asked}");
     assert_eq!(lsp.stop(), Some(0));
 }

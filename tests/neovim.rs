@@ -2,7 +2,7 @@
 //! snippet is read out of README.md, between its `neovim-setup` markers, and given to
 //! Neovim as its `init.lua`), opening a ruleset with a mistake. `tests/neovim/harness.lua`
 //! waits for the diagnostics, fixes the line, waits for them to go, asks for completion,
-//! writes what it found as JSON and quits; every wait is bounded, and Neovim itself is
+//! reads the example's code lens and runs it, writes what it found as JSON and quits; every wait is bounded, and Neovim itself is
 //! stopped if it runs past a time limit.
 //!
 //! Without `nvim` on the PATH the test prints a notice and passes, except under
@@ -19,11 +19,17 @@ use std::time::{Duration, Instant};
 const LIMIT: Duration = Duration::from_secs(120);
 
 /// The ruleset opened: `strenght` on line 4 (0-based), at character 35, is not a name.
+/// Its example (line 6), once that is fixed: `2 * 3 + 1` is 7, and `2 * 3 + 0` is 6, not 5.
 const PROBE: &str = "ruleset \"Probe\"\n\
 record Unit { men: Int, arm: Int }\n\
 const strength = 3\n\
 \n\
-rule doubled(u: Unit) -> Int { 2 * strenght + u.men }\n";
+rule doubled(u: Unit) -> Int { 2 * strenght + u.men }\n\
+\n\
+example \"doubled\" {\n\
+  doubled(Unit { men: 1, arm: 0 }) == 7\n\
+  doubled(Unit { men: 0, arm: 0 }) == 5\n\
+}\n";
 
 /// The line as fixed; completion is asked just after its `u.` (character 48).
 const FIXED: &str = "rule doubled(u: Unit) -> Int { 2 * strength + u.men }";
@@ -61,7 +67,7 @@ fn nvim_found() -> bool {
 }
 
 #[test]
-fn neovim_set_up_as_the_readme_says_shows_the_diagnostic_and_completes() {
+fn neovim_set_up_as_the_readme_says_shows_the_diagnostic_completes_and_runs_an_example() {
     if !nvim_found() {
         return;
     }
@@ -111,6 +117,7 @@ fn neovim_set_up_as_the_readme_says_shows_the_diagnostic_and_completes() {
         .env("UMPIRE_NVIM_FIX_TEXT", FIXED)
         .env("UMPIRE_NVIM_COMPLETE_LINE", "4")
         .env("UMPIRE_NVIM_COMPLETE_CHARACTER", complete_at.to_string())
+        .env("UMPIRE_NVIM_LENS_LINE", "6")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -162,4 +169,23 @@ fn neovim_set_up_as_the_readme_says_shows_the_diagnostic_and_completes() {
         .filter_map(|i| i["label"].as_str())
         .collect();
     assert_eq!(labels, ["men", "arm"], "{found}");
+    // The example's lens, on its line, says its second check fails; run from Neovim,
+    // the server shows the same in words.
+    assert_eq!(found["lensed"], true, "{found}");
+    let lenses = found["lenses"].as_array().expect("a list");
+    assert_eq!(lenses.len(), 1, "{found}");
+    assert_eq!(lenses[0]["line"], 6, "{found}");
+    let why = "`doubled(Unit { men: 0, arm: 0 }) == 5`: example does not hold, gave 6; expected 5";
+    assert_eq!(
+        lenses[0]["title"],
+        format!("✗ 1 of 2 fails: {why}"),
+        "{found}"
+    );
+    assert_eq!(found["ran"], true, "{found}");
+    assert_eq!(
+        found["shown"][0]["message"],
+        format!("example \"doubled\": 1 of 2 checks fails: {why}"),
+        "{found}"
+    );
+    assert_eq!(found["shown"][0]["type"], 1, "an error: {found}");
 }

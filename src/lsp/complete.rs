@@ -19,7 +19,8 @@
 //! name, a used ruleset's names after its alias); a table row's key of an enum type, a
 //! `match` arm, a call's argument for an enum parameter, the right of `==`/`!=` and the
 //! patterns of `in (...)`: that enum's values first; in a call's brackets the parameters
-//! not yet given (`attackers:`); after `:` in a parameter, a field or a `let`: the types;
+//! not yet given (`attackers:`), in a record written in place (`Unit { `) its fields;
+//! after `:` in a parameter, a field or a `let`: the types;
 //! at a definition's start, the keywords of definitions; elsewhere the names in scope
 //! and the keywords that may start a statement or an expression there.
 
@@ -204,7 +205,7 @@ fn is_word_char(c: char) -> bool {
 }
 
 /// The keywords a definition starts with.
-const DEFINITIONS: [&str; 16] = [
+const DEFINITIONS: [&str; 15] = [
     "ruleset",
     "die",
     "extends",
@@ -220,7 +221,6 @@ const DEFINITIONS: [&str; 16] = [
     "example",
     "interpretation",
     "override",
-    "recursive",
 ];
 
 /// Keywords that may start an expression.
@@ -272,6 +272,13 @@ enum Context {
     /// An expression; a statement may start here in a block (`Some(false)`) or an
     /// example (`Some(true)`).
     Expression(Option<bool>),
+    /// In a record of a declared type written in place (`Unit { `): the record, the
+    /// fields given already, and the field whose value is being written.
+    Record {
+        record: u32,
+        given: Vec<String>,
+        value_of: Option<String>,
+    },
     /// Nothing to offer (an enum's values being declared).
     Nothing,
 }
@@ -346,7 +353,7 @@ impl<'a> Scope<'a> {
         word_start: usize,
         at_column0: bool,
     ) -> Context {
-        let (stack, lets) = brackets(text, toks);
+        let (stack, lets) = brackets(text, toks, self.line_begin);
         // Parameters are in scope inside the body (and in a modifier list's).
         if header.body.is_some_and(|b| stack.first() == Some(&b)) {
             let sig = self.signature_of(&header.name);
@@ -441,6 +448,12 @@ impl<'a> Scope<'a> {
                     }
                     return Context::Expression(None);
                 }
+                let name = operand_before(text, toks[open].start);
+                if let Some(Global::RecordType(r)) =
+                    self.program().and_then(|p| p.globals.get(name))
+                {
+                    return self.in_record(text, toks, open, *r);
+                }
                 if words.first() == Some(&"column") && header.keyword == "table" {
                     let key = words.get(1).copied();
                     return self.in_rows(toks, open, header, key);
@@ -498,6 +511,29 @@ impl<'a> Scope<'a> {
         }
     }
 
+    /// In the braces (opened at `open`) of a record of the declared type `record`.
+    fn in_record(&self, text: &str, toks: &[Token], open: usize, record: u32) -> Context {
+        let mut given = Vec::new();
+        let mut depth = 0usize;
+        let mut field_start = open + 1;
+        for (i, t) in toks.iter().enumerate().skip(open + 1) {
+            match t.tok {
+                Tok::Mark("(" | "[" | "{") => depth += 1,
+                Tok::Mark(")" | "]" | "}") => depth = depth.saturating_sub(1),
+                Tok::Mark(",") if depth == 0 => {
+                    given.extend(arg_name(text, &toks[field_start..i]));
+                    field_start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        Context::Record {
+            record,
+            given,
+            value_of: arg_name(text, &toks[field_start..]),
+        }
+    }
+
     /// In a table's body (or a `column` block of it, whose key is `fixed`): a row's
     /// pattern for a key, or its cell.
     fn in_rows(
@@ -515,16 +551,42 @@ impl<'a> Scope<'a> {
             .iter()
             .filter(|t| t.tok == Tok::Mark("|"))
             .count();
-        let keys: Vec<usize> = (0..header.keys)
-            .filter(|i| Some(header.params[*i].0.as_str()) != fixed)
+        let sig = self.signature_of(&header.name);
+        // The keys as written, or (a patch of a base's table: `override table NAME {`)
+        // as the last program has them.
+        let keys: Vec<(String, Ty)> = if header.keys > 0 {
+            header.params[..header.keys.min(header.params.len())]
+                .iter()
+                .enumerate()
+                .map(|(k, (name, written))| {
+                    let ty = sig
+                        .and_then(|s| s.params.get(k))
+                        .filter(|p| *p.name == **name)
+                        .map_or_else(|| self.resolve(written), |p| p.ty.clone());
+                    (name.clone(), ty)
+                })
+                .collect()
+        } else {
+            let keys = self.program().and_then(|p| {
+                p.tables
+                    .iter()
+                    .find(|t| *t.sig.name == header.name)
+                    .map(|t| t.keys)
+            });
+            sig.map_or_else(Vec::new, |s| {
+                s.params
+                    .iter()
+                    .take(keys.unwrap_or(0))
+                    .map(|p| (p.name.to_string(), p.ty.clone()))
+                    .collect()
+            })
+        };
+        let keys: Vec<&Ty> = keys
+            .iter()
+            .filter(|(name, _)| Some(name.as_str()) != fixed)
+            .map(|(_, ty)| ty)
             .collect();
-        let ty = keys.get(bars).map(|&k| {
-            let sig = self.signature_of(&header.name);
-            sig.and_then(|s| s.params.get(k))
-                .filter(|p| *p.name == header.params[k].0)
-                .map_or_else(|| self.resolve(&header.params[k].1), |p| p.ty.clone())
-        });
-        Context::Pattern(ty)
+        Context::Pattern(keys.get(bars).map(|t| (*t).clone()))
     }
 
     /// The tokens of the cursor's line before it (those after the bracket `open`).
@@ -632,7 +694,7 @@ impl<'a> Scope<'a> {
     fn complete(&self, out: &mut Items) {
         match &self.context {
             Context::TopLevel => {
-                for k in DEFINITIONS.iter().filter(|k| **k != "recursive") {
+                for k in DEFINITIONS {
                     out.keyword(k, "a definition");
                 }
             }
@@ -660,6 +722,11 @@ impl<'a> Scope<'a> {
                 self.names(out);
                 self.expression_keywords(out);
             }
+            Context::Record {
+                record,
+                given,
+                value_of,
+            } => self.record_fields(*record, given, value_of.as_deref(), out),
             Context::Nothing => {}
             Context::Expression(statement) => {
                 self.names(out);
@@ -846,6 +913,46 @@ impl<'a> Scope<'a> {
         }
     }
 
+    /// A record's fields not given yet (`men:`), or the names and values for the one
+    /// whose value is being written.
+    fn record_fields(
+        &self,
+        record: u32,
+        given: &[String],
+        value_of: Option<&str>,
+        out: &mut Items,
+    ) {
+        let Some(p) = self.program() else {
+            return;
+        };
+        let Some(info) = p.records.get(record as usize) else {
+            return;
+        };
+        if let Some(field) = value_of {
+            if let Some((_, ty)) = info.shape.fields.iter().find(|(n, _)| &**n == field) {
+                self.values_of(ty, "0", out);
+            }
+            self.names(out);
+            self.expression_keywords(out);
+            return;
+        }
+        for (i, (name, ty)) in info.shape.fields.iter().enumerate() {
+            if given.iter().any(|g| **g == **name) {
+                continue;
+            }
+            let label = format!("{name}:");
+            let detail = match info.has_default.get(i) {
+                Some(true) => format!("{}: {} = …", name, ty.name(p)),
+                _ => format!("{}: {}", name, ty.name(p)),
+            };
+            if let Some(item) = out.push(&label, CompletionItemKind::FIELD, &detail, "0") {
+                item.insert_text = Some(format!("{name}: "));
+                item.filter_text = Some(name.to_string());
+                item.sort_text = Some(format!("0{i:05}"));
+            }
+        }
+    }
+
     /// The parameters of a definition written in the text (one the last ruleset that
     /// checked does not have).
     fn written_params(&self, name: &str) -> Vec<(String, String)> {
@@ -865,6 +972,8 @@ impl<'a> Scope<'a> {
     fn names(&self, out: &mut Items) {
         for l in self.locals.iter().rev() {
             let detail = match (&l.ty, self.program(), &l.written) {
+                // A parameter's type as written (`0..` says more than `Int`).
+                (_, _, Some(w)) if l.param => w.clone(),
                 (Ty::Any, _, Some(w)) => w.clone(),
                 (Ty::Any, _, None) => String::new(),
                 (ty, Some(p), _) => ty.name(p),
@@ -1020,9 +1129,15 @@ fn push_param(text: &str, toks: &[Token], out: &mut Vec<(String, String)>) {
 }
 
 /// The brackets open at the end of `toks` (indices into it, outermost first), and the
-/// `let`s whose block is still open: (name, type as written, value as written).
+/// `let`s whose block is still open: (name, type as written, value as written). A `let`
+/// on the cursor's line (starting at byte `line_begin`) is the one being written: its
+/// name is not in scope yet.
 #[allow(clippy::type_complexity)]
-fn brackets(text: &str, toks: &[Token]) -> (Vec<usize>, Vec<(String, Option<String>, String)>) {
+fn brackets(
+    text: &str,
+    toks: &[Token],
+    line_begin: usize,
+) -> (Vec<usize>, Vec<(String, Option<String>, String)>) {
     let mut stack: Vec<usize> = Vec::new();
     let mut lets: Vec<(usize, String, Option<String>, String)> = Vec::new();
     for (i, t) in toks.iter().enumerate() {
@@ -1032,7 +1147,7 @@ fn brackets(text: &str, toks: &[Token]) -> (Vec<usize>, Vec<(String, Option<Stri
                 stack.pop();
                 lets.retain(|l| l.0 <= stack.len());
             }
-            Tok::Word if &text[t.start..t.end] == "let" => {
+            Tok::Word if &text[t.start..t.end] == "let" && t.start < line_begin => {
                 if let Some(l) = read_let(text, &toks[i..]) {
                     lets.push((stack.len(), l.0, l.1, l.2));
                 }
@@ -1325,5 +1440,56 @@ fn global_detail(p: &Program, name: &str, g: &Global) -> (CompletionItemKind, St
                 .map_or("?".into(), |(_, t)| t.name(p));
             (K::FIELD, format!("state field: {ty}"))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lexer_reads_names_marks_texts_lengths_and_skips_comments() {
+        let text = "let w = 6\" + f(\"a # b\") # the rest\nx => 2d6";
+        let toks: Vec<&str> = lex(text).iter().map(|t| &text[t.start..t.end]).collect();
+        assert_eq!(
+            toks,
+            [
+                "let",
+                "w",
+                "=",
+                "6\"",
+                "+",
+                "f",
+                "(",
+                "\"a # b\"",
+                ")",
+                "x",
+                "=>",
+                "2d6"
+            ]
+        );
+        let first: Vec<bool> = lex(text).iter().map(|t| t.line_start).collect();
+        assert_eq!(first.iter().filter(|b| **b).count(), 2);
+    }
+
+    #[test]
+    fn the_operand_before_a_dot_or_an_operator_takes_calls_members_and_records() {
+        let op = |text: &str| operand_before(text, text.len()).to_string();
+        assert_eq!(op("2 * u.pos"), "u.pos");
+        assert_eq!(op("x + melee(9, f(1), 0)"), "melee(9, f(1), 0)");
+        assert_eq!(op("a == units[name]  "), "units[name]");
+        assert_eq!(op("1 + Unit { men: 3 }"), "Unit { men: 3 }");
+        // An unmatched bracket stops it, never reads past the text's start.
+        assert_eq!(op("f(1))"), "");
+    }
+
+    #[test]
+    fn texts_and_comments_are_told_from_inch_marks() {
+        let at_end = |text: &str| in_text_or_comment(text, text.len());
+        assert!(at_end("note \"half"));
+        assert!(at_end("x + 1 # a comm"));
+        assert!(!at_end("let w = 6\" + u"));
+        assert!(!at_end("note \"Rule 3\" u"));
+        assert!(at_end("note \"a \\\" b"));
     }
 }

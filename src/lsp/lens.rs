@@ -42,6 +42,13 @@ pub fn command_options() -> ExecuteCommandOptions {
 #[derive(Default)]
 pub struct Runs(HashMap<Url, (Rc<Ruleset>, Vec<ExampleResult>)>);
 
+impl Runs {
+    /// Drops a closed document's results.
+    pub fn forget(&mut self, uri: &Url) {
+        self.0.remove(uri);
+    }
+}
+
 /// Answers `textDocument/codeLens`.
 pub fn answer(
     docs: &HashMap<Url, Document>,

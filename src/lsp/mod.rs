@@ -236,6 +236,7 @@ impl<W: Write> Server<W> {
                 params::<lsp_types::DidCloseTextDocumentParams>(n.params).map(|p| {
                     let uri = p.text_document.uri;
                     self.docs.remove(&uri);
+                    self.runs.forget(&uri);
                     self.publish_empty(uri);
                 })
             }
