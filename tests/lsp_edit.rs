@@ -202,11 +202,19 @@ fn enum_values_where_an_enum_is_expected() {
     );
     assert_eq!(first(&items, 2), ground);
     assert!(!labels(&items).contains(&"infantry"));
+    // A cell of a table that gives an Arm: the Arm values first.
+    let text = format!("{RULES}\ntable pick(g: Ground) -> Arm {{\n  rough => ¦");
+    let items = complete(&mut lsp, uri, 3, &text);
+    assert_eq!(first(&items, 3), arm);
+    assert!(
+        labels(&items).contains(&"g"),
+        "the key is in scope in a cell"
+    );
     // An argument for an enum parameter: `speed`'s second, after one given by place.
     let items = complete(
         &mut lsp,
         uri,
-        3,
+        4,
         &typed("per * turns + base", " + speed(cavalry, "),
     );
     assert_eq!(first(&items, 2), ground);
@@ -214,7 +222,7 @@ fn enum_values_where_an_enum_is_expected() {
     let items = complete(
         &mut lsp,
         uri,
-        4,
+        5,
         &typed("per * turns + base", " + speed(arm: "),
     );
     assert_eq!(first(&items, 3), arm);
@@ -222,7 +230,7 @@ fn enum_values_where_an_enum_is_expected() {
     let items = complete(
         &mut lsp,
         uri,
-        5,
+        6,
         &typed("let per = speed(u.arm, ground)\n", "  let foot = u.arm == "),
     );
     assert_eq!(first(&items, 3), arm);
@@ -230,7 +238,7 @@ fn enum_values_where_an_enum_is_expected() {
     let items = complete(
         &mut lsp,
         uri,
-        6,
+        7,
         &typed(
             "let per = speed(u.arm, ground)\n",
             "  let open = ground not in (",
@@ -238,14 +246,14 @@ fn enum_values_where_an_enum_is_expected() {
     );
     assert_eq!(first(&items, 2), ground);
     // A `match` arm over a Ground.
-    let items = complete(&mut lsp, uri, 7, &typed("    rough => 1\n", "    "));
+    let items = complete(&mut lsp, uri, 8, &typed("    rough => 1\n", "    "));
     assert_eq!(first(&items, 2), ground);
     assert!(!labels(&items).contains(&"cavalry"));
     // After the enum's name and a `.`: its values alone.
     let items = complete(
         &mut lsp,
         uri,
-        8,
+        9,
         &typed("per * turns + base", " + speed(Arm."),
     );
     assert_eq!(labels(&items), arm);

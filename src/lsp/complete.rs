@@ -16,7 +16,8 @@
 //!   found in the text and offered with the line that defines them as their detail.
 //!
 //! Contexts: after `.` the fields of the value's record (an enum's values after its
-//! name, a used ruleset's names after its alias); a table row's key of an enum type, a
+//! name, a used ruleset's names after its alias); a table row's key of an enum type (and
+//! its cell, when the table gives an enum), a
 //! `match` arm, a call's argument for an enum parameter, the right of `==`/`!=` and the
 //! patterns of `in (...)`: that enum's values first; in a call's brackets the parameters
 //! not yet given (`attackers:`), in a record written in place (`Unit { `) its fields;
@@ -279,6 +280,8 @@ enum Context {
         given: Vec<String>,
         value_of: Option<String>,
     },
+    /// A table's cell, of the table's type (its values first, where it is an enum).
+    Cell(Option<Ty>),
     /// Nothing to offer (an enum's values being declared).
     Nothing,
 }
@@ -304,6 +307,8 @@ struct Header {
     name: String,
     params: Vec<(String, String)>,
     keys: usize,
+    /// The type it gives, as written.
+    returns: Option<String>,
     /// Index (into the definition's tokens) of the `(` of its parameters, and of its
     /// body's `{`.
     paren: Option<usize>,
@@ -543,15 +548,17 @@ impl<'a> Scope<'a> {
         header: &Header,
         fixed: Option<&str>,
     ) -> Context {
+        let sig = self.signature_of(&header.name);
         if !self.in_pattern(toks, open) {
-            return Context::Expression(None);
+            // A cell: of the table's type.
+            let written = header.returns.as_deref().map(|w| self.resolve(w));
+            return Context::Cell(sig.map(|s| s.ret.clone()).or(written));
         }
         let bars = self
             .on_line(toks, open)
             .iter()
             .filter(|t| t.tok == Tok::Mark("|"))
             .count();
-        let sig = self.signature_of(&header.name);
         // The keys as written, or (a patch of a base's table: `override table NAME {`)
         // as the last program has them.
         let keys: Vec<(String, Ty)> = if header.keys > 0 {
@@ -727,6 +734,13 @@ impl<'a> Scope<'a> {
                 given,
                 value_of,
             } => self.record_fields(*record, given, value_of.as_deref(), out),
+            Context::Cell(ty) => {
+                if let Some(ty) = ty {
+                    self.values_of(ty, "0", out);
+                }
+                self.names(out);
+                self.expression_keywords(out);
+            }
             Context::Nothing => {}
             Context::Expression(statement) => {
                 self.names(out);
@@ -1053,6 +1067,7 @@ fn header(text: &str, toks: &[Token]) -> Header {
         name,
         params: Vec::new(),
         keys: 0,
+        returns: None,
         paren: None,
         body: None,
     };
@@ -1105,6 +1120,16 @@ fn header(text: &str, toks: &[Token]) -> Header {
     }
     if !semicolon && h.keyword == "table" {
         h.keys = h.params.len();
+    }
+    let end = h.body.unwrap_or(toks.len());
+    if let Some(arrow) = toks[..end].iter().position(|t| t.tok == Tok::Mark("->")) {
+        let ty: Vec<&Token> = toks[arrow + 1..end]
+            .iter()
+            .take_while(|t| !matches!(&text[t.start..t.end], "cite" | "recursive"))
+            .collect();
+        if let (Some(a), Some(b)) = (ty.first(), ty.last()) {
+            h.returns = Some(text[a.start..b.end].to_string());
+        }
     }
     h
 }
@@ -1481,6 +1506,44 @@ mod tests {
         assert_eq!(op("1 + Unit { men: 3 }"), "Unit { men: 3 }");
         // An unmatched bracket stops it, never reads past the text's start.
         assert_eq!(op("f(1))"), "");
+    }
+
+    #[test]
+    fn completion_at_every_place_of_broken_texts_never_panics() {
+        let uri = Url::parse("untitled:fuzz.rules").expect("an address");
+        let limits = crate::limits::Limits::default();
+        let good = "ruleset \"F\"\nenum E { a \"A\", b }\nrecord R { x: Int, e: E }\n\
+                    table t(e: E; n: Int = 0) -> E { a => b\n _ => a }\n\
+                    rule r(v: R) -> Int { let y = v.x\n y }\n";
+        let good = Document::new(uri.clone(), 1, good.to_string(), &limits);
+        assert!(good.checks());
+        let broken = [
+            "rule r(v: R) -> Int { let y = v.\n  match v.e {\n a | ",
+            "table t(e: E) -> E {\n  a | b => (\"x\" + 6\" + t(e: ",
+            "example \"x\" {\n  given rolls 3, 4\n  r(R { x: 1, e: ) == \"½👍",
+            ")))}}}]]] . . == != in ( \\ \" # é ½ 👍 let let = = :",
+            "override table t {\n  column e = a {\n  ",
+            "const c: group of (Int, ",
+            "use \"nowhere\" as q\nconst d = q.",
+        ];
+        let labels = |doc: &Document, at: usize| -> Vec<String> {
+            items(doc, at).into_iter().map(|i| i.label).collect()
+        };
+        for text in broken {
+            let mut doc = Document::new(uri.clone(), 2, text.to_string(), &limits);
+            doc.keep_last_checked(Some(&good));
+            for at in (0..=text.len()).filter(|i| text.is_char_boundary(*i)) {
+                let _ = items(&doc, at);
+            }
+            // And what the last program knows still answers: `v.` gives R's fields, the
+            // pattern after `match v.e {` E's values.
+            if text.starts_with("rule r") {
+                let dot = text.find("v.\n").expect("v.") + 2;
+                assert_eq!(labels(&doc, dot), ["x", "e"]);
+                let arm = text.find(" a | ").expect("an arm") + 1;
+                assert_eq!(labels(&doc, arm)[..2], ["a", "b"]);
+            }
+        }
     }
 
     #[test]
