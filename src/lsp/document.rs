@@ -8,8 +8,9 @@
 use crate::limits::Limits;
 use crate::span::{FileId, SourceFile, Span};
 use crate::syntax::ast;
-use crate::Analysis;
+use crate::{Analysis, Ruleset};
 use lsp_types::{Position, Range, Url};
+use std::rc::Rc;
 
 /// One document the editor has open (or one opened read-only for the editor: a bundled
 /// ruleset shown by go to definition).
@@ -32,6 +33,10 @@ pub struct Document {
     pub ast: Option<ast::File>,
     /// What checking it (with what it extends and uses) found.
     pub analysis: Analysis,
+    /// The last ruleset that checked for this document: this version's when it checks,
+    /// else the one of the last version that did ([`Document::keep_last_checked`]).
+    /// Completion reads its names and types while the text being typed does not check.
+    pub checked: Option<Rc<Ruleset>>,
 }
 
 impl Document {
@@ -50,6 +55,14 @@ impl Document {
             crate::syntax::parse_file(FileId(0), &source.text).ok()
         };
         let analysis = crate::Ruleset::analyse_source(&name, &text, limits);
+        let checked = analysis.program.clone().map(|program| {
+            let checked = crate::cache::Checked {
+                program,
+                sources: analysis.sources.clone(),
+                warnings: Vec::new(),
+            };
+            Rc::new(Ruleset::from_checked(checked, limits))
+        });
         Document {
             uri,
             name,
@@ -59,7 +72,21 @@ impl Document {
             source,
             ast,
             analysis,
+            checked,
         }
+    }
+
+    /// Keeps the ruleset of `previous` (the version this one replaces) when this version
+    /// does not check.
+    pub fn keep_last_checked(&mut self, previous: Option<&Document>) {
+        if self.checked.is_none() {
+            self.checked = previous.and_then(|d| d.checked.clone());
+        }
+    }
+
+    /// Whether this version of the text checks (its own ruleset is `checked`).
+    pub fn checks(&self) -> bool {
+        self.analysis.program.is_some()
     }
 
     /// The range of a span in this document's own text (file 0).

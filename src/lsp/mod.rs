@@ -8,11 +8,14 @@
 //! error") and the server goes on serving, where that reader would stop.
 //!
 //! Files: `document.rs` (an open document, positions), `diagnostics.rs` (what checking
-//! found, as diagnostics), `format.rs` (formatting, by `umpire fmt`).
+//! found, as diagnostics), `complete.rs` (completion), `lens.rs` (the examples' code
+//! lenses and the command that runs one), `format.rs` (formatting, by `umpire fmt`).
 
+pub mod complete;
 pub mod diagnostics;
 pub mod document;
 pub mod format;
+pub mod lens;
 
 use crate::limits::Limits;
 use document::Document;
@@ -36,6 +39,7 @@ pub fn serve(input: impl BufRead, output: impl Write, limits: Limits) -> i32 {
         docs: HashMap::new(),
         limits,
         shut_down: false,
+        runs: lens::Runs::default(),
     };
     let mut input = input;
     loop {
@@ -163,6 +167,8 @@ struct Server<W: Write> {
     docs: HashMap<Url, Document>,
     limits: Limits,
     shut_down: bool,
+    /// The examples' results, worked out once per version of a document.
+    runs: lens::Runs,
 }
 
 impl<W: Write> Server<W> {
@@ -199,6 +205,14 @@ impl<W: Write> Server<W> {
                 self.shut_down = true;
                 Ok(Value::Null)
             }
+            request::Completion::METHOD => complete::answer(&self.docs, r.params),
+            request::CodeLensRequest::METHOD => lens::answer(&self.docs, &mut self.runs, r.params),
+            request::ExecuteCommand::METHOD => {
+                lens::execute(&self.docs, r.params).map(|(answer, said)| {
+                    self.notify::<notification::ShowMessage>(said);
+                    answer
+                })
+            }
             method => Err((
                 ErrorCode::MethodNotFound,
                 format!("umpire's language server does not answer `{method}`"),
@@ -228,6 +242,7 @@ impl<W: Write> Server<W> {
                 params::<lsp_types::DidCloseTextDocumentParams>(n.params).map(|p| {
                     let uri = p.text_document.uri;
                     self.docs.remove(&uri);
+                    self.runs.forget(&uri);
                     self.publish_empty(uri);
                 })
             }
@@ -251,7 +266,8 @@ impl<W: Write> Server<W> {
 
     /// Takes a document's text: checks it and publishes what was found.
     fn open(&mut self, uri: Url, version: i32, text: String) {
-        let doc = Document::new(uri.clone(), version, text, &self.limits);
+        let mut doc = Document::new(uri.clone(), version, text, &self.limits);
+        doc.keep_last_checked(self.docs.get(&uri));
         let params = lsp_types::PublishDiagnosticsParams {
             uri: uri.clone(),
             diagnostics: diagnostics::of(&doc),
@@ -331,6 +347,11 @@ fn capabilities() -> lsp_types::ServerCapabilities {
             lsp_types::TextDocumentSyncKind::FULL,
         )),
         document_formatting_provider: Some(lsp_types::OneOf::Left(true)),
+        completion_provider: Some(complete::options()),
+        code_lens_provider: Some(lsp_types::CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        execute_command_provider: Some(lens::command_options()),
         ..Default::default()
     }
 }

@@ -153,6 +153,45 @@ impl Client {
         }
     }
 
+    /// `textDocument/completion` at (line, character) of `uri`: the whole response.
+    pub fn completion(&mut self, uri: &str, line: u32, character: u32) -> Value {
+        self.request(
+            "textDocument/completion",
+            json!({ "textDocument": { "uri": uri },
+                    "position": { "line": line, "character": character } }),
+        )
+    }
+
+    /// `textDocument/codeLens` of `uri`: the whole response.
+    pub fn code_lenses(&mut self, uri: &str) -> Value {
+        self.request(
+            "textDocument/codeLens",
+            json!({ "textDocument": { "uri": uri } }),
+        )
+    }
+
+    /// `workspace/executeCommand` of `command` with `arguments`: the whole response.
+    pub fn execute(&mut self, command: &str, arguments: Value) -> Value {
+        self.request(
+            "workspace/executeCommand",
+            json!({ "command": command, "arguments": arguments }),
+        )
+    }
+
+    /// The next notification of `method` (those already read first).
+    pub fn notification(&mut self, method: &str) -> Value {
+        if let Some(at) = self.notes.iter().position(|m| m["method"] == method) {
+            return self.notes.remove(at);
+        }
+        loop {
+            let m = self.next();
+            if m["method"] == method {
+                return m;
+            }
+            self.notes.push(m);
+        }
+    }
+
     /// `shutdown` then `exit`: the server's exit code.
     pub fn stop(mut self) -> Option<i32> {
         let answer = self.request("shutdown", Value::Null);
