@@ -8,10 +8,14 @@
 //! error") and the server goes on serving, where that reader would stop.
 //!
 //! Files: `document.rs` (an open document, positions), `diagnostics.rs` (what checking
-//! found, as diagnostics).
+//! found, as diagnostics), `at.rs` (what is at a position: names resolved from the syntax
+//! trees), `hover.rs` (hover), `navigate.rs` (definition, references, rename, outline).
 
+pub mod at;
 pub mod diagnostics;
 pub mod document;
+pub mod hover;
+pub mod navigate;
 
 use crate::limits::Limits;
 use document::Document;
@@ -193,6 +197,12 @@ impl<W: Write> Server<W> {
                 self.shut_down = true;
                 Ok(Value::Null)
             }
+            request::HoverRequest::METHOD => hover::answer(&self.docs, r.params),
+            request::GotoDefinition::METHOD => navigate::definition(&self.docs, r.params),
+            request::References::METHOD => navigate::references(&self.docs, r.params),
+            request::PrepareRenameRequest::METHOD => navigate::prepare_rename(&self.docs, r.params),
+            request::Rename::METHOD => navigate::rename(&self.docs, r.params),
+            request::DocumentSymbolRequest::METHOD => navigate::symbols(&self.docs, r.params),
             method => Err((
                 ErrorCode::MethodNotFound,
                 format!("umpire's language server does not answer `{method}`"),
@@ -325,6 +335,11 @@ fn capabilities() -> lsp_types::ServerCapabilities {
         text_document_sync: Some(lsp_types::TextDocumentSyncCapability::Kind(
             lsp_types::TextDocumentSyncKind::FULL,
         )),
+        hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
+        definition_provider: Some(lsp_types::OneOf::Left(true)),
+        references_provider: Some(lsp_types::OneOf::Left(true)),
+        rename_provider: Some(navigate::rename_options()),
+        document_symbol_provider: Some(lsp_types::OneOf::Left(true)),
         ..Default::default()
     }
 }
