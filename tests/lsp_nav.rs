@@ -161,11 +161,39 @@ fn hover_on_dice_gives_the_exact_distribution() {
         "`2d6`: 2 (1/36), 3 (2/36), 4 (3/36), 5 (4/36), 6 (5/36), 7 (6/36), 8 (5/36), \
          9 (4/36), 10 (3/36), 11 (2/36), 12 (1/36); mean 7"
     );
-    // `1 die` is the ruleset's die (`die d6`): each face one way in six.
+    // `2d6 + 1 die` whole is no single term; `1 die` is the ruleset's die (`die d6`):
+    // each face one way in six.
     let h = hover_text(&mut lsp, uri, pos(PROBE, "1 die", 0, 2));
     assert_eq!(
         h,
         "`1 die`: 1 (1/6), 2 (1/6), 3 (1/6), 4 (1/6), 5 (1/6), 6 (1/6); mean 3 1/2"
+    );
+}
+
+#[test]
+fn hover_on_dice_and_a_whole_number_gives_the_sums_distribution() {
+    let mut lsp = Client::start();
+    let uri = "untitled:plus.rules";
+    let text = "ruleset \"P\"\nrule r() -> Int { 3d6 + 1 }\nrule s() -> Int { d4 - 3 }\n";
+    lsp.open(uri, text);
+    // On the `+`: 3d6 + 1, sums 4..19 over 216; 3d6 makes 3 one way, 4 three ways (the
+    // three places of the 2), 5 six (three of 3,1,1 and three of 2,2,1), 6 ten (three of
+    // 4,1,1, six of 3,2,1, one of 2,2,2): 4, 5, 6 and 7 here.
+    let h = hover_text(&mut lsp, uri, pos(text, "+ 1", 0, 0));
+    assert!(
+        h.starts_with("`3d6 + 1`: 4 (1/216), 5 (3/216), 6 (6/216), 7 (10/216), 8 "),
+        "{h}"
+    );
+    // Its mean is 3 × 3 1/2 + 1.
+    assert!(h.ends_with("19 (1/216); mean 11 1/2"), "{h}");
+    // On the term itself: the term alone.
+    let h = hover_text(&mut lsp, uri, pos(text, "3d6", 0, 1));
+    assert!(h.starts_with("`3d6`: 3 (1/216)"), "{h}");
+    // d4 - 3: -2..1, each one way in four; mean 2 1/2 - 3.
+    let h = hover_text(&mut lsp, uri, pos(text, "- 3", 0, 0));
+    assert_eq!(
+        h,
+        "`d4 - 3`: -2 (1/4), -1 (1/4), 0 (1/4), 1 (1/4); mean -1/2"
     );
 }
 
@@ -346,12 +374,198 @@ fn names_of_a_used_ruleset_hover_and_go_to_their_definitions() {
     );
     let target = answer["result"]["uri"].as_str().expect("a location");
     assert!(target.ends_with("/kriegspiel.rules"), "{target}");
+    // A parameter may not take the alias's name: the checker says so, and the rename
+    // is refused with its words.
+    let why = error_of(&lsp.at(
+        "textDocument/rename",
+        uri,
+        pos(text, "men: 0..", 0, 0),
+        json!({ "newName": "ks" }),
+    ));
+    assert!(why.contains("the ruleset would not check"), "{why}");
     let copy = std::fs::read_to_string(url_path(target)).expect("the copy");
     let line = copy
         .lines()
         .position(|l| l.starts_with("rule food_packets("))
         .expect("the rule's line") as u64;
     assert_eq!(span_of(&answer["result"]["range"]), (line, 5, line, 17));
+}
+
+#[test]
+fn a_house_rules_overrides_and_patches_navigate_into_its_base() {
+    let dir = Scratch::new("nav-house");
+    let base = "ruleset \"Base\"\n\
+                enum Arm { foot, horse }\n\
+                # Inches a move.\n\
+                table speed(arm: Arm) -> Int {\n\
+                \x20 foot  => 6\n\
+                \x20 horse => 12\n\
+                }\n\
+                modifiers drm(arm: Arm) { \"Mounted\" +1 if arm == horse }\n\
+                record Unit { arm: Arm }\n\
+                rule fast(u: Unit) -> Bool { speed(u.arm) > 6 }\n";
+    std::fs::write(dir.join("base.rules"), base).expect("base written");
+    let house = "extends \"base.rules\"\n\
+                 override table speed {\n\
+                 \x20 horse => 18\n\
+                 }\n\
+                 override modifiers drm {\n\
+                 \x20 \"Mounted\" +2 if arm == horse\n\
+                 }\n\
+                 override record Unit {\n\
+                 \x20 add men: 0.. = 0\n\
+                 }\n\
+                 override rule fast(u: Unit) -> Bool { speed(u.arm) > 12 and u.men > 0 }\n";
+    let path = dir.join("house.rules");
+    std::fs::write(&path, house).expect("house written");
+    let uri = file_uri(&path);
+    let mut lsp = Client::start();
+    assert_eq!(lsp.open(&uri, house), Vec::<Value>::new());
+    // The patched table is the base's: its signature and comment, and where it is.
+    let h = hover_text(&mut lsp, &uri, pos(house, "speed {", 0, 1));
+    assert!(h.contains("table speed(arm: Arm) -> Int"), "{h}");
+    assert!(h.contains("Inches a move."), "{h}");
+    assert!(h.contains("base.rules`."), "{h}");
+    // A patch row's key is read as the base table's key: `horse` of the base's Arm.
+    let h = hover_text(&mut lsp, &uri, pos(house, "horse => 18", 0, 1));
+    assert!(h.contains("Arm.horse"), "{h}");
+    // In a changed modifier, the base list's parameter; the label tells the new amount.
+    let h = hover_text(&mut lsp, &uri, pos(house, "arm == horse", 0, 0));
+    assert!(h.contains("a parameter of the modifier list `drm`"), "{h}");
+    let h = hover_text(&mut lsp, &uri, pos(house, "\"Mounted\"", 0, 2));
+    assert!(h.contains("+2 to the roll"), "{h}");
+    // The added field, read in the overriding rule.
+    let h = hover_text(&mut lsp, &uri, pos(house, "u.men", 0, 2));
+    assert!(h.contains("Unit.men: 0.. = 0"), "{h}");
+    // `speed(u.arm)` goes to the base's table: line 3, `speed` at 6..11.
+    let answer = lsp.at(
+        "textDocument/definition",
+        &uri,
+        pos(house, "speed(u.arm)", 0, 1),
+        json!({}),
+    );
+    assert!(answer["result"]["uri"]
+        .as_str()
+        .is_some_and(|u| u.ends_with("/base.rules")));
+    assert_eq!(span_of(&answer["result"]["range"]), (3, 6, 3, 11));
+    // An override keeps its base's name: renaming it is refused.
+    let why = error_of(&lsp.at(
+        "textDocument/rename",
+        &uri,
+        pos(house, "fast", 0, 1),
+        json!({ "newName": "quick" }),
+    ));
+    assert!(why.contains("overrides the base's definition"), "{why}");
+    // The added field renames, with its use, and the house still checks.
+    let answer = lsp.at(
+        "textDocument/rename",
+        &uri,
+        pos(house, "men:", 0, 1),
+        json!({ "newName": "strength" }),
+    );
+    let renamed = apply(house, &answer["result"], &uri);
+    assert!(renamed.contains("add strength: 0.. = 0"), "{renamed}");
+    assert!(renamed.contains("u.strength > 0"), "{renamed}");
+    std::fs::write(&path, &renamed).expect("house rewritten");
+    assert_eq!(lsp.change(&uri, 2, &renamed), Vec::<Value>::new());
+    // The outline has the patches too.
+    let answer = lsp.request(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let names: Vec<&str> = answer["result"]
+        .as_array()
+        .expect("symbols")
+        .iter()
+        .map(|s| s["name"].as_str().expect("a name"))
+        .collect();
+    assert_eq!(names, vec!["speed", "drm", "Unit", "fast"]);
+}
+
+#[test]
+fn a_syntax_error_blinds_only_the_definition_it_is_in() {
+    let mut lsp = Client::start();
+    let uri = "untitled:syntax.rules";
+    let broken = PROBE.replace("2d6 + 1 die", "2d6 +");
+    let d = lsp.open(uri, &broken);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["code"], "umpire::parse::syntax", "{d:?}");
+    // Hover and definition read the rest of the document.
+    let h = hover_text(&mut lsp, uri, pos(&broken, "move_time(u", 0, 2));
+    assert!(h.contains("table move_time("), "{h}");
+    let answer = lsp.at(
+        "textDocument/definition",
+        uri,
+        pos(&broken, "slow({", 0, 1),
+        json!({}),
+    );
+    assert_eq!(span_of(&answer["result"]["range"]), (14, 5, 14, 9));
+    // The outline has every definition but the broken `roll`.
+    let answer = lsp.request(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let names: Vec<&str> = answer["result"]
+        .as_array()
+        .expect("symbols")
+        .iter()
+        .map(|s| s["name"].as_str().expect("a name"))
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            "Arm",
+            "Action",
+            "move_time",
+            "Unit",
+            "slow",
+            "drm",
+            "slow foot"
+        ]
+    );
+    // A rename must see every use: refused until the text parses.
+    let why = error_of(&lsp.at(
+        "textDocument/rename",
+        uri,
+        pos(&broken, "slow(", 0, 1),
+        json!({ "newName": "late" }),
+    ));
+    assert!(why.contains("does not parse"), "{why}");
+}
+
+#[test]
+fn positions_count_utf16_units_and_crlf_lines_in_answers() {
+    let mut lsp = Client::start();
+    let uri = "untitled:wide.rules";
+    // CRLF lines, and a `½` (one unit, two bytes) and a `👍` (two units, four bytes)
+    // before the names on line 2.
+    let text = "ruleset \"W\"\r\nconst a = 1\r\nconst b = \"½👍\" # x\r\nconst c = a + 2\r\n";
+    assert_eq!(lsp.open(uri, text), Vec::<Value>::new());
+    // `a` on line 3 at unit 10.
+    let answer = lsp.at("textDocument/definition", uri, (3, 10), json!({}));
+    assert_eq!(span_of(&answer["result"]["range"]), (1, 6, 1, 7));
+    let answer = lsp.at(
+        "textDocument/references",
+        uri,
+        (1, 6),
+        json!({ "context": { "includeDeclaration": true } }),
+    );
+    let spans: Vec<_> = answer["result"]
+        .as_array()
+        .expect("locations")
+        .iter()
+        .map(|l| span_of(&l["range"]))
+        .collect();
+    assert_eq!(spans, vec![(1, 6, 1, 7), (3, 10, 3, 11)]);
+    // `b`'s hover range on line 2; the outline's range of `b` ends after `"½👍"`:
+    // `const b = ` is 10 units, the text 4 (`"`, `½`, `👍` two, `"`) — unit 15.
+    let answer = lsp.at("textDocument/hover", uri, (2, 6), json!({}));
+    assert_eq!(span_of(&answer["result"]["range"]), (2, 6, 2, 7));
+    let answer = lsp.request(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    assert_eq!(span_of(&answer["result"][1]["range"]), (2, 0, 2, 15));
 }
 
 /// The path of a `file://` address.

@@ -11,8 +11,9 @@
 //! two of one name apart. The types it follows (to find `u.men`'s record, or which
 //! `line` is meant) are the ones written: a parameter's, a field's, a result's, a `let`'s,
 //! or what a `let`'s value is (a call's result, a record, another name). A mistake
-//! elsewhere in the document blinds nothing but the mistake; a document that does not
-//! parse has no tree, and nothing is found in it.
+//! elsewhere in the document blinds nothing but the mistake; when the document does not
+//! parse, each definition holding a syntax error is blanked out and the rest read
+//! ([`recover`]).
 //!
 //! [`Trees::of`] gathers the trees; [`Index::new`] reads them; [`Index::at`] answers
 //! what is at an offset, [`Index::uses`] every use of a definition in the document.
@@ -46,8 +47,20 @@ pub struct Trees {
 }
 
 impl Trees {
-    /// The trees of `doc`, or `None` when its text does not parse.
+    /// The trees of `doc`. When its text does not parse, the tree of what does: each
+    /// definition holding a syntax error is blanked out (its bytes made spaces, so that
+    /// every offset stays where it was) and the rest parsed again. `None` when nothing
+    /// parses so.
     pub fn of(doc: &Document) -> Option<Trees> {
+        let own = match &doc.ast {
+            Some(own) => own.clone(),
+            None => recover(&doc.source.text)?,
+        };
+        Some(Trees::with(doc, Arc::new(doc.source.clone()), own))
+    }
+
+    /// The trees of `doc` only when all of its text parses (a rename must see every use).
+    pub fn whole(doc: &Document) -> Option<Trees> {
         let own = doc.ast.clone()?;
         Some(Trees::with(doc, Arc::new(doc.source.clone()), own))
     }
@@ -95,6 +108,47 @@ impl Trees {
             .position(|t| t.as_ref().is_some_and(|t| t.source.name == want))?;
         Some(FileId(u32::try_from(at).ok()?))
     }
+}
+
+/// The most definitions blanked out to find a tree of the rest.
+const MOST_BLANKED: usize = 8;
+
+/// The syntax tree of `text` with each top-level definition that holds a syntax error
+/// blanked out: from the line it starts on (a line starting with a word, not indented)
+/// to the next such line. `None` when that leaves errors still, or the text is past the
+/// default file-size limit.
+pub fn recover(text: &str) -> Option<ast::File> {
+    if text.len() as u64 > crate::limits::Limits::default().file_bytes {
+        return None;
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for _ in 0..MOST_BLANKED {
+        let now = std::str::from_utf8(&bytes).ok()?;
+        let error = match crate::syntax::parse_file(FileId(0), now) {
+            Ok(tree) => return Some(tree),
+            Err(e) => e,
+        };
+        let at = error.labels.first().map(|(s, _)| s.start as usize)?;
+        let at = at.min(bytes.len());
+        let starts_item = |i: usize| {
+            (i == 0 || bytes[i - 1] == b'\n') && bytes.get(i).is_some_and(u8::is_ascii_alphabetic)
+        };
+        let start = (0..=at).rev().find(|&i| starts_item(i)).unwrap_or(0);
+        let end = (at + 1..bytes.len())
+            .find(|&i| starts_item(i))
+            .unwrap_or(bytes.len());
+        let mut changed = false;
+        for b in &mut bytes[start..end] {
+            if *b != b'\n' && *b != b' ' {
+                *b = b' ';
+                changed = true;
+            }
+        }
+        if !changed {
+            return None;
+        }
+    }
+    None
 }
 
 /// The name the library gives the file that `extends "written"` in the file `from`
@@ -268,12 +322,15 @@ pub enum Hit<'t> {
         /// Its list.
         list: Option<usize>,
     },
-    /// A dice term: `count` dice of `sides` (`None`: the ruleset's die, `1 die`).
+    /// A dice term: `count` dice of `sides` (`None`: the ruleset's die, `1 die`), and a
+    /// whole number added (`3d6 + 1`) or taken away.
     Dice {
         /// How many.
         count: u32,
         /// Faces.
         sides: Option<u32>,
+        /// Added to the sum.
+        plus: i64,
     },
     /// The ruleset an `extends` or `use` line reads, as written.
     Ruleset {
@@ -657,6 +714,30 @@ impl<'t> Index<'t> {
             out.push(self.add(d));
         }
         out
+    }
+}
+
+/// `3d6 + 1`, `2d6 - 2`, `1 + d6`: the dice and the whole number added.
+fn dice_sum(op: BinOp, a: &Expr, b: &Expr) -> Option<(u32, Option<u32>, i64)> {
+    let whole = |e: &Expr| match &e.kind {
+        ExprKind::Number(n) if n.is_integer() => Some(n.to_integer()),
+        _ => None,
+    };
+    let dice = |e: &Expr| match &e.kind {
+        ExprKind::Dice { count, sides } => Some((*count, *sides)),
+        _ => None,
+    };
+    match op {
+        BinOp::Add => match (dice(a), dice(b)) {
+            (Some((c, s)), None) => Some((c, s, whole(b)?)),
+            (None, Some((c, s))) => Some((c, s, whole(a)?)),
+            _ => None,
+        },
+        BinOp::Sub => {
+            let (c, s) = dice(a)?;
+            Some((c, s, whole(b)?.checked_neg()?))
+        }
+        _ => None,
     }
 }
 
@@ -1099,6 +1180,7 @@ impl<'t> Walk<'_, 't> {
                     Hit::Dice {
                         count: *count,
                         sides: *sides,
+                        plus: 0,
                     },
                 ));
                 Some(Ty::Named("Int".into()))
@@ -1122,6 +1204,11 @@ impl<'t> Walk<'_, 't> {
                 }
             }
             ExprKind::Binary(op, a, b) => {
+                if let Some((count, sides, plus)) = dice_sum(*op, a, b) {
+                    self.ix
+                        .spots
+                        .push((e.span, Hit::Dice { count, sides, plus }));
+                }
                 let ta = self.expr(a, None);
                 let compare = matches!(op, BinOp::Eq | BinOp::Ne);
                 let tb = self.expr(b, if compare { ta.as_ref() } else { None });
@@ -1389,6 +1476,33 @@ mod tests {
             Some("field Unit.grade")
         );
         assert_eq!(resolves(text, "g ==", 0).as_deref(), Some("`let` g"));
+    }
+
+    #[test]
+    fn a_column_blocks_key_is_the_tables_parameter() {
+        let text = "enum Order { good, bad }\n\
+                    table t(order: Order, roll: 1..2) -> Int {\n\
+                    \x20 column order = good {\n\
+                    \x20   1 => 1\n\
+                    \x20   2 => 2\n\
+                    \x20 }\n\
+                    \x20 _ | _ => 0\n\
+                    }\n";
+        assert_eq!(
+            resolves(text, "order =", 0).as_deref(),
+            Some("parameter order")
+        );
+        // Written once, found once, though two rows come from the block.
+        let d = doc(text);
+        let trees = Trees::of(&d).expect("parses");
+        let ix = Index::new(&trees);
+        let (_, hit) = ix
+            .at(u32::try_from(text.find("order:").expect("there")).expect("small"))
+            .expect("a name");
+        let Hit::Name { def, .. } = hit else {
+            panic!("a name")
+        };
+        assert_eq!(ix.uses(def).len(), 2);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Hover (`textDocument/hover`), in Markdown: on a definition or a name that refers to
 //! one, its signature and type, its citation and its doc comment (the `#` lines right
 //! above it); on an enum value its display text and sentence; on a modifier its label,
-//! amount and condition; on a dice term its exact distribution in one line.
+//! amount and condition; on a dice term (and on the `+` of `3d6 + 1`) its exact
+//! distribution in one line.
 //!
 //! What a name refers to is found from the syntax trees (`at.rs`), so a mistake elsewhere
 //! in the document does not stop it. Types are the ones written; a constant's or a
@@ -59,10 +60,10 @@ pub fn hover(doc: &Document, at: lsp_types::Position) -> Result<Option<Hover>, F
     let text = match hit {
         Hit::Name { def, .. } => definition(doc, &ix, def),
         Hit::Modifier { modifier, list } => modifier_text(&ix, modifier, list),
-        Hit::Dice { count, sides } => {
+        Hit::Dice { count, sides, plus } => {
             let written = trees.text(span);
             match sides.or(ix.die) {
-                Some(s) => format!("`{written}`: {}", distribution(count, s)),
+                Some(s) => format!("`{written}`: {}", distribution(count, s, plus)),
                 None => format!(
                     "`{written}`: this ruleset does not say which die \"1 die\" is (`die d6`)"
                 ),
@@ -374,20 +375,24 @@ fn one_line(text: &str) -> String {
     out
 }
 
-/// The exact distribution of the sum of `count` dice of `sides`, in one line:
-/// `2 (1/36), 3 (2/36), …, 12 (1/36); mean 7`, each sum's ways over `sides^count`.
-pub fn distribution(count: u32, sides: u32) -> String {
+/// The exact distribution of the sum of `count` dice of `sides` and `plus`, in one
+/// line: `2 (1/36), 3 (2/36), …, 12 (1/36); mean 7`, each sum's ways over
+/// `sides^count`.
+pub fn distribution(count: u32, sides: u32, plus: i64) -> String {
+    let plus = i128::from(plus);
     if count == 0 || sides == 0 {
-        return "no dice: always 0".to_string();
+        return format!("no dice: always {plus}");
     }
-    let lo = u64::from(count);
-    let hi = u64::from(count) * u64::from(sides);
-    // The mean is count × (sides + 1) / 2: whole, or a half.
-    let twice = u64::from(count) * (u64::from(sides) + 1);
-    let mean = if twice % 2 == 0 {
-        format!("{}", twice / 2)
-    } else {
-        format!("{} 1/2", twice / 2)
+    let lo = i128::from(count) + plus;
+    let hi = i128::from(count) * i128::from(sides) + plus;
+    // The mean is count × (sides + 1) / 2 + plus: whole, or a half.
+    let twice = i128::from(count) * (i128::from(sides) + 1) + 2 * plus;
+    let sign = if twice < 0 { "-" } else { "" };
+    let whole = twice.unsigned_abs() / 2;
+    let mean = match (twice % 2 == 0, whole) {
+        (true, _) => format!("{}", twice / 2),
+        (false, 0) => format!("{sign}1/2"),
+        (false, _) => format!("{sign}{whole} 1/2"),
     };
     // Past this many, the weights are not worked out (each is a long number anyway).
     if u64::from(count) * u64::from(sides) > 5_000 {
@@ -395,7 +400,7 @@ pub fn distribution(count: u32, sides: u32) -> String {
     }
     let ways = dist::sums(count, sides);
     let denom = BigUint::from(sides).pow(count);
-    let one = |i: usize, w: &BigUint| format!("{} ({w}/{denom})", lo + i as u64);
+    let one = |i: usize, w: &BigUint| format!("{} ({w}/{denom})", lo + i as i128);
     let parts: Vec<String> = if ways.len() <= 24 {
         ways.iter().enumerate().map(|(i, w)| one(i, w)).collect()
     } else {
@@ -450,7 +455,9 @@ mod tests {
                 let told = match *hit {
                     Hit::Name { def, .. } => definition(&doc, &ix, def),
                     Hit::Modifier { modifier, list } => modifier_text(&ix, modifier, list),
-                    Hit::Dice { count, sides } => distribution(count, sides.unwrap_or(6)),
+                    Hit::Dice { count, sides, plus } => {
+                        distribution(count, sides.unwrap_or(6), plus)
+                    }
                     Hit::Ruleset { written } => written.to_string(),
                 };
                 assert!(!told.is_empty(), "{name}: {span:?}");
@@ -473,20 +480,29 @@ mod tests {
     fn distributions_are_the_ways_over_all_throws() {
         // d6: each face one way in six; mean (1 + 6) / 2.
         assert_eq!(
-            distribution(1, 6),
+            distribution(1, 6, 0),
             "1 (1/6), 2 (1/6), 3 (1/6), 4 (1/6), 5 (1/6), 6 (1/6); mean 3 1/2"
         );
         // 2d4: sums 2..8 in 1, 2, 3, 4, 3, 2, 1 ways of 16; mean 5.
         assert_eq!(
-            distribution(2, 4),
+            distribution(2, 4, 0),
             "2 (1/16), 3 (2/16), 4 (3/16), 5 (4/16), 6 (3/16), 7 (2/16), 8 (1/16); mean 5"
         );
         // 3d10: 28 sums, the ends shown: 3 one way, 4 three, 5 six of 1000.
-        let d = distribution(3, 10);
+        let d = distribution(3, 10, 0);
         assert!(
             d.starts_with("3 (1/1000), 4 (3/1000), 5 (6/1000), …"),
             "{d}"
         );
         assert!(d.ends_with("30 (1/1000); mean 16 1/2"), "{d}");
+        // d4 - 3: each of -2..1 one way in four; mean 2 1/2 - 3.
+        assert_eq!(
+            distribution(1, 4, -3),
+            "-2 (1/4), -1 (1/4), 0 (1/4), 1 (1/4); mean -1/2"
+        );
+        // 2d6 + 1: 3..13; mean 8.
+        let d = distribution(2, 6, 1);
+        assert!(d.starts_with("3 (1/36), 4 (2/36)"), "{d}");
+        assert!(d.ends_with("13 (1/36); mean 8"), "{d}");
     }
 }

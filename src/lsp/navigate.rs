@@ -16,7 +16,8 @@
 //!   interpretations with their readings, examples.
 //!
 //! Like hover, all of it reads the syntax trees (`at.rs`): a mistake elsewhere in the
-//! document does not stop it; a document that does not parse has nothing to find.
+//! document does not stop it, and a syntax error hides only the definition it is in —
+//! but for a rename, which waits for the whole document to parse (it must see every use).
 
 use super::at::{self, Hit, Index, Kind, Trees};
 use super::document::Document;
@@ -262,7 +263,7 @@ pub fn prepare_rename(docs: &HashMap<Url, Document>, p: Value) -> Result<Value, 
 
 /// The trees of a document to be changed, or why there are none.
 fn parsed(doc: &Document) -> Result<Trees, Failure> {
-    Trees::of(doc).ok_or_else(|| {
+    Trees::whole(doc).ok_or_else(|| {
         refuse("the document does not parse: fix its syntax error first".to_string())
     })
 }
@@ -347,6 +348,18 @@ fn renamed(doc: &Document, ix: &Index, def: usize, new: &str) -> Result<Vec<Text
             )));
         }
     }
+    // And a document that checked clean must check clean renamed (the checker knows
+    // what the trees do not: an alias may not be a parameter's name, say).
+    let limits = crate::limits::Limits::default();
+    if doc.analysis.program.is_some() && out.len() as u64 <= limits.file_bytes {
+        let after = crate::Ruleset::analyse_source(&doc.name, &out, &limits);
+        if let Some(problem) = after.problems.iter().find(|p| !p.warning) {
+            return Err(refuse(format!(
+                "renamed `{}` to `{new}`, the ruleset would not check: {}",
+                d.name, problem.message
+            )));
+        }
+    }
     Ok(uses
         .into_iter()
         .map(|(s, _)| TextEdit::new(doc.range(s), new.to_string()))
@@ -398,10 +411,18 @@ fn place(doc: &Document, ix: &Index, span: Span) -> String {
 pub fn symbols(docs: &HashMap<Url, Document>, p: Value) -> Result<Value, Failure> {
     let p: DocumentSymbolParams = params(p)?;
     let doc = open(docs, &p.text_document.uri)?;
-    let Some(own) = &doc.ast else {
+    let Some(trees) = Trees::of(doc) else {
         return Ok(Value::Null);
     };
-    let out: Vec<DocumentSymbol> = own.items.iter().filter_map(|i| symbol(doc, i)).collect();
+    let Some(own) = trees.get(FileId(0)) else {
+        return Ok(Value::Null);
+    };
+    let out: Vec<DocumentSymbol> = own
+        .ast
+        .items
+        .iter()
+        .filter_map(|i| symbol(doc, i))
+        .collect();
     Ok(json(out))
 }
 
@@ -472,6 +493,17 @@ fn symbol(doc: &Document, item: &Item) -> Option<DocumentSymbol> {
                 return Some(named(doc, &name, SymbolKind::EVENT, whole, vec![]));
             }
             Item::Override(inner, _) => return symbol(doc, inner),
+            Item::TablePatch { name, .. } => (name, SymbolKind::METHOD, braced(name), vec![]),
+            Item::ModifiersPatch { name, .. } => (name, SymbolKind::OPERATOR, braced(name), vec![]),
+            Item::RecordPatch(r) => (
+                &r.name,
+                SymbolKind::STRUCT,
+                braced(&r.name),
+                r.fields
+                    .iter()
+                    .map(|f| leaf(doc, &f.name, SymbolKind::FIELD, f.name.span.to(f.ty.span())))
+                    .collect(),
+            ),
             _ => return None,
         };
     Some(named(doc, name, kind, whole, children))
@@ -557,11 +589,13 @@ mod tests {
     use super::*;
     use crate::limits::Limits;
 
-    /// Every definition of each bundled ruleset renamed: the edits are allowed, and the text they
+    /// Every definition of two bundled rulesets renamed: the edits are allowed, and the text they
     /// make checks clean with as many warnings as before (every use followed the name).
     #[test]
     fn every_definition_of_a_bundled_ruleset_renames_to_a_text_that_checks() {
-        for name in crate::bundled::names() {
+        // Two of them: each rename is checked twice (by the rename, and here), and the
+        // larger two would take minutes in a debug build.
+        for name in ["little_wars", "kriegspiel"] {
             renames_check(name);
         }
     }
