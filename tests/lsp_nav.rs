@@ -710,6 +710,46 @@ fn rename_edits_every_use_and_the_result_checks_clean() {
 }
 
 #[test]
+fn a_let_renamed_renames_the_roll_its_examples_give_by_name() {
+    let mut lsp = Client::start();
+    let uri = "untitled:opposed.rules";
+    let text = "ruleset \"Opposed\"\n\
+                rule opposed(a: Int, d: Int) -> Int {\n\
+                \x20 let attacker_roll = d6\n\
+                \x20 let defender_roll = d6\n\
+                \x20 (attacker_roll + a) - (defender_roll + d)\n\
+                }\n\
+                example \"the attacker wins by one\" {\n\
+                \x20 given rolls attacker_roll 5, defender_roll 3\n\
+                \x20 opposed(1, 2) == 1\n\
+                }\n";
+    assert_eq!(lsp.open(uri, text), Vec::<Value>::new());
+    let answer = lsp.at(
+        "textDocument/rename",
+        uri,
+        pos(text, "attacker_roll", 0, 1),
+        json!({ "newName": "attack" }),
+    );
+    let renamed = apply(text, &answer["result"], uri);
+    // The `let`, its use, and the roll given by name.
+    assert_eq!(renamed.matches("attack ").count(), 3, "{renamed}");
+    assert!(renamed.contains("given rolls attack 5"), "{renamed}");
+    assert!(!renamed.contains("attacker_roll"), "{renamed}");
+    // The example still holds: 5 + 1 - (3 + 2) = 1.
+    let dir = Scratch::new("nav-rolls");
+    let path = dir.join("opposed.rules");
+    std::fs::write(&path, &renamed).expect("written");
+    let out = common::umpire_command(&["test".to_string(), path.to_string_lossy().into_owned()])
+        .output()
+        .expect("umpire test runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
 fn rename_is_refused_in_words_for_a_non_name_a_clash_or_a_capture() {
     let mut lsp = Client::start();
     let uri = "untitled:refuse.rules";

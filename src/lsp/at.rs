@@ -16,7 +16,9 @@
 //! ([`recover`]).
 //!
 //! [`Trees::of`] gathers the trees; [`Index::new`] reads them; [`Index::at`] answers
-//! what is at an offset, [`Index::uses`] every use of a definition in the document.
+//! what is at an offset, [`Index::uses`] every use of a definition in the document,
+//! [`Index::locals_at`] the parameters and `let`s in scope at an offset, and
+//! [`Index::global`] a top-level definition by the name the document writes.
 
 use super::document::Document;
 use crate::span::{FileId, SourceFile, Span};
@@ -360,6 +362,9 @@ pub struct Index<'t> {
     by_span: HashMap<Span, usize>,
     /// The ruleset's die (`die d6`), if any file says.
     pub die: Option<u32>,
+    /// Each parameter and `let` of the document and the stretch it is in scope over:
+    /// `(def, from, to)`, offsets of the document.
+    locals: Vec<(usize, u32, u32)>,
 }
 
 /// The built-in functions: no definition stands behind them.
@@ -382,6 +387,7 @@ impl<'t> Index<'t> {
             let_types: HashMap::new(),
             by_span: HashMap::new(),
             die: None,
+            locals: Vec::new(),
         };
         let mut seen = HashSet::new();
         ix.declare_file(FileId(0), "", 0, &mut seen);
@@ -390,10 +396,15 @@ impl<'t> Index<'t> {
                 ix: &mut ix,
                 scope: Vec::new(),
                 owner: None,
+                item: (0, 0),
+                blocks: Vec::new(),
+                rolls: Vec::new(),
             };
             for item in &own.ast.items {
+                walk.item = item_bounds(&own.source.text, item);
                 walk.item(item);
             }
+            walk.named_rolls();
         }
         ix
     }
@@ -439,6 +450,20 @@ impl<'t> Index<'t> {
             apart
         });
         out
+    }
+
+    /// The parameters and `let`s in scope at `offset` of the document, innermost last
+    /// (one named like an outer one hides it): what a name typed there may be, beside
+    /// the top-level definitions ([`Index::defs`] of a global [`Kind`]).
+    pub fn locals_at(&self, offset: u32) -> Vec<usize> {
+        let mut found: Vec<(u32, usize)> = self
+            .locals
+            .iter()
+            .filter(|(_, from, to)| *from <= offset && offset <= *to)
+            .map(|&(d, from, _)| (from, d))
+            .collect();
+        found.sort();
+        found.into_iter().map(|(_, d)| d).collect()
     }
 
     /// The top-level definitions the document names `full` (the last one read: the
@@ -717,6 +742,57 @@ impl<'t> Index<'t> {
     }
 }
 
+/// Where a top-level definition of the document starts (its name's end: what comes
+/// after is its own) and ends (its body's `}`).
+fn item_bounds(text: &str, item: &Item) -> (u32, u32) {
+    let named = |n: &ast::Name| (n.span.end, closing_brace(text, n.span.end));
+    match item {
+        Item::Rule(r) => (r.name.span.end, r.body.span.end),
+        Item::Table(t) => named(&t.name),
+        Item::Modifiers(m) => named(&m.name),
+        Item::TablePatch { name, .. } | Item::ModifiersPatch { name, .. } => named(name),
+        Item::Example(e) => (e.name.span.end, closing_brace(text, e.name.span.end)),
+        Item::Override(inner, _) => item_bounds(text, inner),
+        _ => (0, 0),
+    }
+}
+
+/// The offset just past the `}` closing the first `{` after `from` (strings and comments
+/// passed over); `from` when there is none.
+pub fn closing_brace(text: &str, from: u32) -> u32 {
+    let bytes = text.as_bytes();
+    let mut i = from as usize;
+    let mut depth = 0usize;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'{' => depth += 1,
+            b'}' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    return u32::try_from(i + 1).unwrap_or(from);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    from
+}
+
 /// `3d6 + 1`, `2d6 - 2`, `1 + d6`: the dice and the whole number added.
 fn dice_sum(op: BinOp, a: &Expr, b: &Expr) -> Option<(u32, Option<u32>, i64)> {
     let whole = |e: &Expr| match &e.kind {
@@ -748,6 +824,12 @@ struct Walk<'a, 't> {
     scope: Vec<(String, usize)>,
     /// The definition being walked (the owner of its `let`s).
     owner: Option<usize>,
+    /// Where the definition being walked starts (its name's end) and ends (its `}`).
+    item: (u32, u32),
+    /// The ends of the blocks being walked, innermost last.
+    blocks: Vec<u32>,
+    /// `given rolls NAME N` of the examples, resolved once every `let` is known.
+    rolls: Vec<&'t ast::Name>,
 }
 
 impl<'t> Walk<'_, 't> {
@@ -764,12 +846,31 @@ impl<'t> Walk<'_, 't> {
     /// Starts a definition with `params` in scope.
     fn enter(&mut self, owner: Option<usize>) {
         self.scope.clear();
+        self.blocks.clear();
         self.owner = owner;
         if let Some(o) = owner {
             for &c in &self.ix.defs[o].children {
                 if self.ix.defs[c].kind == Kind::Param {
                     self.scope.push((self.ix.defs[c].name.clone(), c));
+                    self.ix.locals.push((c, self.item.0, self.item.1));
                 }
+            }
+        }
+    }
+
+    /// Each `given rolls NAME N` of the examples: the `let` of that name, when the
+    /// document has one only.
+    fn named_rolls(&mut self) {
+        for name in std::mem::take(&mut self.rolls) {
+            let mut lets = self
+                .ix
+                .defs
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| d.kind == Kind::Let && d.name == name.node)
+                .map(|(i, _)| i);
+            if let (Some(only), None) = (lets.next(), lets.next()) {
+                self.name(name.span, only);
             }
         }
     }
@@ -960,6 +1061,7 @@ impl<'t> Walk<'_, 't> {
     fn example(&mut self, e: &'t ast::ExampleDef) {
         let me = self.ix.by_span.get(&e.name.span).copied();
         self.enter(me);
+        self.rolls.extend(e.named_rolls.iter().map(|(n, _)| n));
         let mut lets = e.lets.iter().peekable();
         for (i, check) in e.checks.iter().enumerate() {
             while let Some(l) = lets.next_if(|l| l.before <= i) {
@@ -1029,6 +1131,8 @@ impl<'t> Walk<'_, 't> {
         let mut d = self.ix.def(Kind::Let, name, "", Node::Let(ty, value));
         d.parent = self.owner;
         let id = self.ix.add(d);
+        let until = self.blocks.last().copied().unwrap_or(self.item.1);
+        self.ix.locals.push((id, value.span.end, until));
         if let Some(t) = want.or(got) {
             self.ix.let_types.insert(id, t);
         }
@@ -1038,6 +1142,7 @@ impl<'t> Walk<'_, 't> {
     /// A block: its statements in order, then its value.
     fn block(&mut self, b: &'t Block, want: Option<&Ty>) -> Option<Ty> {
         let mark = self.scope.len();
+        self.blocks.push(b.span.end);
         for s in &b.stmts {
             match s {
                 Stmt::Let(n, t, e) => self.let_(n, t.as_ref(), e),
@@ -1051,6 +1156,7 @@ impl<'t> Walk<'_, 't> {
         }
         let out = self.expr(&b.value, want);
         self.scope.truncate(mark);
+        self.blocks.pop();
         out
     }
 
@@ -1476,6 +1582,27 @@ mod tests {
             Some("field Unit.grade")
         );
         assert_eq!(resolves(text, "g ==", 0).as_deref(), Some("`let` g"));
+    }
+
+    #[test]
+    fn the_locals_in_scope_are_those_declared_before_and_around() {
+        let text = "rule r(n: Int) -> Int {\n  let a = n\n  let b = a + 1\n  b\n}\nconst c = 1\n";
+        let d = doc(text);
+        let trees = Trees::of(&d).expect("parses");
+        let ix = Index::new(&trees);
+        let names = |at: &str| -> Vec<String> {
+            let offset = u32::try_from(text.find(at).expect("there")).expect("small");
+            ix.locals_at(offset)
+                .into_iter()
+                .map(|l| ix.defs[l].name.clone())
+                .collect()
+        };
+        // In `a`'s value: the parameter only; in `b`'s: `a` too; at the end all three.
+        assert_eq!(names("n\n  let b"), vec!["n"]);
+        assert_eq!(names("a + 1"), vec!["n", "a"]);
+        assert_eq!(names("b\n}"), vec!["n", "a", "b"]);
+        // Outside the rule: none.
+        assert_eq!(names("const c"), Vec::<String>::new());
     }
 
     #[test]

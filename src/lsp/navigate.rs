@@ -19,7 +19,7 @@
 //! document does not stop it, and a syntax error hides only the definition it is in —
 //! but for a rename, which waits for the whole document to parse (it must see every use).
 
-use super::at::{self, Hit, Index, Kind, Trees};
+use super::at::{self, closing_brace, Hit, Index, Kind, Trees};
 use super::document::Document;
 use super::hover::{offset, open, range_in};
 use super::{params, Failure};
@@ -546,42 +546,6 @@ fn named(
         selection_range: doc.range(name.span),
         children: (!children.is_empty()).then_some(children),
     }
-}
-
-/// The offset just past the `}` closing the first `{` after `from` (strings and comments
-/// passed over); `from` when there is none.
-fn closing_brace(text: &str, from: u32) -> u32 {
-    let bytes = text.as_bytes();
-    let mut i = from as usize;
-    let mut depth = 0usize;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    if bytes[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-            }
-            b'{' => depth += 1,
-            b'}' if depth > 0 => {
-                depth -= 1;
-                if depth == 0 {
-                    return u32::try_from(i + 1).unwrap_or(from);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    from
 }
 
 #[cfg(test)]
