@@ -137,6 +137,19 @@ fn hover_tells_a_definitions_signature_citation_and_doc_comment() {
     // A `let`: its type is the table's result.
     let h = hover_text(&mut lsp, uri, pos(PROBE, "  t\n", 0, 2));
     assert!(h.contains("let t: Time = move_time(u.arm, march)"), "{h}");
+    // A `let` holding what a rule gives, a pair written `(Length, Length)`.
+    let text = "ruleset \"P\"\n\
+                rule rates() -> (Length, Length) { (24\", 20\") }\n\
+                rule first() -> Length {\n  let pair = rates()\n  pair.first\n}\n";
+    lsp.open("untitled:pair.rules", text);
+    let h = hover_text(&mut lsp, "untitled:pair.rules", pos(text, "pair = ", 0, 1));
+    assert!(h.contains("let pair: (Length, Length) = rates()"), "{h}");
+    // A rule's result not written: the checker's, the document checking clean (a sum
+    // of two whole numbers is a whole number).
+    let text = "ruleset \"T\"\nrule twice(n: Int) { n + n }\n";
+    assert_eq!(lsp.open("untitled:twice.rules", text), Vec::<Value>::new());
+    let h = hover_text(&mut lsp, "untitled:twice.rules", pos(text, "twice", 0, 1));
+    assert!(h.contains("rule twice(n: Int) -> Int"), "{h}");
     // A parameter, and whose it is.
     let h = hover_text(&mut lsp, uri, pos(PROBE, "u.arm", 0, 0));
     assert!(h.contains("u: Unit"), "{h}");
@@ -144,8 +157,8 @@ fn hover_tells_a_definitions_signature_citation_and_doc_comment() {
     // A modifier: label, amount, condition.
     let h = hover_text(&mut lsp, uri, pos(PROBE, "\"Big\"", 0, 1));
     assert!(h.contains("**Big**"), "{h}");
-    assert!(h.contains("+1 to the roll"), "{h}");
-    assert!(h.contains("when u.men > 10"), "{h}");
+    assert!(h.contains("`+1` to the roll"), "{h}");
+    assert!(h.contains("when `u.men > 10`"), "{h}");
 }
 
 #[test]
@@ -433,7 +446,7 @@ fn a_house_rules_overrides_and_patches_navigate_into_its_base() {
     let h = hover_text(&mut lsp, &uri, pos(house, "arm == horse", 0, 0));
     assert!(h.contains("a parameter of the modifier list `drm`"), "{h}");
     let h = hover_text(&mut lsp, &uri, pos(house, "\"Mounted\"", 0, 2));
-    assert!(h.contains("+2 to the roll"), "{h}");
+    assert!(h.contains("`+2` to the roll"), "{h}");
     // The added field, read in the overriding rule.
     let h = hover_text(&mut lsp, &uri, pos(house, "u.men", 0, 2));
     assert!(h.contains("Unit.men: 0.. = 0"), "{h}");

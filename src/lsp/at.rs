@@ -504,7 +504,10 @@ impl<'t> Index<'t> {
             },
             TypeExpr::Range { .. } => Ty::Named("Int".into()),
             TypeExpr::LengthRange { .. } => Ty::Named("Length".into()),
-            TypeExpr::Pair(..) => Ty::Named("pair".into()),
+            TypeExpr::Pair(a, b, _) => {
+                let (a, b) = (self.ty(a, prefix), self.ty(b, prefix));
+                Ty::Named(format!("({}, {})", self.ty_name(&a), self.ty_name(&b)))
+            }
             TypeExpr::Group(t, _) => Ty::Group(Box::new(self.ty(t, prefix))),
         }
     }
@@ -791,6 +794,22 @@ pub fn closing_brace(text: &str, from: u32) -> u32 {
         i += 1;
     }
     from
+}
+
+/// What `a op b` holds, when both sides' types are known and the result is sure: a
+/// sum of two alike, a whole number times a measure, a remainder of whole numbers.
+/// (A number written out may be a fraction, and a quotient is exact: those are left
+/// unknown rather than guessed.)
+fn arithmetic(op: BinOp, a: Option<Ty>, b: Option<Ty>) -> Option<Ty> {
+    let int = Ty::Named("Int".into());
+    let (a, b) = (a?, b?);
+    match op {
+        BinOp::Add | BinOp::Sub if a == b => Some(a),
+        BinOp::Mul if a == int => Some(b),
+        BinOp::Mul if b == int => Some(a),
+        BinOp::Rem if a == int && b == int => Some(int),
+        _ => None,
+    }
 }
 
 /// `3d6 + 1`, `2d6 - 2`, `1 + d6`: the dice and the whole number added.
@@ -1327,7 +1346,7 @@ impl<'t> Walk<'_, 't> {
                     | BinOp::Le
                     | BinOp::Gt
                     | BinOp::Ge => Some(Ty::Named("Bool".into())),
-                    _ => ta.or(tb),
+                    _ => arithmetic(*op, ta, tb),
                 }
             }
             ExprKind::If(arms, other) => {
@@ -1603,6 +1622,35 @@ mod tests {
         assert_eq!(names("b\n}"), vec!["n", "a", "b"]);
         // Outside the rule: none.
         assert_eq!(names("const c"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_lets_type_is_told_only_when_sure() {
+        let text = "rule r(n: Int, l: Length) -> Int {\n\
+                    \x20 let sum = n + n\n\
+                    \x20 let far = n x l\n\
+                    \x20 let half = n / 2\n\
+                    \x20 let more = n + 1\n\
+                    \x20 let d = 2d6\n\
+                    \x20 sum\n}\n";
+        let d = doc(text);
+        let trees = Trees::of(&d).expect("parses");
+        let ix = Index::new(&trees);
+        let ty = |name: &str| {
+            let (i, _) = ix
+                .defs
+                .iter()
+                .enumerate()
+                .find(|(_, d)| d.kind == Kind::Let && d.name == name)
+                .expect("the let");
+            ix.type_of(i).map(|t| ix.ty_name(&t))
+        };
+        assert_eq!(ty("sum").as_deref(), Some("Int"));
+        assert_eq!(ty("far").as_deref(), Some("Length"));
+        // `n / 2` may be a fraction (a Num), `1` might have been `1/2`: not guessed.
+        assert_eq!(ty("half"), None);
+        assert_eq!(ty("more"), None);
+        assert_eq!(ty("d").as_deref(), Some("Int"));
     }
 
     #[test]

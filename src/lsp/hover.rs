@@ -46,8 +46,7 @@ pub fn offset(doc: &Document, at: lsp_types::Position) -> Result<u32, Failure> {
         .map_err(|why| (ErrorCode::InvalidParams, why))
 }
 
-/// The hover at a position: `None` where there is nothing to say (or the document does
-/// not parse).
+/// The hover at a position: `None` where there is nothing to say.
 pub fn hover(doc: &Document, at: lsp_types::Position) -> Result<Option<Hover>, Failure> {
     let offset = offset(doc, at)?;
     let Some(trees) = Trees::of(doc) else {
@@ -107,19 +106,21 @@ fn definition(doc: &Document, ix: &Index, def: usize) -> String {
     };
     let params = |ps: &[ast::Param]| ps.iter().map(param).collect::<Vec<_>>().join(", ");
     // A result or constant type not written: the checked program's, when there is one.
-    let checked = |full: &str, rule: bool| -> Option<String> {
+    let checked = |full: &str, kind: Kind| -> Option<String> {
         let p = doc.analysis.program.as_ref()?;
-        if rule {
-            let sig = p.rules.iter().map(|r| &r.sig).find(|s| &*s.name == full)?;
-            Some(sig.ret.name(p))
-        } else {
-            let c = p.consts.iter().find(|c| &*c.name == full)?;
-            Some(c.ty.name(p))
-        }
+        let sig = match kind {
+            Kind::Rule => p.rules.iter().map(|r| &r.sig).find(|s| &*s.name == full)?,
+            Kind::Table => p.tables.iter().map(|t| &t.sig).find(|s| &*s.name == full)?,
+            _ => {
+                let c = p.consts.iter().find(|c| &*c.name == full)?;
+                return Some(c.ty.name(p));
+            }
+        };
+        Some(sig.ret.name(p))
     };
-    let returns = |r: &Option<ast::TypeExpr>, rule: bool| match r {
+    let returns = |r: &Option<ast::TypeExpr>, kind: Kind| match r {
         Some(r) => format!(" -> {}", ty_text(r)),
-        None => checked(&d.full, rule).map_or(String::new(), |r| format!(" -> {r}")),
+        None => checked(&d.full, kind).map_or(String::new(), |r| format!(" -> {r}")),
     };
     let mut cite = None;
     let mut more = String::new();
@@ -130,7 +131,7 @@ fn definition(doc: &Document, ix: &Index, def: usize) -> String {
                 "rule {}({}){}",
                 d.full,
                 params(&r.params),
-                returns(&r.returns, true)
+                returns(&r.returns, Kind::Rule)
             )
         }
         Node::Table(tb) => {
@@ -144,7 +145,7 @@ fn definition(doc: &Document, ix: &Index, def: usize) -> String {
                 "table {}({}{extra}){}",
                 d.full,
                 params(&tb.keys),
-                returns(&tb.returns, false)
+                returns(&tb.returns, Kind::Table)
             )
         }
         Node::Modifiers(m) => {
@@ -162,7 +163,7 @@ fn definition(doc: &Document, ix: &Index, def: usize) -> String {
             cite = c.cite.as_ref();
             let ty = match &c.ty {
                 Some(te) => Some(ty_text(te)),
-                None => checked(&d.full, false),
+                None => checked(&d.full, Kind::Const),
             };
             match ty {
                 Some(ty) => format!("const {}: {ty} = {}", d.full, t(c.value.span)),
@@ -319,16 +320,16 @@ fn modifier_text(ix: &Index, m: &Modifier, list: Option<usize>) -> String {
     let t = |s: Span| one_line(ix.trees.text(s));
     let mut out = code(&modifier_line(ix, m));
     out.push_str(&format!(
-        "\n\nThe modifier **{}**{}: {} to the roll",
+        "\n\nThe modifier **{}**{}: `{}` to the roll",
         m.label.node,
         list.map_or(String::new(), |l| format!(" of `{}`", ix.defs[l].full)),
         t(m.amount.span)
     ));
     if let Some(p) = &m.per {
-        out.push_str(&format!(", once per {}", t(p.span)));
+        out.push_str(&format!(", once per `{}`", t(p.span)));
     }
     match &m.condition {
-        Some(c) => out.push_str(&format!(", when {}.", t(c.span))),
+        Some(c) => out.push_str(&format!(", when `{}`.", t(c.span))),
         None => out.push_str(", always."),
     }
     out
