@@ -126,7 +126,8 @@ fn hover_tells_a_definitions_signature_citation_and_doc_comment() {
         "{h}"
     );
     assert!(h.contains("cite \"Move table\""), "{h}");
-    assert!(h.contains("How long a move takes.\nIn moves."), "{h}");
+    // Each comment line its own line (a Markdown hard break: two spaces at its end).
+    assert!(h.contains("How long a move takes.  \nIn moves."), "{h}");
     // An enum value in a table row: its display text and its sentence.
     let h = hover_text(&mut lsp, uri, pos(PROBE, "infantry |", 0, 1));
     assert!(h.contains("Arm.infantry"), "{h}");

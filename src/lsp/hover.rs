@@ -363,7 +363,8 @@ fn doc_comment(trees: &Trees, at: Span) -> String {
         end = prev_start;
     }
     lines.reverse();
-    lines.join("\n")
+    // Each comment line its own line (Markdown's hard break: two spaces), as written.
+    lines.join("  \n")
 }
 
 /// A text's first line, cut to 100 characters.
