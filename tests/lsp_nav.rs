@@ -962,6 +962,15 @@ fn bad_requests_are_answered_with_errors_and_the_server_goes_on() {
         json!({ "newName": "s" }),
     ));
     assert!(why.contains("does not parse"), "{why}");
+    // An `extends` naming no file: its definition is refused in words.
+    lsp.open("untitled:lost.rules", "extends \"nowhere.rules\"\n");
+    let why = error_of(&lsp.at(
+        "textDocument/definition",
+        "untitled:lost.rules",
+        (0, 10),
+        json!({}),
+    ));
+    assert!(why.contains("`nowhere.rules` is not a file"), "{why}");
     // Still serving.
     let h = hover_text(&mut lsp, uri, pos(PROBE, "2d6", 0, 0));
     assert!(h.starts_with("`2d6`"), "{h}");

@@ -760,8 +760,8 @@ fn item_bounds(text: &str, item: &Item) -> (u32, u32) {
     }
 }
 
-/// The offset just past the `}` closing the first `{` after `from` (strings and comments
-/// passed over); `from` when there is none.
+/// The offset just past the `}` closing the first `{` after `from` (texts in quotes and
+/// comments passed over, inch marks known from quotes); `from` when there is none.
 pub fn closing_brace(text: &str, from: u32) -> u32 {
     let bytes = text.as_bytes();
     let mut i = from as usize;
@@ -773,6 +773,8 @@ pub fn closing_brace(text: &str, from: u32) -> u32 {
                     i += 1;
                 }
             }
+            // An inch mark (`6"`, `1 1/2"`) follows a digit; a text's quote does not.
+            b'"' if i > 0 && bytes[i - 1].is_ascii_digit() => {}
             b'"' => {
                 i += 1;
                 while i < bytes.len() && bytes[i] != b'"' {
@@ -1622,6 +1624,18 @@ mod tests {
         assert_eq!(names("b\n}"), vec!["n", "a", "b"]);
         // Outside the rule: none.
         assert_eq!(names("const c"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_body_ends_at_its_brace_past_texts_comments_and_inch_marks() {
+        // One inch mark: read as a quote, it would open a text running to the next
+        // quote, past the `}`.
+        let text = "table t(n: 1..2) -> Length cite \"a } b\" {\n  1 => 6\" # }\n  _ => 0\n}\nconst c = \"x\"\n";
+        let end = closing_brace(text, 7);
+        assert_eq!(
+            &text[..end as usize],
+            text.trim_end_matches("\nconst c = \"x\"\n")
+        );
     }
 
     #[test]
