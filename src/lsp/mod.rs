@@ -8,14 +8,19 @@
 //! error") and the server goes on serving, where that reader would stop.
 //!
 //! Files: `document.rs` (an open document, positions), `diagnostics.rs` (what checking
-//! found, as diagnostics), `complete.rs` (completion), `lens.rs` (the examples' code
-//! lenses and the command that runs one), `format.rs` (formatting, by `umpire fmt`).
+//! found, as diagnostics), `at.rs` (what is at a position: names resolved from the syntax
+//! trees), `hover.rs` (hover), `navigate.rs` (definition, references, rename, outline),
+//! `complete.rs` (completion), `lens.rs` (the examples' code lenses and the command that
+//! runs one), `format.rs` (formatting, by `umpire fmt`).
 
+pub mod at;
 pub mod complete;
 pub mod diagnostics;
 pub mod document;
 pub mod format;
+pub mod hover;
 pub mod lens;
+pub mod navigate;
 
 use crate::limits::Limits;
 use document::Document;
@@ -213,6 +218,12 @@ impl<W: Write> Server<W> {
                     answer
                 })
             }
+            request::HoverRequest::METHOD => hover::answer(&self.docs, r.params),
+            request::GotoDefinition::METHOD => navigate::definition(&self.docs, r.params),
+            request::References::METHOD => navigate::references(&self.docs, r.params),
+            request::PrepareRenameRequest::METHOD => navigate::prepare_rename(&self.docs, r.params),
+            request::Rename::METHOD => navigate::rename(&self.docs, r.params),
+            request::DocumentSymbolRequest::METHOD => navigate::symbols(&self.docs, r.params),
             method => Err((
                 ErrorCode::MethodNotFound,
                 format!("umpire's language server does not answer `{method}`"),
@@ -352,6 +363,11 @@ fn capabilities() -> lsp_types::ServerCapabilities {
             resolve_provider: Some(false),
         }),
         execute_command_provider: Some(lens::command_options()),
+        hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
+        definition_provider: Some(lsp_types::OneOf::Left(true)),
+        references_provider: Some(lsp_types::OneOf::Left(true)),
+        rename_provider: Some(navigate::rename_options()),
+        document_symbol_provider: Some(lsp_types::OneOf::Left(true)),
         ..Default::default()
     }
 }

@@ -239,3 +239,18 @@ fn read_message(out: &mut impl BufRead) -> Option<Value> {
 pub fn file_uri(path: &std::path::Path) -> String {
     format!("file://{}", path.display())
 }
+
+impl Client {
+    /// A request about a place in a document (`textDocument` and `position`, and the
+    /// fields of `more`): the whole response.
+    pub fn at(&mut self, method: &str, uri: &str, place: (u64, u64), more: Value) -> Value {
+        let mut params = json!({
+            "textDocument": { "uri": uri },
+            "position": { "line": place.0, "character": place.1 },
+        });
+        if let (Some(p), Value::Object(more)) = (params.as_object_mut(), more) {
+            p.extend(more);
+        }
+        self.request(method, params)
+    }
+}
