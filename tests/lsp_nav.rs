@@ -110,6 +110,21 @@ fn apply(text: &str, edit: &Value, uri: &str) -> String {
 }
 
 #[test]
+fn the_server_says_what_it_navigates() {
+    let mut lsp = Client::spawn();
+    let answer = lsp.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": null, "capabilities": {} }),
+    );
+    let caps = &answer["result"]["capabilities"];
+    assert_eq!(caps["hoverProvider"], true, "{caps}");
+    assert_eq!(caps["definitionProvider"], true, "{caps}");
+    assert_eq!(caps["referencesProvider"], true, "{caps}");
+    assert_eq!(caps["renameProvider"]["prepareProvider"], true, "{caps}");
+    assert_eq!(caps["documentSymbolProvider"], true, "{caps}");
+}
+
+#[test]
 fn hover_tells_a_definitions_signature_citation_and_doc_comment() {
     let mut lsp = Client::start();
     let uri = "untitled:probe.rules";
@@ -314,7 +329,14 @@ fn a_name_from_a_bundled_base_hovers_and_goes_to_a_read_only_copy() {
         .position(|l| l.starts_with("rule isolated("))
         .expect("the rule's line") as u64;
     assert_eq!(span_of(&answer["result"]["range"]), (line, 5, line, 13));
-    // The `extends` string goes to the copy's start; asked again, the same file.
+    // The `extends` string hovers with the ruleset's title and citation
+    // (`ruleset "Little Wars" cite "H. G. Wells, Little Wars (1913)"`)...
+    let h = hover_text(&mut lsp, uri, pos(house, "little_wars", 0, 2));
+    assert_eq!(
+        h,
+        "the ruleset `bundled:little_wars`: **Little Wars** — H. G. Wells, Little Wars (1913)"
+    );
+    // ...and goes to the copy's start; asked again, the same file.
     let answer = lsp.at(
         "textDocument/definition",
         uri,

@@ -68,11 +68,22 @@ pub fn hover(doc: &Document, at: lsp_types::Position) -> Result<Option<Hover>, F
                 ),
             }
         }
-        Hit::Ruleset { written } => match trees.find(FileId(0), written) {
-            Some(f) => format!(
-                "the ruleset `{}`",
-                trees.get(f).map_or(written, |t| t.source.name.as_str())
-            ),
+        Hit::Ruleset { written } => match trees.find(FileId(0), written).and_then(|f| trees.get(f))
+        {
+            Some(tree) => {
+                let mut s = format!("the ruleset `{}`", tree.source.name);
+                let title = tree.ast.items.iter().find_map(|i| match i {
+                    ast::Item::Ruleset { title, cite } => Some((title, cite)),
+                    _ => None,
+                });
+                if let Some((title, cite)) = title {
+                    s.push_str(&format!(": **{}**", title.node));
+                    if let Some(c) = cite {
+                        s.push_str(&format!(" — {}", c.node));
+                    }
+                }
+                s
+            }
             None => format!("the ruleset `{written}` (not read: see the diagnostics)"),
         },
     };
