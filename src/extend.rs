@@ -348,13 +348,23 @@ fn read_base(
                         format!("cannot read the ruleset this file {verb}, `{base_text_name}`"),
                         base_name.span,
                         label,
-                    )
-                    .help(format!(
-                        "{}; bundled rulesets: {}",
-                        ds.0.first().map_or(String::new(), |d| d.message.clone()),
-                        crate::bundled::names().join(", ")
-                    ));
-                    Err(d)
+                    );
+                    // `extends "house"` for the file `house.rules` beside it.
+                    let with_ext = path.with_extension("rules");
+                    let help = if path.extension().is_none() && with_ext.is_file() {
+                        format!(
+                            "did you mean `{base_text_name}.rules`? a file is named with its \
+                             `.rules` (`{}` is there)",
+                            with_ext.to_string_lossy()
+                        )
+                    } else {
+                        format!(
+                            "{}; bundled rulesets: {}",
+                            ds.0.first().map_or(String::new(), |d| d.message.clone()),
+                            crate::bundled::names().join(", ")
+                        )
+                    };
+                    Err(d.help(help))
                 }
             }
         }

@@ -150,6 +150,8 @@ fn neovim_set_up_as_the_readme_says_shows_the_diagnostic_completes_and_runs_an_e
     let found: Value = serde_json::from_str(&found).expect("the findings are JSON");
     // The autocommand set the filetype, and the diagnostic came within the wait.
     assert_eq!(found["filetype"], "umpire", "{found}");
+    // And completion from the server on <C-x><C-o>, as the README says.
+    assert_eq!(found["omnifunc"], "v:lua.vim.lsp.omnifunc", "{found}");
     assert_eq!(found["published"], true, "{found}");
     let d = found["diagnostics"].as_array().expect("a list");
     assert_eq!(d.len(), 1, "{found}");

@@ -49,6 +49,7 @@ vim.lsp.codelens.run()
 out.ran = vim.wait(wait, function() return #shown > 0 end, 50)
 out.shown = shown
 out.filetype = vim.bo.filetype
+out.omnifunc = vim.bo.omnifunc
 local file = io.open(vim.env.UMPIRE_NVIM_OUT, "w")
 file:write(vim.fn.json_encode(out))
 file:close()
