@@ -20,6 +20,8 @@ struct Line {
     code: String,
     /// Its comment at the end of the line after code, or a comment alone on the line.
     comment: Option<String>,
+    /// Whether it holds a comment alone.
+    alone: bool,
 }
 
 /// `text` (normalised) laid out canonically, from its `tree`.
@@ -48,6 +50,7 @@ pub(super) fn layout(text: &str, tree: &Tree) -> String {
                 level: 0,
                 code: String::new(),
                 comment: None,
+                alone: false,
             }),
         }
     }
@@ -104,6 +107,7 @@ fn indent(text: &str, tree: &Tree, lines: &mut [Line]) {
             && !opens_body
             && !tree.items.contains(&first.start);
         line.level = depth.saturating_sub(closers) + usize::from(goes_on);
+        line.alone = first.kind == Kind::Comment;
         for &i in &line.toks {
             let t = &toks[i];
             if t.kind != Kind::Code {
@@ -116,6 +120,20 @@ fn indent(text: &str, tree: &Tree, lines: &mut [Line]) {
                     _ => {}
                 }
             }
+        }
+    }
+    // A comment on a line of its own leads into the code below it: it stands as far in
+    // as that code when that is further (a comment above a rule's `cite`), never further
+    // out than its own bracket (one above a closing `}`).
+    let mut next_code = None;
+    for line in lines.iter_mut().rev() {
+        if line.toks.is_empty() {
+            continue;
+        }
+        if line.alone {
+            line.level = line.level.max(next_code.unwrap_or(0));
+        } else {
+            next_code = Some(line.level);
         }
     }
 }

@@ -160,6 +160,18 @@ mod tests {
     }
 
     #[test]
+    fn a_comment_alone_stands_as_far_in_as_the_code_it_leads_into() {
+        // Above a rule's `cite` (a line that goes on with the head): as far in as it.
+        let text = "rule r(n: Int) -> Int\n# why\n cite \"X\"\n{\n n\n}\n";
+        let want = "rule r(n: Int) -> Int\n  # why\n  cite \"X\"\n{\n  n\n}\n";
+        assert_eq!(fmt(text), want);
+        // Above a closing `}`: at its bracket's level, not the `}`'s.
+        let text = "table t(n: Int) -> Int {\n  _ => 1\n# more to come\n}\n";
+        let want = "table t(n: Int) -> Int {\n  _ => 1\n  # more to come\n}\n";
+        assert_eq!(fmt(text), want);
+    }
+
+    #[test]
     fn line_endings_and_the_byte_order_mark_are_kept() {
         let text = "\u{FEFF}const a  = 1\r\nconst b = 2\r\n";
         assert_eq!(fmt(text), "\u{FEFF}const a = 1\r\n\r\nconst b = 2\r\n");
