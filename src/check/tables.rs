@@ -445,7 +445,9 @@ impl Checker<'_> {
         if count == 0 {
             return;
         }
-        let shown = self.combinations_shown(&keys, &values, &covered);
+        // Five shown, or six rather than five and "1 more".
+        let most = if count == 6 { 6 } else { 5 };
+        let shown = self.combinations_shown(&keys, &values, &covered, most);
         let more = if count > shown.len() {
             format!(" (and {} more)", count - shown.len())
         } else {
@@ -464,9 +466,10 @@ impl Checker<'_> {
         keys: &[&ParamInfo],
         values: &[Vec<Value>],
         covered: &[bool],
+        most: usize,
     ) -> Vec<String> {
         let mut missing: Vec<Vec<&Value>> = Vec::new();
-        for (at, _) in covered.iter().enumerate().filter(|(_, c)| !**c).take(5) {
+        for (at, _) in covered.iter().enumerate().filter(|(_, c)| !**c).take(most) {
             let mut rest = at;
             let mut combo: Vec<&Value> = Vec::with_capacity(values.len());
             for vs in values.iter().rev() {
