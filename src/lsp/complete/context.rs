@@ -2,7 +2,7 @@
 //! bound on the way.
 
 use super::text::{arg_name, brackets, is_let_type, operand_before, Header, Tok, Token};
-use super::{Context, Local, Scope};
+use super::{Context, Let, Local, Scope};
 use crate::program::{Global, Signature, Ty};
 
 impl<'a> Scope<'a> {
@@ -14,8 +14,11 @@ impl<'a> Scope<'a> {
         header: &Header,
         word_start: usize,
         at_column0: bool,
+        parsed: Option<Vec<Let>>,
     ) -> Context {
+        // The `let`s: from the syntax trees when the document parses, else from the text.
         let (stack, lets) = brackets(text, toks, self.line_begin);
+        let lets = parsed.unwrap_or(lets);
         // Parameters are in scope inside the body (and in a modifier list's).
         if header.body.is_some_and(|b| stack.first() == Some(&b)) {
             self.bind_params(header);
@@ -60,7 +63,7 @@ impl<'a> Scope<'a> {
     }
 
     /// Binds `let`s (name, type as written, value as written) as locals, in order.
-    pub(super) fn bind_lets(&mut self, lets: Vec<(String, Option<String>, String)>) {
+    pub(super) fn bind_lets(&mut self, lets: Vec<Let>) {
         for (name, written, value) in lets {
             let ty = match &written {
                 Some(w) => self.resolve(w),

@@ -25,6 +25,7 @@
 //! at a definition's start, the keywords of definitions; elsewhere the names in scope
 //! and the keywords that may start a statement or an expression there.
 
+use super::at::{Index, Node, Trees};
 use super::document::Document;
 use super::Failure;
 use crate::program::{Global, Program, Signature, Ty};
@@ -60,6 +61,31 @@ pub fn answer(docs: &HashMap<Url, Document>, params: Value) -> Result<Value, Fai
     serde_json::to_value(items).map_err(|e| (ErrorCode::InternalError, e.to_string()))
 }
 
+/// A `let` in scope: its name, its type as written and its value as written.
+type Let = (String, Option<String>, String);
+
+/// The `let`s in scope at byte `at` read from the syntax trees ([`Index::locals_at`]),
+/// when the whole document parses (else `None`, and the text is read instead), but those
+/// of the line `at` is on (from `line_begin`): the one being written is not in scope yet.
+fn parsed_lets(doc: &Document, at: usize, line_begin: usize) -> Option<Vec<Let>> {
+    doc.ast.as_ref()?;
+    let trees = Trees::of(doc)?;
+    let ix = Index::new(&trees);
+    let lets = ix
+        .locals_at(u32::try_from(at).ok()?)
+        .into_iter()
+        .filter_map(|d| match ix.defs[d].node {
+            Node::Let(ty, value) if (ix.defs[d].span.start as usize) < line_begin => Some((
+                ix.defs[d].name.clone(),
+                ty.map(|t| trees.text(t.span()).to_string()),
+                trees.text(value.span).to_string(),
+            )),
+            _ => None,
+        })
+        .collect();
+    Some(lets)
+}
+
 /// The items at byte `at` of the document's (normalised) text.
 pub fn items(doc: &Document, at: usize) -> Vec<CompletionItem> {
     let text: &str = &doc.source.text;
@@ -70,7 +96,9 @@ pub fn items(doc: &Document, at: usize) -> Vec<CompletionItem> {
     if in_text_or_comment(text, at) {
         return Vec::new();
     }
-    let scope = Scope::read(text, at, doc.checked.as_deref());
+    let scope = Scope::read(text, at, doc.checked.as_deref(), |from, line| {
+        parsed_lets(doc, from, line)
+    });
     let mut out = Items::default();
     scope.complete(&mut out);
     out.items
@@ -140,7 +168,12 @@ struct Scope<'a> {
 
 impl<'a> Scope<'a> {
     /// Reads the text before byte `at`.
-    fn read(text: &'a str, at: usize, ruleset: Option<&'a Ruleset>) -> Scope<'a> {
+    fn read(
+        text: &'a str,
+        at: usize,
+        ruleset: Option<&'a Ruleset>,
+        parsed: impl FnOnce(usize, usize) -> Option<Vec<Let>>,
+    ) -> Scope<'a> {
         let word_start = text[..at]
             .char_indices()
             .rev()
@@ -168,7 +201,8 @@ impl<'a> Scope<'a> {
         };
         let toks = &all[def..];
         let header = header(text, toks);
-        scope.context = scope.context_of(text, toks, &header, word_start, at_column0);
+        let parsed = parsed(word_start, line_begin);
+        scope.context = scope.context_of(text, toks, &header, word_start, at_column0, parsed);
         scope
     }
 
@@ -333,5 +367,43 @@ mod tests {
         assert!(!at_end("let w = 6\" + u"));
         assert!(!at_end("note \"Rule 3\" u"));
         assert!(at_end("note \"a \\\" b"));
+    }
+    #[test]
+    fn the_lets_of_a_parsed_document_are_read_from_its_trees_and_not_of_a_broken_one() {
+        let limits = crate::limits::Limits::default();
+        let uri = Url::parse("untitled:l.rules").expect("an address");
+        let text = "ruleset \"L\"\n\
+                    rule r(n: Int) -> Int {\n\
+                    \x20 let a = n + 1\n\
+                    \x20 let b: Int = if a > 1 {\n\
+                    \x20   let inner = 2\n\
+                    \x20   inner\n\
+                    \x20 } else { 0 }\n\
+                    \x20 a + b\n\
+                    }\n";
+        let doc = Document::new(uri.clone(), 1, text.to_string(), &limits);
+        let lets_at = |line: &str| {
+            let at = text.find(line).expect("the line");
+            parsed_lets(&doc, at, at).expect("it parses")
+        };
+        // Past both: `a` with its value, `b` with its type; `inner`'s block is closed.
+        let a = ("a".to_string(), None, "n + 1".to_string());
+        let b = (
+            "b".to_string(),
+            Some("Int".to_string()),
+            "if a > 1 {\n    let inner = 2\n    inner\n  } else { 0 }".to_string(),
+        );
+        assert_eq!(lets_at("a + b"), vec![a.clone(), b]);
+        // In `b`'s value: `a` and `inner`, not `b` itself.
+        let inner = ("inner".to_string(), None, "2".to_string());
+        assert_eq!(lets_at("inner\n  } else"), vec![a, inner]);
+        // A `let` of the cursor's line is the one being written.
+        let at = text.find("a + b").expect("the line");
+        let line_begin = text.find("  let b").expect("b's line");
+        let lets = parsed_lets(&doc, at, line_begin).expect("it parses");
+        assert_eq!(lets.len(), 1);
+        // A document that does not parse is read from its text.
+        let broken = Document::new(uri, 2, format!("{text}rule s( {{"), &limits);
+        assert_eq!(parsed_lets(&broken, text.len() - 2, 0), None);
     }
 }

@@ -2,6 +2,7 @@
 //! the cursor is in, its brackets and `let`s, what stands before the cursor.
 
 use super::items::DEFINITIONS;
+use super::Let;
 
 /// Whether byte `at` is inside a quoted text or a comment of its line (nothing is
 /// completed there). A `"` straight after a digit, outside a text, is an inch mark.
@@ -252,12 +253,7 @@ pub(super) fn push_param(text: &str, toks: &[Token], out: &mut Vec<(String, Stri
 /// `let`s whose block is still open: (name, type as written, value as written). A `let`
 /// on the cursor's line (starting at byte `line_begin`) is the one being written: its
 /// name is not in scope yet.
-#[allow(clippy::type_complexity)]
-pub(super) fn brackets(
-    text: &str,
-    toks: &[Token],
-    line_begin: usize,
-) -> (Vec<usize>, Vec<(String, Option<String>, String)>) {
+pub(super) fn brackets(text: &str, toks: &[Token], line_begin: usize) -> (Vec<usize>, Vec<Let>) {
     let mut stack: Vec<usize> = Vec::new();
     let mut lets: Vec<(usize, String, Option<String>, String)> = Vec::new();
     for (i, t) in toks.iter().enumerate() {
@@ -283,7 +279,7 @@ pub(super) fn brackets(
 
 /// `let NAME (: Type)? = VALUE`: the value read to the end of its line (and on while its
 /// brackets are open).
-pub(super) fn read_let(text: &str, toks: &[Token]) -> Option<(String, Option<String>, String)> {
+pub(super) fn read_let(text: &str, toks: &[Token]) -> Option<Let> {
     let name = toks.get(1).filter(|t| t.tok == Tok::Word)?;
     let eq = toks.iter().position(|t| t.tok == Tok::Mark("="))?;
     let ty = match toks.get(2) {
