@@ -6,7 +6,7 @@
 mod client;
 mod common;
 
-use client::{file_uri, Client};
+use client::{file_uri, span_of, Client};
 use common::Scratch;
 use serde_json::{json, Value};
 
@@ -16,17 +16,6 @@ const MISTAKE: &str = "ruleset \"Probe\"\n\
 const strength = 3\n\
 \n\
 rule doubled() -> Int { 2 * strenght }\n";
-
-/// The (line, character) of a range's start and end.
-fn span_of(range: &Value) -> (u64, u64, u64, u64) {
-    let n = |v: &Value| v.as_u64().expect("a number");
-    (
-        n(&range["start"]["line"]),
-        n(&range["start"]["character"]),
-        n(&range["end"]["line"]),
-        n(&range["end"]["character"]),
-    )
-}
 
 #[test]
 fn a_mistake_is_published_where_it_is_with_the_checks_code_and_goes_when_fixed() {

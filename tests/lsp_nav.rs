@@ -7,7 +7,7 @@
 mod client;
 mod common;
 
-use client::{file_uri, Client};
+use client::{file_uri, span_of, Client};
 use common::Scratch;
 use serde_json::{json, Value};
 
@@ -60,17 +60,6 @@ fn hover_text(lsp: &mut Client, uri: &str, place: (u64, u64)) -> String {
         .as_str()
         .expect("a hover text")
         .to_string()
-}
-
-/// The (line, character) of a range's start and end.
-fn span_of(range: &Value) -> (u64, u64, u64, u64) {
-    let n = |v: &Value| v.as_u64().expect("a number");
-    (
-        n(&range["start"]["line"]),
-        n(&range["start"]["character"]),
-        n(&range["end"]["line"]),
-        n(&range["end"]["character"]),
-    )
 }
 
 /// The error message of an answer that must be an error.
@@ -294,12 +283,7 @@ fn a_name_from_a_bundled_base_hovers_and_goes_to_a_read_only_copy() {
     let h = hover_text(&mut lsp, uri, pos(house, "support: 0", 0, 1));
     assert!(h.contains("support: 0.."), "{h}");
     // Go to definition: a read-only file holding exactly what `umpire show` prints.
-    let answer = lsp.at(
-        "textDocument/definition",
-        uri,
-        pos(house, "isolated", 0, 1),
-        json!({}),
-    );
+    let answer = lsp.definition(uri, pos(house, "isolated", 0, 1));
     let target = answer["result"]["uri"]
         .as_str()
         .expect("a location")
@@ -337,21 +321,11 @@ fn a_name_from_a_bundled_base_hovers_and_goes_to_a_read_only_copy() {
         "the ruleset `bundled:little_wars`: **Little Wars** — H. G. Wells, Little Wars (1913)"
     );
     // ...and goes to the copy's start; asked again, the same file.
-    let answer = lsp.at(
-        "textDocument/definition",
-        uri,
-        pos(house, "little_wars", 0, 2),
-        json!({}),
-    );
+    let answer = lsp.definition(uri, pos(house, "little_wars", 0, 2));
     assert_eq!(answer["result"]["uri"], target.as_str());
     assert_eq!(span_of(&answer["result"]["range"]), (0, 0, 0, 0));
     // Renaming it is refused: it is not this document's.
-    let answer = lsp.at(
-        "textDocument/rename",
-        uri,
-        pos(house, "isolated", 0, 1),
-        json!({ "newName": "cut_off" }),
-    );
+    let answer = lsp.rename(uri, pos(house, "isolated", 0, 1), "cut_off");
     let why = error_of(&answer);
     assert!(why.contains("the bundled ruleset `little_wars`"), "{why}");
 }
@@ -402,22 +376,12 @@ fn names_of_a_used_ruleset_hover_and_go_to_their_definitions() {
     let h = hover_text(&mut lsp, uri, pos(text, "isolated: false", 0, 1));
     assert!(h.contains("isolated: Bool"), "{h}");
     // Go to definition: the bundled copy of kriegspiel, on the rule's name.
-    let answer = lsp.at(
-        "textDocument/definition",
-        uri,
-        pos(text, "food_packets", 0, 1),
-        json!({}),
-    );
+    let answer = lsp.definition(uri, pos(text, "food_packets", 0, 1));
     let target = answer["result"]["uri"].as_str().expect("a location");
     assert!(target.ends_with("/kriegspiel.rules"), "{target}");
     // A parameter may not take the alias's name: the checker says so, and the rename
     // is refused with its words.
-    let why = error_of(&lsp.at(
-        "textDocument/rename",
-        uri,
-        pos(text, "men: 0..", 0, 0),
-        json!({ "newName": "ks" }),
-    ));
+    let why = error_of(&lsp.rename(uri, pos(text, "men: 0..", 0, 0), "ks"));
     assert!(why.contains("the ruleset would not check"), "{why}");
     let copy = std::fs::read_to_string(url_path(target)).expect("the copy");
     let line = copy
@@ -474,31 +438,16 @@ fn a_house_rules_overrides_and_patches_navigate_into_its_base() {
     let h = hover_text(&mut lsp, &uri, pos(house, "u.men", 0, 2));
     assert!(h.contains("Unit.men: 0.. = 0"), "{h}");
     // `speed(u.arm)` goes to the base's table: line 3, `speed` at 6..11.
-    let answer = lsp.at(
-        "textDocument/definition",
-        &uri,
-        pos(house, "speed(u.arm)", 0, 1),
-        json!({}),
-    );
+    let answer = lsp.definition(&uri, pos(house, "speed(u.arm)", 0, 1));
     assert!(answer["result"]["uri"]
         .as_str()
         .is_some_and(|u| u.ends_with("/base.rules")));
     assert_eq!(span_of(&answer["result"]["range"]), (3, 6, 3, 11));
     // An override keeps its base's name: renaming it is refused.
-    let why = error_of(&lsp.at(
-        "textDocument/rename",
-        &uri,
-        pos(house, "fast", 0, 1),
-        json!({ "newName": "quick" }),
-    ));
+    let why = error_of(&lsp.rename(&uri, pos(house, "fast", 0, 1), "quick"));
     assert!(why.contains("overrides the base's definition"), "{why}");
     // The added field renames, with its use, and the house still checks.
-    let answer = lsp.at(
-        "textDocument/rename",
-        &uri,
-        pos(house, "men:", 0, 1),
-        json!({ "newName": "strength" }),
-    );
+    let answer = lsp.rename(&uri, pos(house, "men:", 0, 1), "strength");
     let renamed = apply(house, &answer["result"], &uri);
     assert!(renamed.contains("add strength: 0.. = 0"), "{renamed}");
     assert!(renamed.contains("u.strength > 0"), "{renamed}");
@@ -529,12 +478,7 @@ fn a_syntax_error_blinds_only_the_definition_it_is_in() {
     // Hover and definition read the rest of the document.
     let h = hover_text(&mut lsp, uri, pos(&broken, "move_time(u", 0, 2));
     assert!(h.contains("table move_time("), "{h}");
-    let answer = lsp.at(
-        "textDocument/definition",
-        uri,
-        pos(&broken, "slow({", 0, 1),
-        json!({}),
-    );
+    let answer = lsp.definition(uri, pos(&broken, "slow({", 0, 1));
     assert_eq!(span_of(&answer["result"]["range"]), (14, 5, 14, 9));
     // The outline has every definition but the broken `roll`.
     let answer = lsp.request(
@@ -560,12 +504,7 @@ fn a_syntax_error_blinds_only_the_definition_it_is_in() {
         ]
     );
     // A rename must see every use: refused until the text parses.
-    let why = error_of(&lsp.at(
-        "textDocument/rename",
-        uri,
-        pos(&broken, "slow(", 0, 1),
-        json!({ "newName": "late" }),
-    ));
+    let why = error_of(&lsp.rename(uri, pos(&broken, "slow(", 0, 1), "late"));
     assert!(why.contains("does not parse"), "{why}");
 }
 
@@ -578,7 +517,7 @@ fn positions_count_utf16_units_and_crlf_lines_in_answers() {
     let text = "ruleset \"W\"\r\nconst a = 1\r\nconst b = \"½👍\" # x\r\nconst c = a + 2\r\n";
     assert_eq!(lsp.open(uri, text), Vec::<Value>::new());
     // `a` on line 3 at unit 10.
-    let answer = lsp.at("textDocument/definition", uri, (3, 10), json!({}));
+    let answer = lsp.definition(uri, (3, 10));
     assert_eq!(span_of(&answer["result"]["range"]), (1, 6, 1, 7));
     let answer = lsp.at(
         "textDocument/references",
@@ -620,12 +559,7 @@ fn definition_goes_into_a_base_file_and_within_the_document() {
     let uri = file_uri(&path);
     let mut lsp = Client::start();
     assert_eq!(lsp.open(&uri, house), Vec::<Value>::new());
-    let answer = lsp.at(
-        "textDocument/definition",
-        &uri,
-        pos(house, "stand", 0, 1),
-        json!({}),
-    );
+    let answer = lsp.definition(&uri, pos(house, "stand", 0, 1));
     let target = answer["result"]["uri"].as_str().expect("a location");
     assert!(target.ends_with("/base.rules"), "{target}");
     // `const stand` is on line 3, the name at 6..11.
@@ -634,16 +568,11 @@ fn definition_goes_into_a_base_file_and_within_the_document() {
     let h = hover_text(&mut lsp, &uri, pos(house, "stand", 0, 1));
     assert!(h.contains("Men per stand."), "{h}");
     // Within the document: `two` in `four`'s value goes to line 1.
-    let answer = lsp.at(
-        "textDocument/definition",
-        &uri,
-        pos(house, "two * 2", 0, 0),
-        json!({}),
-    );
+    let answer = lsp.definition(&uri, pos(house, "two * 2", 0, 0));
     assert_eq!(answer["result"]["uri"], uri.as_str());
     assert_eq!(span_of(&answer["result"]["range"]), (1, 6, 1, 9));
     // The `extends` string goes to the base's start.
-    let answer = lsp.at("textDocument/definition", &uri, (0, 10), json!({}));
+    let answer = lsp.definition(&uri, (0, 10));
     assert!(answer["result"]["uri"]
         .as_str()
         .is_some_and(|u| u.ends_with("/base.rules")));
@@ -707,12 +636,7 @@ fn rename_edits_every_use_and_the_result_checks_clean() {
         json!({}),
     );
     assert_eq!(prepare["result"]["placeholder"], "men", "{prepare}");
-    let answer = lsp.at(
-        "textDocument/rename",
-        uri,
-        pos(PROBE, "men: Int }", 0, 1),
-        json!({ "newName": "strength" }),
-    );
+    let answer = lsp.rename(uri, pos(PROBE, "men: Int }", 0, 1), "strength");
     assert!(answer.get("error").is_none(), "{answer}");
     let edits = answer["result"]["changes"][uri].as_array().expect("edits");
     assert_eq!(edits.len(), 3, "{answer}");
@@ -730,12 +654,7 @@ fn rename_edits_every_use_and_the_result_checks_clean() {
         Vec::<Value>::new()
     );
     // A rule: its definition and its use in the example.
-    let answer = lsp.at(
-        "textDocument/rename",
-        uri,
-        pos(PROBE, "slow(", 1, 0),
-        json!({ "newName": "unhurried" }),
-    );
+    let answer = lsp.rename(uri, pos(PROBE, "slow(", 1, 0), "unhurried");
     let renamed = apply(PROBE, &answer["result"], uri);
     assert_eq!(renamed.matches("unhurried(").count(), 2, "{renamed}");
     assert!(!renamed.contains("slow("), "{renamed}");
@@ -760,12 +679,7 @@ fn a_let_renamed_renames_the_roll_its_examples_give_by_name() {
                 \x20 opposed(1, 2) == 1\n\
                 }\n";
     assert_eq!(lsp.open(uri, text), Vec::<Value>::new());
-    let answer = lsp.at(
-        "textDocument/rename",
-        uri,
-        pos(text, "attacker_roll", 0, 1),
-        json!({ "newName": "attack" }),
-    );
+    let answer = lsp.rename(uri, pos(text, "attacker_roll", 0, 1), "attack");
     let renamed = apply(text, &answer["result"], uri);
     // The `let`, its use, and the roll given by name.
     assert_eq!(renamed.matches("attack ").count(), 3, "{renamed}");
@@ -791,8 +705,7 @@ fn rename_is_refused_in_words_for_a_non_name_a_clash_or_a_capture() {
     let uri = "untitled:refuse.rules";
     lsp.open(uri, PROBE);
     let table = pos(PROBE, "move_time(arm", 0, 1);
-    let mut refused =
-        |new: &str| error_of(&lsp.at("textDocument/rename", uri, table, json!({ "newName": new })));
+    let mut refused = |new: &str| error_of(&lsp.rename(uri, table, new));
     assert!(refused("rule").contains("reserved word"));
     assert!(refused("2fast").contains("is not a name"));
     assert!(refused("move time").contains("is not a name"));
@@ -804,12 +717,7 @@ fn rename_is_refused_in_words_for_a_non_name_a_clash_or_a_capture() {
         "{why}"
     );
     // A `let` renamed to the name of its rule's parameter.
-    let why = error_of(&lsp.at(
-        "textDocument/rename",
-        uri,
-        pos(PROBE, "let t", 0, 4),
-        json!({ "newName": "u" }),
-    ));
+    let why = error_of(&lsp.rename(uri, pos(PROBE, "let t", 0, 4), "u"));
     assert!(
         why.contains("already the name of the parameter `u`"),
         "{why}"
@@ -818,12 +726,7 @@ fn rename_is_refused_in_words_for_a_non_name_a_clash_or_a_capture() {
     // in the rule would come to mean the parameter.
     let text = "ruleset \"C\"\nconst bonus = 1\nrule r(n: Int) -> Int { n + bonus }\n";
     lsp.open("untitled:capture.rules", text);
-    let why = error_of(&lsp.at(
-        "textDocument/rename",
-        "untitled:capture.rules",
-        pos(text, "bonus", 0, 0),
-        json!({ "newName": "n" }),
-    ));
+    let why = error_of(&lsp.rename("untitled:capture.rules", pos(text, "bonus", 0, 0), "n"));
     assert!(
         why.contains("near line 3 would mean another definition"),
         "{why}"
@@ -949,7 +852,7 @@ fn bad_requests_are_answered_with_errors_and_the_server_goes_on() {
     // Past the end: PROBE has 22 lines (the last empty).
     let why = error_of(&lsp.at("textDocument/hover", uri, (40, 0), json!({})));
     assert!(why.contains("line 41 is past the end"), "{why}");
-    let why = error_of(&lsp.at("textDocument/definition", uri, (99, 3), json!({})));
+    let why = error_of(&lsp.definition(uri, (99, 3)));
     assert!(why.contains("past the end"), "{why}");
     // A document not open.
     let why = error_of(&lsp.at(
@@ -977,21 +880,11 @@ fn bad_requests_are_answered_with_errors_and_the_server_goes_on() {
         json!({}),
     );
     assert_eq!(answer["result"], Value::Null, "{answer}");
-    let why = error_of(&lsp.at(
-        "textDocument/rename",
-        "untitled:broken.rules",
-        (0, 5),
-        json!({ "newName": "s" }),
-    ));
+    let why = error_of(&lsp.rename("untitled:broken.rules", (0, 5), "s"));
     assert!(why.contains("does not parse"), "{why}");
     // An `extends` naming no file: its definition is refused in words.
     lsp.open("untitled:lost.rules", "extends \"nowhere.rules\"\n");
-    let why = error_of(&lsp.at(
-        "textDocument/definition",
-        "untitled:lost.rules",
-        (0, 10),
-        json!({}),
-    ));
+    let why = error_of(&lsp.definition("untitled:lost.rules", (0, 10)));
     assert!(why.contains("`nowhere.rules` is not a file"), "{why}");
     // Still serving.
     let h = hover_text(&mut lsp, uri, pos(PROBE, "2d6", 0, 0));

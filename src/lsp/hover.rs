@@ -11,11 +11,10 @@
 
 use super::at::{Hit, Index, Kind, Node, Trees};
 use super::document::{Document, LineIndex};
-use super::{params, Failure};
+use super::{offset, open_doc, params, Failure};
 use crate::prob::dist;
 use crate::span::{FileId, Span};
 use crate::syntax::ast::{self, Modifier};
-use lsp_server::ErrorCode;
 use lsp_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind, Url};
 use num_bigint::BigUint;
 use serde_json::Value;
@@ -25,25 +24,9 @@ use std::collections::HashMap;
 pub fn answer(docs: &HashMap<Url, Document>, p: Value) -> Result<Value, Failure> {
     let p: HoverParams = params(p)?;
     let at = p.text_document_position_params;
-    let doc = open(docs, &at.text_document.uri)?;
+    let doc = open_doc(docs, &at.text_document.uri)?;
     let hover = hover(doc, at.position)?;
     Ok(serde_json::to_value(hover).unwrap_or(Value::Null))
-}
-
-/// An open document, or the error answer for one that is not.
-pub fn open<'d>(docs: &'d HashMap<Url, Document>, uri: &Url) -> Result<&'d Document, Failure> {
-    docs.get(uri).ok_or_else(|| {
-        (
-            ErrorCode::InvalidParams,
-            format!("`{uri}` is not open: open it (`textDocument/didOpen`) first"),
-        )
-    })
-}
-
-/// The offset of a position, or the error answer for one past the end.
-pub fn offset(doc: &Document, at: lsp_types::Position) -> Result<u32, Failure> {
-    doc.offset(at)
-        .map_err(|why| (ErrorCode::InvalidParams, why))
 }
 
 /// The hover at a position: `None` where there is nothing to say.

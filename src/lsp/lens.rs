@@ -10,9 +10,8 @@
 //! ([`crate::limits::Limits`]: steps, depth, dice), so a runaway one stops with the
 //! limit's error as its failure and the server goes on.
 
-use super::complete::open_doc;
 use super::document::Document;
-use super::Failure;
+use super::{open_doc, Failure};
 use crate::diagnostic::Diag;
 use crate::span::FileId;
 use crate::syntax::ast::Item;

@@ -267,12 +267,7 @@ impl<W: Write> Server<W> {
 
     /// An open document, or why a request about it cannot be answered.
     fn doc(&self, uri: &Url) -> Result<&Document, Failure> {
-        self.docs.get(uri).ok_or_else(|| {
-            (
-                ErrorCode::InvalidParams,
-                format!("`{uri}` is not open: open it (`textDocument/didOpen`) first"),
-            )
-        })
+        open_doc(&self.docs, uri)
     }
 
     /// Takes a document's text: checks it and publishes what was found.
@@ -349,6 +344,22 @@ pub fn params<P: DeserializeOwned>(value: Value) -> Result<P, Failure> {
             format!("the parameters are not the ones this method takes: {e}"),
         )
     })
+}
+
+/// An open document, or the error answer for one that is not.
+pub fn open_doc<'d>(docs: &'d HashMap<Url, Document>, uri: &Url) -> Result<&'d Document, Failure> {
+    docs.get(uri).ok_or_else(|| {
+        (
+            ErrorCode::InvalidParams,
+            format!("`{uri}` is not open: open it (`textDocument/didOpen`) first"),
+        )
+    })
+}
+
+/// The byte offset of a position in a document, or the error answer for one past its end.
+pub fn offset(doc: &Document, at: lsp_types::Position) -> Result<u32, Failure> {
+    doc.offset(at)
+        .map_err(|why| (ErrorCode::InvalidParams, why))
 }
 
 /// What the server can do.

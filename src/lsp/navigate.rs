@@ -21,8 +21,8 @@
 
 use super::at::{self, closing_brace, Hit, Index, Kind, Trees};
 use super::document::Document;
-use super::hover::{offset, open, range_in};
-use super::{params, Failure};
+use super::hover::range_in;
+use super::{offset, open_doc, params, Failure};
 use crate::span::{FileId, Span};
 use crate::syntax::ast::{self, Item};
 use lsp_server::ErrorCode;
@@ -57,7 +57,7 @@ fn refuse(why: String) -> Failure {
 pub fn definition(docs: &HashMap<Url, Document>, p: Value) -> Result<Value, Failure> {
     let p: GotoDefinitionParams = params(p)?;
     let at = p.text_document_position_params;
-    let doc = open(docs, &at.text_document.uri)?;
+    let doc = open_doc(docs, &at.text_document.uri)?;
     let offset = offset(doc, at.position)?;
     let Some(trees) = Trees::of(doc) else {
         return Ok(Value::Null);
@@ -188,7 +188,7 @@ fn write_read_only(dir: &Path, path: &Path, name: &str, text: &str) -> std::io::
 pub fn references(docs: &HashMap<Url, Document>, p: Value) -> Result<Value, Failure> {
     let p: ReferenceParams = params(p)?;
     let at = p.text_document_position;
-    let doc = open(docs, &at.text_document.uri)?;
+    let doc = open_doc(docs, &at.text_document.uri)?;
     let offset = offset(doc, at.position)?;
     let Some(trees) = Trees::of(doc) else {
         return Ok(Value::Null);
@@ -250,7 +250,7 @@ fn renameable(ix: &Index, offset: u32) -> Result<(usize, Span), Failure> {
 /// Answers `textDocument/prepareRename`: the name's range and text, or why not.
 pub fn prepare_rename(docs: &HashMap<Url, Document>, p: Value) -> Result<Value, Failure> {
     let p: TextDocumentPositionParams = params(p)?;
-    let doc = open(docs, &p.text_document.uri)?;
+    let doc = open_doc(docs, &p.text_document.uri)?;
     let offset = offset(doc, p.position)?;
     let trees = parsed(doc)?;
     let ix = Index::new(&trees);
@@ -272,7 +272,7 @@ fn parsed(doc: &Document) -> Result<Trees, Failure> {
 pub fn rename(docs: &HashMap<Url, Document>, p: Value) -> Result<Value, Failure> {
     let p: RenameParams = params(p)?;
     let at = p.text_document_position;
-    let doc = open(docs, &at.text_document.uri)?;
+    let doc = open_doc(docs, &at.text_document.uri)?;
     let offset = offset(doc, at.position)?;
     let trees = parsed(doc)?;
     let ix = Index::new(&trees);
@@ -410,7 +410,7 @@ fn place(doc: &Document, ix: &Index, span: Span) -> String {
 /// Answers `textDocument/documentSymbol`: the document's definitions, in order.
 pub fn symbols(docs: &HashMap<Url, Document>, p: Value) -> Result<Value, Failure> {
     let p: DocumentSymbolParams = params(p)?;
-    let doc = open(docs, &p.text_document.uri)?;
+    let doc = open_doc(docs, &p.text_document.uri)?;
     let Some(trees) = Trees::of(doc) else {
         return Ok(Value::Null);
     };

@@ -253,4 +253,30 @@ impl Client {
         }
         self.request(method, params)
     }
+
+    /// `textDocument/definition` at a place: the whole response.
+    pub fn definition(&mut self, uri: &str, place: (u64, u64)) -> Value {
+        self.at("textDocument/definition", uri, place, json!({}))
+    }
+
+    /// `textDocument/rename` at a place to `new_name`: the whole response.
+    pub fn rename(&mut self, uri: &str, place: (u64, u64), new_name: &str) -> Value {
+        self.at(
+            "textDocument/rename",
+            uri,
+            place,
+            json!({ "newName": new_name }),
+        )
+    }
+}
+
+/// The (line, character) of a range's start and end.
+pub fn span_of(range: &Value) -> (u64, u64, u64, u64) {
+    let n = |v: &Value| v.as_u64().expect("a number");
+    (
+        n(&range["start"]["line"]),
+        n(&range["start"]["character"]),
+        n(&range["end"]["line"]),
+        n(&range["end"]["character"]),
+    )
 }
