@@ -559,3 +559,37 @@ fn a_link_is_followed_and_a_read_only_file_refused() {
     );
     assert_eq!(std::fs::read_to_string(&locked).expect("read"), UNFORMATTED);
 }
+
+#[test]
+fn a_hard_linked_file_and_a_layout_past_the_size_limit_are_left_unchanged() {
+    let dir = Scratch::new("hard");
+    let (one, other) = (dir.path("one.rules"), dir.path("other.rules"));
+    std::fs::write(&one, UNFORMATTED).expect("write");
+    std::fs::hard_link(&one, &other).expect("hard link");
+    // A new file renamed over one name would part it from the other: refused.
+    let o = umpire_in(&dir, &["fmt", "one.rules"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("hard links"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&one).expect("read"), UNFORMATTED);
+    // Two definitions on two lines (24 bytes) laid out with a blank line between them
+    // (25 bytes): past a limit of 24, the file would no longer load, so it is kept.
+    let small = dir.path("small.rules");
+    let text = "const a = 1\nconst b = 2\n";
+    assert_eq!(text.len(), 24);
+    std::fs::write(&small, text).expect("write");
+    let o = umpire_in(&dir, &["fmt", "--max-file-size", "24", "small.rules"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("larger than the limit"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&small).expect("read"), text);
+    // Within a limit of 25 it is laid out.
+    let o = umpire_in(&dir, &["fmt", "--max-file-size", "25", "small.rules"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&small).expect("read"),
+        "const a = 1\n\nconst b = 2\n"
+    );
+}

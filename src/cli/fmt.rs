@@ -80,6 +80,7 @@ fn one(name: &str, check: bool, limits: &Limits) -> Result<Done, Diags> {
     if out == text {
         return Ok(Done::Same);
     }
+    within_limit(name, &out, limits)?;
     if check {
         outln!("{name}");
     } else {
@@ -117,6 +118,9 @@ fn stdin(check: bool, limits: &Limits) -> Result<Done, Diags> {
         }
     };
     let same = out == text;
+    if !same {
+        within_limit("standard input", &out, limits)?;
+    }
     if check {
         if !same {
             outln!("-");
@@ -125,6 +129,25 @@ fn stdin(check: bool, limits: &Limits) -> Result<Done, Diags> {
         out!("{out}");
     }
     Ok(if same { Done::Same } else { Done::Changed })
+}
+
+/// The layout of `name` no larger than the file-size limit: a file laid out past it
+/// (padding and blank lines added) would no longer load.
+fn within_limit(name: &str, out: &str, limits: &Limits) -> Result<(), Diags> {
+    let most = limits.file_bytes;
+    if out.len() as u64 > most {
+        return Err(Diag::error(
+            Code::IoWrite,
+            format!(
+                "laid out, {name} would be {} bytes, larger than the limit on a file's size \
+                 ({most} bytes), and would no longer load: it is left unchanged",
+                out.len()
+            ),
+        )
+        .help("split the ruleset (`use`, `extends`), or raise the limit with --max-file-size")
+        .into());
+    }
+    Ok(())
 }
 
 /// Writes `text` over the file `name` whole or not at all: into a new temporary file
@@ -148,6 +171,7 @@ fn write_whole(name: &str, text: &str) -> Result<(), Diags> {
         .help("make it writable, or lay it out with `umpire fmt - < FILE`")
         .into());
     }
+    same_file_kept(name, &meta)?;
     let dir = target.parent().unwrap_or(Path::new("."));
     let file_name = target
         .file_name()
@@ -155,6 +179,7 @@ fn write_whole(name: &str, text: &str) -> Result<(), Diags> {
     let (tmp, mut f) = create_temp(dir, &file_name, &mut rand::random::<u64>).map_err(fail)?;
     let result = (|| {
         f.write_all(text.as_bytes())?;
+        owned_as(&f, &meta)?;
         f.set_permissions(meta.permissions())?;
         f.sync_all()?;
         drop(f);
@@ -164,5 +189,52 @@ fn write_whole(name: &str, text: &str) -> Result<(), Diags> {
         let _ = std::fs::remove_file(&tmp);
         return Err(fail(e));
     }
+    Ok(())
+}
+
+/// A file with other names (hard links) is refused: the new file renamed over one name
+/// would part it from the others, which would keep the old text.
+#[cfg(unix)]
+fn same_file_kept(name: &str, meta: &std::fs::Metadata) -> Result<(), Diags> {
+    use std::os::unix::fs::MetadataExt;
+    if meta.nlink() > 1 {
+        return Err(Diag::error(
+            Code::IoWrite,
+            format!(
+                "cannot rewrite {name}: it has {} names (hard links), and a new file in its \
+                 place would part them; it is left unchanged",
+                meta.nlink()
+            ),
+        )
+        .help("lay it out with `umpire fmt - < FILE` and copy the layout over it")
+        .into());
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn same_file_kept(_name: &str, _meta: &std::fs::Metadata) -> Result<(), Diags> {
+    Ok(())
+}
+
+/// The new file owned as the old one is (its user and group), or an error when that
+/// cannot be done (another user's file): the rewrite must not change who owns it.
+#[cfg(unix)]
+fn owned_as(f: &std::fs::File, meta: &std::fs::Metadata) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let now = f.metadata()?;
+    if now.uid() == meta.uid() && now.gid() == meta.gid() {
+        return Ok(());
+    }
+    std::os::unix::fs::fchown(f, Some(meta.uid()), Some(meta.gid())).map_err(|e| {
+        std::io::Error::new(
+            e.kind(),
+            format!("its new copy cannot be given the file's owner and group ({e})"),
+        )
+    })
+}
+
+#[cfg(not(unix))]
+fn owned_as(_f: &std::fs::File, _meta: &std::fs::Metadata) -> std::io::Result<()> {
     Ok(())
 }
