@@ -183,3 +183,64 @@ fn formatting_answers_umpire_fmts_layout_as_one_edit_and_refuses_a_broken_docume
         .is_some_and(|m| m.contains("not open")));
     assert_eq!(lsp.stop(), Some(0));
 }
+
+#[test]
+fn broken_framing_and_unreadable_ids_are_answered_and_the_next_message_is_read() {
+    let mut lsp = Client::start();
+    // A header byte that is not UTF-8 does not stop the server: the header is read and
+    // the message it heads, `{}` (JSON, but no request), is answered as invalid.
+    lsp.write_raw(b"X-Junk: \xff\r\nContent-Length: 2\r\n\r\n{}");
+    let m = lsp.next();
+    assert_eq!(m["error"]["code"], -32600, "{m}");
+    // A request whose id is neither a whole number nor a text is refused, not taken
+    // for a notification and left unanswered.
+    lsp.send(&json!({ "jsonrpc": "2.0", "id": 1.5, "method": "shutdown" }));
+    let m = lsp.next();
+    assert_eq!(m["error"]["code"], -32600, "{m}");
+    assert_eq!(m["id"], Value::Null);
+    // An id and no method, result or error: refused, by its id.
+    lsp.send(&json!({ "jsonrpc": "2.0", "id": 5 }));
+    let m = lsp.answer_to(&json!(5));
+    assert_eq!(m["error"]["code"], -32600, "{m}");
+    // A Content-Length too short: `{"` is read as the message (not JSON), the rest runs
+    // into the next header, whose Content-Length is still found, and its request is
+    // answered.
+    lsp.write_raw(b"Content-Length: 2\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":70,\"method\":\"x\"}");
+    lsp.send(&json!({ "jsonrpc": "2.0", "id": 8, "method": "no/such" }));
+    let m = lsp.answer_to(&json!(8));
+    assert_eq!(m["error"]["code"], -32601, "{m}");
+    // A Content-Length of a terabyte: refused, its "body" not waited for.
+    lsp.write_raw(b"Content-Length: 1000000000000\r\n\r\n");
+    lsp.send(&json!({ "jsonrpc": "2.0", "id": 9, "method": "no/such" }));
+    let m = lsp.answer_to(&json!(9));
+    assert_eq!(m["error"]["code"], -32601, "{m}");
+    // A header line of a megabyte with no line break: passed over, not held.
+    let mut long = vec![b'x'; 1 << 20];
+    long.extend_from_slice(b"\r\n\r\n");
+    lsp.write_raw(&long);
+    let d = lsp.open("untitled:after.rules", MISTAKE);
+    assert_eq!(d.len(), 1);
+    assert_eq!(lsp.stop(), Some(0));
+}
+
+#[test]
+fn a_change_to_a_document_never_opened_is_refused_not_taken() {
+    let mut lsp = Client::start();
+    lsp.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": "untitled:never.rules", "version": 2 },
+                "contentChanges": [{ "text": MISTAKE }] }),
+    );
+    let logged = lsp.notification("window/logMessage");
+    let said = logged["params"]["message"].as_str().expect("a message");
+    assert!(said.contains("never opened"), "{said}");
+    // Still not open: a request about it is refused.
+    let answer = lsp.request(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": "untitled:never.rules" },
+                "options": { "tabSize": 2, "insertSpaces": true } }),
+    );
+    assert!(answer["error"]["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("not open")));
+}

@@ -5,11 +5,13 @@
 
 use super::document::Document;
 use super::Failure;
+use crate::limits::Limits;
 use lsp_server::ErrorCode;
 use lsp_types::{Position, Range, TextEdit};
 
-/// The edits that lay `doc` out.
-pub fn edits(doc: &Document) -> Result<Vec<TextEdit>, Failure> {
+/// The edits that lay `doc` out, within the file-size limit of `limits` (a layout past
+/// it would no longer load).
+pub fn edits(doc: &Document, limits: &Limits) -> Result<Vec<TextEdit>, Failure> {
     let laid_out = crate::fmt::format_source(&doc.name, &doc.text).map_err(|ds| {
         let first = ds.0.first();
         let place = first
@@ -28,6 +30,17 @@ pub fn edits(doc: &Document) -> Result<Vec<TextEdit>, Failure> {
     })?;
     if laid_out == doc.text {
         return Ok(Vec::new());
+    }
+    if laid_out.len() as u64 > limits.file_bytes {
+        return Err((
+            ErrorCode::RequestFailed,
+            format!(
+                "the document is not formatted: laid out it would be {} bytes, larger than \
+                 the limit on a file's size ({} bytes), and would no longer load",
+                laid_out.len(),
+                limits.file_bytes
+            ),
+        ));
     }
     let end = doc.lines.position(&doc.text, doc.text.len());
     Ok(vec![TextEdit::new(

@@ -35,7 +35,10 @@ use std::io::{BufRead, Write};
 
 /// The largest message read, in bytes: a document past the file-size limit is still
 /// read (and told it is too big), but no message is held past this.
-const MAX_MESSAGE: usize = 256 * 1024 * 1024;
+const MAX_MESSAGE: usize = 64 * 1024 * 1024;
+
+/// The longest header line read; the rest of a longer one is passed over.
+const MAX_HEADER_LINE: usize = 8 * 1024;
 
 /// How the server ended: `exit` after `shutdown` (0), or without it, or its input ended (1).
 pub fn serve(input: impl BufRead, output: impl Write, limits: Limits) -> i32 {
@@ -48,8 +51,8 @@ pub fn serve(input: impl BufRead, output: impl Write, limits: Limits) -> i32 {
     };
     let mut input = input;
     loop {
-        let message = match read_frame(&mut input) {
-            Ok(Some(body)) => body,
+        let (body, junk) = match read_frame(&mut input) {
+            Ok(Some(frame)) => frame,
             Ok(None) => return 1,
             Err(Frame::Malformed(why)) => {
                 server.send_error(None, ErrorCode::ParseError, why);
@@ -57,20 +60,13 @@ pub fn serve(input: impl BufRead, output: impl Write, limits: Limits) -> i32 {
             }
             Err(Frame::Broken) => return 1,
         };
-        let message: Message = match serde_json::from_slice(&message) {
+        if let Some(why) = junk {
+            server.send_error(None, ErrorCode::ParseError, why);
+        }
+        let message = match message(&body) {
             Ok(m) => m,
-            Err(e) => {
-                let id = request_id(&message);
-                let code = if id.is_some() {
-                    ErrorCode::InvalidRequest
-                } else {
-                    ErrorCode::ParseError
-                };
-                server.send_error(
-                    id,
-                    code,
-                    format!("the message is not a JSON-RPC request or notification: {e}"),
-                );
+            Err((id, code, why)) => {
+                server.send_error(id, code, why);
                 continue;
             }
         };
@@ -88,6 +84,45 @@ pub fn serve(input: impl BufRead, output: impl Write, limits: Limits) -> i32 {
     }
 }
 
+/// A message's body read as a request, a notification or a response; or the id to
+/// answer (none when it cannot be read), the error's code and why.
+fn message(body: &[u8]) -> Result<Message, (Option<RequestId>, ErrorCode, String)> {
+    let value: Value = serde_json::from_slice(body).map_err(|e| {
+        (
+            None,
+            ErrorCode::ParseError,
+            format!("the message is not JSON: {e}"),
+        )
+    })?;
+    let id = value.get("id");
+    let readable_id = id.and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok());
+    let invalid = |why: String| (readable_id.clone(), ErrorCode::InvalidRequest, why);
+    match (id, value.get("method")) {
+        // A request's id is a whole number or a text (JSON-RPC); read as a notification,
+        // it would go unanswered.
+        (Some(id), Some(_)) if readable_id.is_none() => {
+            return Err(invalid(format!(
+                "the request's id `{id}` is neither a whole number nor a text"
+            )))
+        }
+        (Some(_), None) if value.get("result").is_none() && value.get("error").is_none() => {
+            return Err(invalid(
+                "the message has an id but no method (nor the result or error of an answer)"
+                    .to_string(),
+            ))
+        }
+        _ => {}
+    }
+    serde_json::from_value(value).map_err(|e| {
+        invalid(format!(
+            "the message is not a JSON-RPC request or notification: {e}"
+        ))
+    })
+}
+
+/// A message's body, and what was wrong in its header that did not stop it being read.
+type Read = (Vec<u8>, Option<String>);
+
 /// Why a message could not be read.
 enum Frame {
     /// Its header was wrong: answered, and the next message read.
@@ -96,36 +131,83 @@ enum Frame {
     Broken,
 }
 
-/// One message's body: `None` when the input has ended between messages.
-fn read_frame(input: &mut impl BufRead) -> Result<Option<Vec<u8>>, Frame> {
+/// One header line, without its line break, as text (a byte that is not UTF-8 shown
+/// as `�`); no more than [`MAX_HEADER_LINE`] bytes of it kept, the rest passed over.
+/// `None` at the end of the input.
+fn header_line(input: &mut impl BufRead) -> Result<Option<(String, bool)>, Frame> {
+    let mut line = Vec::new();
+    let mut too_long = false;
+    loop {
+        let room = (MAX_HEADER_LINE + 1).saturating_sub(line.len());
+        let mut piece = Vec::new();
+        let n = std::io::Read::take(&mut *input, room.max(1) as u64)
+            .read_until(b'\n', &mut piece)
+            .map_err(|_| Frame::Broken)?;
+        if n == 0 {
+            return Ok((!line.is_empty()).then(|| (lossy(&line), too_long)));
+        }
+        let ended = piece.last() == Some(&b'\n');
+        if line.len() < MAX_HEADER_LINE {
+            line.extend_from_slice(&piece);
+        }
+        if line.len() > MAX_HEADER_LINE {
+            line.truncate(MAX_HEADER_LINE);
+            too_long = true;
+        }
+        if ended {
+            return Ok(Some((lossy(&line), too_long)));
+        }
+    }
+}
+
+/// Bytes as text, the line break taken off.
+fn lossy(line: &[u8]) -> String {
+    String::from_utf8_lossy(line)
+        .trim_end_matches(['\r', '\n'])
+        .to_string()
+}
+
+/// One message's body, and what was wrong in its header that did not stop it being read
+/// (junk before its `Content-Length`, as when the message before it was shorter than its
+/// length said); `None` when the input has ended between messages.
+fn read_frame(input: &mut impl BufRead) -> Result<Option<Read>, Frame> {
+    const NAME: &str = "content-length:";
     let mut length: Option<usize> = None;
     let mut header = false;
     let mut malformed = None;
     loop {
-        let mut line = String::new();
-        match input.read_line(&mut line) {
-            Ok(0) if !header => return Ok(None),
-            Ok(0) | Err(_) => return Err(Frame::Broken),
-            Ok(_) => {}
-        }
+        let Some((line, too_long)) = header_line(input)? else {
+            return if header { Err(Frame::Broken) } else { Ok(None) };
+        };
         header = true;
-        let line = line.trim_end_matches(['\r', '\n']);
+        if too_long {
+            malformed.get_or_insert(format!(
+                "a header line is longer than {MAX_HEADER_LINE} bytes"
+            ));
+        }
         if line.is_empty() {
             break;
         }
-        let Some((name, value)) = line.split_once(':') else {
-            malformed.get_or_insert(format!("a header line has no `:`: `{line}`"));
+        // Found anywhere in the line: a message read short leaves its rest before it.
+        let Some(at) = line.to_ascii_lowercase().find(NAME) else {
+            if !line.contains(':') {
+                malformed.get_or_insert(format!("a header line has no `:`: `{line}`"));
+            }
             continue;
         };
-        if name.trim().eq_ignore_ascii_case("content-length") {
-            match value.trim().parse::<usize>() {
-                Ok(n) => length = Some(n),
-                Err(_) => {
-                    malformed.get_or_insert(format!(
-                        "Content-Length is not a number of bytes: `{}`",
-                        value.trim()
-                    ));
-                }
+        if at > 0 {
+            malformed.get_or_insert(format!(
+                "`{}` came before a Content-Length header",
+                &line[..at]
+            ));
+        }
+        let value = line[at + NAME.len()..].trim();
+        match value.parse::<usize>() {
+            Ok(n) => length = Some(n),
+            Err(_) => {
+                malformed.get_or_insert(format!(
+                    "Content-Length is not a number of bytes: `{value}`"
+                ));
             }
         }
     }
@@ -135,32 +217,15 @@ fn read_frame(input: &mut impl BufRead) -> Result<Option<Vec<u8>>, Frame> {
         })));
     };
     if length > MAX_MESSAGE {
-        // Read past it, a piece at a time, so that the next message is found.
-        let mut left = length;
-        let mut piece = vec![0u8; 64 * 1024];
-        while left > 0 {
-            let n = left.min(piece.len());
-            if input.read_exact(&mut piece[..n]).is_err() {
-                return Err(Frame::Broken);
-            }
-            left -= n;
-        }
+        // Most likely a wrong header: its body is not skipped (that could swallow every
+        // message after it), but read as what follows.
         return Err(Frame::Malformed(format!(
-            "the message is {length} bytes, more than the {MAX_MESSAGE} read"
+            "the message says it is {length} bytes, more than the {MAX_MESSAGE} read"
         )));
     }
     let mut body = vec![0u8; length];
     input.read_exact(&mut body).map_err(|_| Frame::Broken)?;
-    match malformed {
-        Some(why) => Err(Frame::Malformed(why)),
-        None => Ok(Some(body)),
-    }
-}
-
-/// The id of a message that is JSON but not a well-formed request, to answer it by.
-fn request_id(body: &[u8]) -> Option<RequestId> {
-    let value: Value = serde_json::from_slice(body).ok()?;
-    serde_json::from_value(value.get("id")?.clone()).ok()
+    Ok(Some((body, malformed)))
 }
 
 /// An error answer: its code and sentence.
@@ -203,7 +268,7 @@ impl<W: Write> Server<W> {
             })),
             request::Formatting::METHOD => {
                 let p = params::<lsp_types::DocumentFormattingParams>(r.params)?;
-                let edits = format::edits(self.doc(&p.text_document.uri)?)?;
+                let edits = format::edits(self.doc(&p.text_document.uri)?, &self.limits)?;
                 Ok(serde_json::to_value(edits).unwrap_or(Value::Null))
             }
             request::Shutdown::METHOD => {
@@ -241,12 +306,30 @@ impl<W: Write> Server<W> {
                 })
             }
             notification::DidChangeTextDocument::METHOD => {
-                params::<lsp_types::DidChangeTextDocumentParams>(n.params).map(|p| {
-                    // Whole documents are sent (`TextDocumentSyncKind::FULL`): the last
-                    // change is the text.
-                    if let Some(change) = p.content_changes.into_iter().last() {
-                        self.open(p.text_document.uri, p.text_document.version, change.text);
+                params::<lsp_types::DidChangeTextDocumentParams>(n.params).and_then(|p| {
+                    let uri = p.text_document.uri;
+                    if !self.docs.contains_key(&uri) {
+                        return Err((
+                            ErrorCode::InvalidParams,
+                            format!("`{uri}` is changed but was never opened: open it first"),
+                        ));
                     }
+                    // Whole documents are sent (`TextDocumentSyncKind::FULL`): the last
+                    // change is the text. A change of a range is not one the server
+                    // asked for, and taken as the whole text it would be wrong.
+                    let Some(change) = p.content_changes.into_iter().last() else {
+                        return Ok(());
+                    };
+                    if change.range.is_some() {
+                        return Err((
+                            ErrorCode::InvalidParams,
+                            "a change of a range: the server takes whole documents \
+                             (TextDocumentSyncKind::FULL); the document is left as it was"
+                                .to_string(),
+                        ));
+                    }
+                    self.open(uri, p.text_document.version, change.text);
+                    Ok(())
                 })
             }
             notification::DidCloseTextDocument::METHOD => {
