@@ -33,6 +33,8 @@ pub struct Document {
     pub ast: Option<ast::File>,
     /// What checking it (with what it extends and uses) found.
     pub analysis: Analysis,
+    /// The syntax trees of the files it reads, parsed on first use (not per request).
+    read: std::cell::OnceCell<Vec<Option<std::rc::Rc<super::at::Tree>>>>,
     /// The last ruleset that checked for this document: this version's when it checks,
     /// else the one of the last version that did ([`Document::keep_last_checked`]).
     /// Completion reads its names and types while the text being typed does not check.
@@ -72,6 +74,7 @@ impl Document {
             source,
             ast,
             analysis,
+            read: std::cell::OnceCell::new(),
             checked,
         }
     }
@@ -87,6 +90,11 @@ impl Document {
     /// Whether this version of the text checks (its own ruleset is `checked`).
     pub fn checks(&self) -> bool {
         self.analysis.program.is_some()
+    }
+
+    /// The syntax trees of the files it extends and uses, by file id from 1.
+    pub fn read_trees(&self) -> &[Option<std::rc::Rc<super::at::Tree>>] {
+        self.read.get_or_init(|| super::at::Trees::read_by(self))
     }
 
     /// The range of a span in this document's own text (file 0).

@@ -5,6 +5,7 @@ use super::super::document::Document;
 use crate::span::{FileId, SourceFile, Span};
 use crate::syntax::ast;
 use std::path::Path;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// One file's syntax tree and its text.
@@ -20,8 +21,9 @@ pub struct Tree {
 /// check's sources (its `FileId`); `None` where a source does not parse.
 #[derive(Debug)]
 pub struct Trees {
-    /// By file id.
-    pub files: Vec<Option<Tree>>,
+    /// By file id: the document's own tree, then those of the files it reads (shared
+    /// with the document, parsed once per version of it).
+    pub files: Vec<Option<Rc<Tree>>>,
 }
 
 impl Trees {
@@ -52,21 +54,30 @@ impl Trees {
     }
 
     fn with(doc: &Document, source: Arc<SourceFile>, own: ast::File) -> Trees {
-        let mut files = vec![Some(Tree { source, ast: own })];
-        for (i, file) in doc.analysis.sources.files().iter().enumerate().skip(1) {
-            let id = FileId(u32::try_from(i).unwrap_or(u32::MAX));
-            let ast = crate::syntax::parse_file(id, &file.text).ok();
-            files.push(ast.map(|ast| Tree {
-                source: file.clone(),
-                ast,
-            }));
-        }
+        let mut files = vec![Some(Rc::new(Tree { source, ast: own }))];
+        files.extend(doc.read_trees().iter().cloned());
         Trees { files }
+    }
+
+    /// The trees of the files `doc` reads (its bases and used rulesets), by file id from
+    /// 1; `None` where one does not parse.
+    pub fn read_by(doc: &Document) -> Vec<Option<Rc<Tree>>> {
+        let files = doc.analysis.sources.files().iter().enumerate().skip(1);
+        files
+            .map(|(i, file)| {
+                let id = FileId(u32::try_from(i).unwrap_or(u32::MAX));
+                let ast = crate::syntax::parse_file(id, &file.text).ok()?;
+                Some(Rc::new(Tree {
+                    source: file.clone(),
+                    ast,
+                }))
+            })
+            .collect()
     }
 
     /// The tree of a file.
     pub fn get(&self, file: FileId) -> Option<&Tree> {
-        self.files.get(file.0 as usize).and_then(Option::as_ref)
+        self.files.get(file.0 as usize).and_then(|t| t.as_deref())
     }
 
     /// The text a span covers (empty when it is not in these files).
