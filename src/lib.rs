@@ -58,6 +58,7 @@ pub mod repl;
 pub mod replay;
 pub mod report;
 pub mod scenario;
+pub mod serve;
 pub mod span;
 pub mod state;
 pub mod syntax;

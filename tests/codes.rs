@@ -17,6 +17,36 @@ use umpire::diagnostic::Code;
 /// test, so the list cannot go stale.)
 const NOT_RAISED_BY_ANY_INPUT: &[(Code, &str)] = &[
     (
+        Code::ServeRefused,
+        "raised by a request to `umpire serve` (or by its start), not by a case file's input: \
+         tests/serve.rs makes that request",
+    ),
+    (
+        Code::ServeRequest,
+        "raised by a request to `umpire serve` (or by its start), not by a case file's input: \
+         tests/serve.rs makes that request",
+    ),
+    (
+        Code::ServeToken,
+        "raised by a request to `umpire serve` (or by its start), not by a case file's input: \
+         tests/serve.rs makes that request",
+    ),
+    (
+        Code::ServePath,
+        "raised by a request to `umpire serve` (or by its start), not by a case file's input: \
+         tests/serve.rs makes that request",
+    ),
+    (
+        Code::ServeConfirm,
+        "raised by a request to `umpire serve` (or by its start), not by a case file's input: \
+         tests/serve.rs makes that request",
+    ),
+    (
+        Code::ServeListen,
+        "raised by a request to `umpire serve` (or by its start), not by a case file's input: \
+         tests/serve.rs makes that request",
+    ),
+    (
         Code::FmtMeaning,
         "raised only when umpire fmt itself goes wrong (its layout reading differently from \
          the file): src/fmt's unit tests raise it on a changed layout",

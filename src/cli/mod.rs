@@ -43,6 +43,7 @@ mod repl;
 mod replay;
 mod report;
 mod run;
+mod serve;
 mod show;
 mod test;
 
@@ -163,6 +164,10 @@ enum Command {
     /// change are listed (exit 1 if any would). `-` lays out standard input on standard
     /// output.
     Fmt(fmt::Args),
+    /// The table and the odds on a web page: serves one game on this machine (127.0.0.1
+    /// unless --listen says) and prints two addresses — the umpire's page, whose token
+    /// lets it change the game, and the players' page, which watches. Ctrl-C stops it.
+    Serve(serve::Args),
 }
 
 impl Command {
@@ -252,6 +257,7 @@ fn run(cmd: Command, limits: &Limits) -> Result<ExitCode, Diags> {
         Command::Report(a) => report::run(a, limits),
         Command::Lsp(a) => Ok(lsp::run(a, limits)),
         Command::Fmt(a) => Ok(fmt::run(a, limits)),
+        Command::Serve(a) => serve::run(a, limits),
     }
 }
 

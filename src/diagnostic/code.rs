@@ -335,6 +335,23 @@ pub enum Code {
     /// tree, a comment lost or moved): the file is left as it was. A fault of the
     /// formatter, never of the ruleset.
     FmtMeaning,
+    // serve: `umpire serve`, its page and its API
+    /// `POST /api/adjudicate` with `{"question": 3}`, a body past 64 KiB, a question past
+    /// 4 KiB, or an unknown address: a request the server cannot read.
+    ServeRequest,
+    /// `POST /api/apply` from the players' page, without the umpire's token: read-only.
+    ServeToken,
+    /// `POST /api/save` with `{"to": "../rules/house.rules"}`: a file name that leaves the
+    /// state file's folder, or names a folder.
+    ServePath,
+    /// `POST /api/save` with `{}` on a game loaded from a state file: writing over it
+    /// needs `"confirm": true`.
+    ServeConfirm,
+    /// `POST /api/apply` with nothing adjudicated, `POST /api/undo` at the start: what
+    /// the game cannot do as things stand (the REPL says the same in its own words).
+    ServeRefused,
+    /// `umpire serve --port 80` without the right to, or on a port in use: cannot listen.
+    ServeListen,
     // test: `umpire test`
     /// `example "double" { double(3) == 7 }`, `double(3)` giving 6: an example that does not hold.
     TestFailed,
@@ -342,7 +359,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order above.
-    pub const ALL: [Code; 143] = [
+    pub const ALL: [Code; 149] = [
         Code::ParseBlockValue,
         Code::ParseColumn,
         Code::ParseGrid,
@@ -485,6 +502,12 @@ impl Code {
         Code::IoRead,
         Code::IoWrite,
         Code::FmtMeaning,
+        Code::ServeRequest,
+        Code::ServeToken,
+        Code::ServePath,
+        Code::ServeConfirm,
+        Code::ServeRefused,
+        Code::ServeListen,
         Code::TestFailed,
     ];
 
@@ -633,6 +656,12 @@ impl Code {
             Code::IoRead => "umpire::io::read",
             Code::IoWrite => "umpire::io::write",
             Code::FmtMeaning => "umpire::fmt::meaning",
+            Code::ServeRequest => "umpire::serve::request",
+            Code::ServeToken => "umpire::serve::token",
+            Code::ServePath => "umpire::serve::path",
+            Code::ServeConfirm => "umpire::serve::confirm",
+            Code::ServeRefused => "umpire::serve::refused",
+            Code::ServeListen => "umpire::serve::listen",
             Code::TestFailed => "umpire::test::failed",
         }
     }
@@ -779,6 +808,12 @@ impl Code {
             | Code::IoRead
             | Code::IoWrite => Phase::Io,
             Code::FmtMeaning => Phase::Fmt,
+            Code::ServeRequest
+            | Code::ServeToken
+            | Code::ServePath
+            | Code::ServeConfirm
+            | Code::ServeRefused
+            | Code::ServeListen => Phase::Serve,
             Code::TestFailed => Phase::Test,
         }
     }
@@ -817,6 +852,8 @@ pub enum Phase {
     Io,
     /// `umpire::fmt::…`
     Fmt,
+    /// `umpire::serve::…`
+    Serve,
     /// `umpire::test::…`
     Test,
 }

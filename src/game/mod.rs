@@ -60,6 +60,7 @@ mod tests;
 pub use dice::{
     face_called, one_die, DiceMode, Hand, NoFace, NoTable, QueueUse, TableDice, TableDie,
 };
+pub use effects::may_change_state;
 pub use failure::{Failure, Refusal};
 pub use history::{Change, Done, History, Snapshot};
 
@@ -142,6 +143,11 @@ impl Candidate {
     pub fn program(&self) -> &Program {
         &self.ruleset.program
     }
+
+    /// The files it was read from, which its spans point into.
+    pub fn sources(&self) -> &crate::span::SourceMap {
+        &self.ruleset.sources
+    }
 }
 
 /// What becomes of a state on the table that does not fit a new ruleset.
@@ -219,6 +225,35 @@ pub struct Adjudicated {
     pub queue: Option<QueueUse>,
     /// Who gave each face rolled, in the order of the rolls' faces.
     pub hands: Vec<Hand>,
+}
+
+impl Adjudicated {
+    /// How many faces of each roll of `done` umpire rolled, where they are to be marked
+    /// as umpire's: when other dice of the result were queued or typed, or the players
+    /// roll (the mode is table dice) and umpire rolled anyway. Empty: none marked.
+    pub fn umpire_marks(&self, mode: &DiceMode) -> Vec<usize> {
+        let done = self;
+        let hands = &done.hands;
+        let umpire = hands.iter().filter(|h| **h == Hand::Umpire).count();
+        let table = matches!(mode, DiceMode::Table);
+        if umpire == 0 || (umpire == hands.len() && !table) {
+            return Vec::new();
+        }
+        let mut at = 0;
+        done.adjudication
+            .rolls
+            .iter()
+            .map(|r| {
+                let end = (at + r.faces.len()).min(hands.len());
+                let by = hands[at.min(end)..end]
+                    .iter()
+                    .filter(|h| **h == Hand::Umpire)
+                    .count();
+                at = end;
+                by
+            })
+            .collect()
+    }
 }
 
 /// The effects of a result, applied to the table.

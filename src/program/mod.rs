@@ -795,3 +795,33 @@ pub fn compatible(actual: &Ty, expected: &Ty) -> bool {
         _ => actual == expected,
     }
 }
+
+/// A parameter as a signature writes it: `men: 0.. = needed`, `support: Int = 0`.
+pub fn param_text(p: Option<&Program>, param: &ParamInfo) -> String {
+    let ty = match (&param.range, p) {
+        (Some(r), _) => r.written(),
+        (None, Some(p)) => param.ty.name(p),
+        (None, None) => "?".to_string(),
+    };
+    let default = if param.needed {
+        " = needed"
+    } else if param.has_default {
+        " = …"
+    } else {
+        ""
+    };
+    format!("{}: {ty}{default}", param.name)
+}
+
+/// A callable's signature: `rule melee(attackers: Int, ...) -> MeleeResult`.
+pub fn signature_text(p: &Program, keyword: &str, sig: &Signature, keys: Option<usize>) -> String {
+    let mut params = String::new();
+    for (i, param) in sig.params.iter().enumerate() {
+        if i > 0 {
+            params.push_str(if Some(i) == keys { "; " } else { ", " });
+        }
+        params.push_str(&param_text(Some(p), param));
+    }
+    let ret = sig.ret.name(p);
+    format!("{keyword} {}({params}) -> {ret}", sig.name)
+}

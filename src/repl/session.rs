@@ -5,7 +5,7 @@
 //! keyboard does.
 
 use super::commands::Command;
-use super::table::{umpire_marks, AtTable};
+use super::table::AtTable;
 use crate::adjudication::Outcome;
 use crate::diagnostic::Code;
 use crate::diagnostic::{Diag, Diags};
@@ -394,7 +394,7 @@ impl Session {
                 } else {
                     io.out(&effects_text(self.game.program(), &a.effects));
                     if !a.rolls.is_empty() {
-                        let marks = umpire_marks(&done, self.game.dice());
+                        let marks = done.umpire_marks(self.game.dice());
                         io.out(&format!("rolls: {}\n", rolls_text_marked(&a.rolls, &marks)));
                     }
                 }

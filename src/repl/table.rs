@@ -5,36 +5,10 @@
 use super::session::Io;
 use crate::diagnostic::Code;
 use crate::diagnostic::Diag;
-use crate::game::{Adjudicated, DiceMode, Hand, NoFace, TableDice, TableDie};
+use crate::game::{NoFace, TableDice, TableDie};
 
 /// Said after a die typed wrong at a keyboard: how to leave the question instead.
 const STOP: &str = " (Ctrl-C stops the question)";
-
-/// How many faces of each roll of `done` umpire rolled, where they are to be marked
-/// as umpire's: when other dice of the result were queued or typed, or the players
-/// roll (the mode is table dice) and umpire rolled anyway. Empty: none marked.
-pub(super) fn umpire_marks(done: &Adjudicated, mode: &DiceMode) -> Vec<usize> {
-    let hands = &done.hands;
-    let umpire = hands.iter().filter(|h| **h == Hand::Umpire).count();
-    let table = matches!(mode, DiceMode::Table);
-    if umpire == 0 || (umpire == hands.len() && !table) {
-        return Vec::new();
-    }
-    let mut at = 0;
-    done.adjudication
-        .rolls
-        .iter()
-        .map(|r| {
-            let end = (at + r.faces.len()).min(hands.len());
-            let by = hands[at.min(end)..end]
-                .iter()
-                .filter(|h| **h == Hand::Umpire)
-                .count();
-            at = end;
-            by
-        })
-        .collect()
-}
 
 /// The players' dice, asked for through the session's [`Io`]: at a keyboard a wrong
 /// answer is asked again; in a script the next line is the answer, right or wrong. An

@@ -2,7 +2,7 @@
 
 use super::text::{header, is_definition, lex};
 use super::{Context, Scope};
-use crate::program::{Builtin, Global, Program, Signature, Ty};
+use crate::program::{Builtin, Global, Program, Ty};
 use lsp_types::{CompletionItem, CompletionItemKind, Documentation};
 use std::collections::HashSet;
 
@@ -239,7 +239,11 @@ impl<'a> Scope<'a> {
                 .iter()
                 .map(|p| {
                     let ty = p.ty.clone();
-                    (p.name.to_string(), ty, param_text(self.program(), p))
+                    (
+                        p.name.to_string(),
+                        ty,
+                        crate::program::param_text(self.program(), p),
+                    )
                 })
                 .collect(),
             None => self
@@ -424,41 +428,6 @@ impl Items {
     }
 }
 
-/// A parameter as a signature writes it: `men: 0.. = needed`, `support: Int = 0`.
-pub(super) fn param_text(p: Option<&Program>, param: &crate::program::ParamInfo) -> String {
-    let ty = match (&param.range, p) {
-        (Some(r), _) => r.written(),
-        (None, Some(p)) => param.ty.name(p),
-        (None, None) => "?".to_string(),
-    };
-    let default = if param.needed {
-        " = needed"
-    } else if param.has_default {
-        " = …"
-    } else {
-        ""
-    };
-    format!("{}: {ty}{default}", param.name)
-}
-
-/// A callable's signature: `rule melee(attackers: Int, ...) -> MeleeResult`.
-pub(super) fn signature_text(
-    p: &Program,
-    keyword: &str,
-    sig: &Signature,
-    keys: Option<usize>,
-) -> String {
-    let mut params = String::new();
-    for (i, param) in sig.params.iter().enumerate() {
-        if i > 0 {
-            params.push_str(if Some(i) == keys { "; " } else { ", " });
-        }
-        params.push_str(&param_text(Some(p), param));
-    }
-    let ret = sig.ret.name(p);
-    format!("{keyword} {}({params}) -> {ret}", sig.name)
-}
-
 /// `enum Arm { infantry, cavalry, artillery }` (the first values, when many).
 pub(super) fn enum_detail(e: &crate::program::EnumInfo) -> String {
     let names: Vec<&str> = e.values.iter().take(6).map(|v| &*v.name).collect();
@@ -488,20 +457,20 @@ pub(super) fn global_detail(p: &Program, name: &str, g: &Global) -> (CompletionI
         }
         Global::Rule(i) => (
             K::FUNCTION,
-            p.rules
-                .get(*i as usize)
-                .map_or_else(String::new, |r| signature_text(p, "rule", &r.sig, None)),
+            p.rules.get(*i as usize).map_or_else(String::new, |r| {
+                crate::program::signature_text(p, "rule", &r.sig, None)
+            }),
         ),
         Global::Table(i) => (
             K::FUNCTION,
             p.tables.get(*i as usize).map_or_else(String::new, |t| {
-                signature_text(p, "table", &t.sig, Some(t.keys))
+                crate::program::signature_text(p, "table", &t.sig, Some(t.keys))
             }),
         ),
         Global::Modifiers(i) => (
             K::FUNCTION,
             p.modifiers.get(*i as usize).map_or_else(String::new, |m| {
-                signature_text(p, "modifiers", &m.sig, None)
+                crate::program::signature_text(p, "modifiers", &m.sig, None)
             }),
         ),
         Global::EnumType(e) => (

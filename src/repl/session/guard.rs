@@ -3,7 +3,7 @@
 //! At a keyboard it asks; in a script (where the next line is not an answer) it is an
 //! error that says how to force it.
 
-use super::{queue_note, umpire_marks, AtTable, Command, Io, Session};
+use super::{queue_note, AtTable, Command, Io, Session};
 
 use crate::diagnostic::{Code, Diag};
 use crate::game::{Adjudicated, Failure, Refusal};
@@ -65,7 +65,7 @@ impl Session {
         match self.adjudicate_guarded(text, trace, io) {
             Ok(Some(done)) => {
                 queue_note(done.queue.as_ref(), io);
-                let marks = umpire_marks(&done, self.game.dice());
+                let marks = done.umpire_marks(self.game.dice());
                 io.out(&report_text_marked(
                     self.game.program(),
                     &done.adjudication,

@@ -1,0 +1,309 @@
+//! The game's own thread: a [`Game`] holds `Rc`s and is not `Send`, so one thread owns
+//! it and the web handlers send it jobs — each a closure given the [`Desk`], answering
+//! on a channel of its own. Between jobs the thread looks at the ruleset's files, and
+//! reads them again when one changed on disk.
+
+use super::problem::{diag_json, Problem};
+use crate::diagnostic::{Code, Diag, Diags};
+use crate::game::{Candidate, DiceMode, Fit, Game, Source};
+use crate::limits::Limits;
+use axum::http::StatusCode;
+use serde_json::{json, Value as Json};
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, SystemTime};
+use tokio::sync::broadcast;
+
+/// The game thread's stack: as roomy as the CLI's (`main.rs`), for deeply nested (but
+/// limited) rulesets.
+const GAME_STACK: usize = 256 * 1024 * 1024;
+
+/// How often the ruleset's files are looked at for a change.
+const LOOK_EVERY: Duration = Duration::from_millis(500);
+
+/// Something every page hears (server-sent events): `table` after a change of the game,
+/// `rules` after the ruleset files changed on disk.
+#[derive(Debug, Clone)]
+pub struct Event {
+    /// The event's name: `table` or `rules`.
+    pub kind: &'static str,
+    /// Its data, JSON.
+    pub data: String,
+}
+
+/// What the game's thread holds: the game, and what the server knows about it.
+pub struct Desk {
+    /// The game at the table.
+    pub game: Game,
+    /// Counts the changes made through the server: a page that heard of version N and
+    /// holds it has the table as it is.
+    pub version: u64,
+    /// The folder a state file is saved in (the state file's, else the working folder).
+    pub folder: PathBuf,
+    /// The ruleset's files on disk and when each was last changed.
+    watched: Vec<(PathBuf, Option<SystemTime>)>,
+    /// The checker's problems with the ruleset's files as they are on disk now (empty
+    /// when they check clean), as JSON.
+    pub problems: Vec<Json>,
+    /// Why the files, changed on disk, are not yet read again (effects waiting).
+    pub deferred: Option<String>,
+    /// Counts the times the ruleset files were read again (or failed to check).
+    pub rules_version: u64,
+    events: broadcast::Sender<Event>,
+}
+
+impl Desk {
+    /// Tells every page that the game changed (`what`, in words); counts a version.
+    pub fn changed(&mut self, what: &str) {
+        self.version += 1;
+        let data = json!({ "version": self.version, "what": what }).to_string();
+        let _ = self.events.send(Event {
+            kind: "table",
+            data,
+        });
+    }
+
+    /// Looks at the ruleset's files; reads them again when one changed. A ruleset that
+    /// no longer checks leaves the game on the one that last did, its problems kept for
+    /// the Ruleset screen; one that does is put in use, unless a result's effects wait
+    /// (they would be forgotten), and then it waits for them.
+    fn look_at_files(&mut self) {
+        let mut moved = self.deferred.is_some();
+        for (path, seen) in &mut self.watched {
+            let now = std::fs::metadata(&*path).and_then(|m| m.modified()).ok();
+            if now != *seen {
+                *seen = now;
+                moved = true;
+            }
+        }
+        if moved {
+            self.read_again();
+        }
+    }
+
+    fn read_again(&mut self) {
+        let before = (self.problems.clone(), self.deferred.clone());
+        match self.game.read_again() {
+            Err(f) => {
+                let limits = self.game.ruleset().limits;
+                self.problems = self
+                    .problems_on_disk(&limits)
+                    .unwrap_or_else(|| f.diags().iter().map(|d| diag_json(d, None)).collect());
+                self.deferred = None;
+            }
+            Ok(candidate) => {
+                if let Some(waiting) = self.game.unapplied() {
+                    self.deferred = Some(format!(
+                        "the ruleset file changed on disk; it is read again once the \
+                         effects of `{}` are applied or dropped",
+                        waiting.text()
+                    ));
+                } else {
+                    self.put_in_use(candidate);
+                }
+            }
+        }
+        if before != (self.problems.clone(), self.deferred.clone()) || self.deferred.is_none() {
+            self.rules_version += 1;
+            let data = json!({ "version": self.rules_version }).to_string();
+            let _ = self.events.send(Event {
+                kind: "rules",
+                data,
+            });
+        }
+    }
+
+    fn put_in_use(&mut self, candidate: Candidate) {
+        let warnings: Vec<Json> = candidate
+            .warnings()
+            .iter()
+            .map(|d| diag_json(d, Some(candidate.sources())))
+            .collect();
+        match self.game.put_in_use(candidate, Fit::Keep) {
+            Ok(_) => {
+                self.problems = warnings;
+                self.deferred = None;
+                self.watched = watch_list(&self.game);
+                self.changed("the ruleset file was read again");
+            }
+            Err(f) => {
+                self.problems = f.diags().iter().map(|d| diag_json(d, None)).collect();
+                self.deferred = None;
+            }
+        }
+    }
+
+    /// The checker's problems with the ruleset file as it is on disk, their spans
+    /// placed in its files (`Ruleset::analyse_source`).
+    fn problems_on_disk(&self, limits: &Limits) -> Option<Vec<Json>> {
+        let Source::File(path) = self.game.source() else {
+            return None;
+        };
+        let text = crate::files::read_file(path, limits).ok()?;
+        let analysis = crate::Ruleset::analyse_source(path, &text, limits);
+        Some(
+            analysis
+                .problems
+                .iter()
+                .map(|d| diag_json(d, Some(&analysis.sources)))
+                .collect(),
+        )
+    }
+}
+
+/// The ruleset's files on disk (a bundled ruleset has none), each with when it changed.
+fn watch_list(game: &Game) -> Vec<(PathBuf, Option<SystemTime>)> {
+    if !matches!(game.source(), Source::File(_)) {
+        return Vec::new();
+    }
+    game.ruleset()
+        .sources
+        .files()
+        .iter()
+        .map(|f| PathBuf::from(&f.name))
+        .filter(|p| p.is_file())
+        .map(|p| {
+            let when = std::fs::metadata(&p).and_then(|m| m.modified()).ok();
+            (p, when)
+        })
+        .collect()
+}
+
+/// A job for the game's thread.
+type Job = Box<dyn FnOnce(&mut Desk) + Send>;
+
+/// How a handler reaches the game's thread (cheap to clone).
+#[derive(Clone)]
+pub struct Handle {
+    jobs: mpsc::Sender<Job>,
+}
+
+impl Handle {
+    /// Runs `f` on the game's thread and answers what it returns. A job that panics is
+    /// answered with an error and the thread goes on with the next.
+    pub async fn ask<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Desk) -> Result<T, Problem> + Send + 'static,
+    ) -> Result<T, Problem> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move |desk: &mut Desk| {
+            let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(desk)))
+                .unwrap_or_else(|_| {
+                    Err(Problem::one(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        Diag::error(Code::ServeRequest, "umpire failed inside (a bug)")
+                            .help("the game goes on as it was; please report what was asked"),
+                    ))
+                });
+            let _ = tx.send(answer);
+        });
+        self.jobs.send(job).map_err(|_| Problem::gone())?;
+        rx.await.map_err(|_| Problem::gone())?
+    }
+}
+
+/// What the game starts from.
+pub struct Opening {
+    /// A bundled ruleset's name or a ruleset file (none: dice only).
+    pub ruleset: Option<String>,
+    /// The state file.
+    pub state: Option<String>,
+    /// The dice.
+    pub dice: DiceMode,
+    /// The limits.
+    pub limits: Limits,
+}
+
+/// What the game's thread told when it started: the ruleset's title and where it
+/// came from, and its warnings.
+pub struct Opened {
+    /// `Furious Reason (the bundled ruleset `furious_reason`)`.
+    pub title: String,
+    /// The ruleset's warnings, drawn.
+    pub warnings: Vec<Diag>,
+}
+
+/// Starts the game's thread: reads the ruleset and the state there (a `Game` never
+/// leaves its thread) and then serves jobs until every [`Handle`] is dropped.
+///
+/// Errors: the ruleset or the state file cannot be read (the thread ends).
+pub fn open(
+    opening: Opening,
+    events: broadcast::Sender<Event>,
+) -> Result<(Handle, std::thread::JoinHandle<()>, Opened), Diags> {
+    let (jobs, inbox) = mpsc::channel::<Job>();
+    let (started_tx, started_rx) = mpsc::channel::<Result<Opened, Diags>>();
+    let thread = std::thread::Builder::new()
+        .name("umpire-game".into())
+        .stack_size(GAME_STACK)
+        .spawn(move || {
+            let mut desk = match start(opening, events) {
+                Ok((desk, opened)) => {
+                    let _ = started_tx.send(Ok(opened));
+                    desk
+                }
+                Err(ds) => {
+                    let _ = started_tx.send(Err(ds));
+                    return;
+                }
+            };
+            loop {
+                match inbox.recv_timeout(LOOK_EVERY) {
+                    Ok(job) => job(&mut desk),
+                    Err(mpsc::RecvTimeoutError::Timeout) => desk.look_at_files(),
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+            }
+        })
+        .map_err(|e| {
+            Diags(vec![Diag::error(
+                Code::ServeListen,
+                format!("could not start the game's thread: {e}"),
+            )])
+        })?;
+    match started_rx.recv() {
+        Ok(Ok(opened)) => Ok((Handle { jobs }, thread, opened)),
+        Ok(Err(ds)) => Err(ds),
+        Err(_) => Err(Diags(vec![Diag::error(
+            Code::ServeListen,
+            "the game's thread stopped before it started",
+        )])),
+    }
+}
+
+fn start(opening: Opening, events: broadcast::Sender<Event>) -> Result<(Desk, Opened), Diags> {
+    let mut game = Game::new(opening.dice);
+    game.set_limits(opening.limits);
+    let mut warnings = Vec::new();
+    if let Some(name) = &opening.ruleset {
+        let candidate = Candidate::read(name, &opening.limits)?;
+        warnings = candidate.warnings().to_vec();
+        game.put_in_use(candidate, Fit::Keep)
+            .map_err(|f| Diags(f.diags().to_vec()))?;
+    }
+    if let Some(path) = &opening.state {
+        game.load(path).map_err(|f| Diags(f.diags().to_vec()))?;
+    }
+    game.begin();
+    let folder = opening
+        .state
+        .as_deref()
+        .and_then(|p| PathBuf::from(p).parent().map(PathBuf::from))
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| PathBuf::from("."));
+    let title = match &game.program().title {
+        Some(t) => format!("{t} ({})", game.source()),
+        None => game.source().to_string(),
+    };
+    let desk = Desk {
+        watched: watch_list(&game),
+        game,
+        version: 0,
+        folder,
+        problems: Vec::new(),
+        deferred: None,
+        rules_version: 0,
+        events,
+    };
+    Ok((desk, Opened { title, warnings }))
+}
