@@ -249,7 +249,7 @@ pub fn open(
             };
             loop {
                 match inbox.recv_timeout(LOOK_EVERY) {
-                    Ok(job) => job(&mut desk),
+                    Ok(job) => crate::cancel::during(|| job(&mut desk)),
                     Err(mpsc::RecvTimeoutError::Timeout) => desk.look_at_files(),
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 }
