@@ -48,6 +48,24 @@ pub async fn not_found() -> Problem {
     )
 }
 
+/// What an address answers asked with a method it does not take (405, as JSON):
+/// `GET /api/apply`, say.
+pub async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Problem {
+    let help = if method == axum::http::Method::GET {
+        "this address changes or computes something: send it a POST (docs/serve.md)"
+    } else {
+        "this address is only read: send it a GET (docs/serve.md)"
+    };
+    Problem::one(
+        StatusCode::METHOD_NOT_ALLOWED,
+        Diag::error(
+            Code::ServeRequest,
+            format!("{} does not take a {method} request", uri.path()),
+        )
+        .help(help),
+    )
+}
+
 /// Whether the request carries the umpire's token (`X-Umpire-Token`).
 pub fn holds_token(app: &App, headers: &HeaderMap) -> bool {
     let given = headers
