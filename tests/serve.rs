@@ -360,6 +360,23 @@ fn requests_and_questions_are_limited() {
         refused(&r, 413, "umpire::serve::request");
         still_serving(&server);
     }
+    // A body sent in chunks, with no length given, is held to the same limit.
+    let mut chunked = format!(
+        "POST /api/what_if HTTP/1.1\r\nHost: {}\r\nTransfer-Encoding: chunked\r\n\
+         Content-Type: application/json\r\nConnection: close\r\n\r\n",
+        server.addr
+    )
+    .into_bytes();
+    for _ in 0..8 {
+        chunked.extend_from_slice(format!("{:x}\r\n{}\r\n", 10_000, " ".repeat(10_000)).as_bytes());
+    }
+    chunked.extend_from_slice(b"0\r\n\r\n");
+    refused(
+        &client::raw(&server.addr, &chunked),
+        413,
+        "umpire::serve::request",
+    );
+    still_serving(&server);
     let long = format!(r#"{{"question": "{}"}}"#, "1 + ".repeat(1100) + "1");
     for path in ["/api/adjudicate", "/api/what_if"] {
         refused(
@@ -560,6 +577,27 @@ fn saves_stay_in_the_state_files_folder() {
         }
     }
     assert!(!absolute.exists() && !dir.0.parent().map_or(false, |p| p.join(&outside).exists()));
+    // A link in the folder to a state file elsewhere is not followed.
+    #[cfg(unix)]
+    {
+        let elsewhere = client::TempDir::new("elsewhere");
+        std::fs::write(elsewhere.join("b.toml"), &original).expect("write");
+        std::os::unix::fs::symlink(elsewhere.join("b.toml"), dir.join("link.toml"))
+            .expect("symlink");
+        for confirm in [false, true] {
+            let body = json!({ "to": "link.toml", "confirm": confirm }).to_string();
+            refused(
+                &server.post("/api/save", Some(&body)),
+                400,
+                "umpire::serve::path",
+            );
+        }
+        assert_eq!(
+            std::fs::read(elsewhere.join("b.toml")).expect("read"),
+            original
+        );
+        std::fs::remove_file(dir.join("link.toml")).expect("remove the link");
+    }
     assert_eq!(listing(&dir.0), files, "nothing written");
 
     // Over the state file loaded: only when confirmed.

@@ -411,7 +411,22 @@ fn save_path(d: &Desk, to: Option<&str>, confirm: bool) -> Result<String, Proble
         Some(name) => {
             let path = d.folder.join(name);
             let path = path.to_string_lossy().into_owned();
-            if std::fs::symlink_metadata(&path).is_ok() && !confirm {
+            let there = std::fs::symlink_metadata(&path).ok();
+            // A save writes through a symbolic link: one in the folder could lead out.
+            if there.as_ref().is_some_and(|m| m.file_type().is_symlink()) {
+                return Err(Problem::one(
+                    StatusCode::BAD_REQUEST,
+                    Diag::error(
+                        Code::ServePath,
+                        format!(
+                            "`{name}` is a link to a file elsewhere: the state is saved only \
+                             in the state file's folder"
+                        ),
+                    )
+                    .help("give the name of a new file, or of a state file in that folder"),
+                ));
+            }
+            if there.is_some() && !confirm {
                 return Err(confirm_needed(&path));
             }
             Ok(path)

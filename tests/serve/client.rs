@@ -336,6 +336,17 @@ pub fn request(
     parse(&raw)
 }
 
+/// Sends `bytes` as they are (a request written by hand) and reads the whole answer.
+pub fn raw(addr: &str, bytes: &[u8]) -> Response {
+    let mut stream = TcpStream::connect(addr).expect("connect to the server");
+    stream.set_read_timeout(Some(WAIT)).expect("timeout");
+    // A server may answer (413) before it reads all of a large body, and close.
+    let _ = stream.write_all(bytes);
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    parse(&answer)
+}
+
 fn parse(raw: &[u8]) -> Response {
     let split = raw
         .windows(4)
