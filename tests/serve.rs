@@ -272,6 +272,24 @@ fn what_if_changes_nothing() {
         .is_some_and(|h| h.starts_with("Tardy")));
     assert_eq!(ruling["rolls"][0]["modified"], "5");
     assert!(ruling["trace"].is_object() || ruling["trace"].is_array());
+    // With those faces only: a face the die does not have, or too few, is a 400 whose
+    // label is placed in the ruleset (`D10` in `manoeuvre`).
+    for (dice, code) in [
+        ("[11]", "umpire::dice::bad_face"),
+        ("[]", "umpire::dice::too_few_rolls"),
+    ] {
+        let body = format!(r#"{{"question": "manoeuvre(brigade.second_foot)", "dice": {dice}}}"#);
+        let r = server.send("POST", "/api/what_if", false, Some(&body));
+        refused(&r, 400, code);
+        let label = &r.json()["error"][0]["labels"][0];
+        assert!(
+            label["file"]
+                .as_str()
+                .is_some_and(|f| f.contains("furious_reason")),
+            "{label}"
+        );
+        assert!(label["line"].as_u64().is_some_and(|l| l > 1), "{label}");
+    }
     let t = server.table();
     assert_eq!(t["version"], 0);
     assert_eq!(t["last"], Value::Null);
@@ -487,6 +505,7 @@ fn unknown_addresses_and_wrong_methods_answer_json() {
     for path in ["/api/apply", "/api/adjudicate", "/api/save", "/api/what_if"] {
         let r = server.get(path);
         refused(&r, 405, "umpire::serve::request");
+        assert_eq!(r.header("allow"), Some("POST"), "{path}");
     }
     let r = server.send("POST", "/api/table", true, Some("{}"));
     refused(&r, 405, "umpire::serve::request");
@@ -576,7 +595,7 @@ fn saves_stay_in_the_state_files_folder() {
             );
         }
     }
-    assert!(!absolute.exists() && !dir.0.parent().map_or(false, |p| p.join(&outside).exists()));
+    assert!(!absolute.exists() && !dir.0.parent().is_some_and(|p| p.join(&outside).exists()));
     // A link in the folder to a state file elsewhere is not followed.
     #[cfg(unix)]
     {

@@ -280,7 +280,7 @@ async fn what_if(
             opts.trace = true;
             let a = rules
                 .adjudicate(&q, &mut dice, opts)
-                .map_err(|e| Problem::of(StatusCode::BAD_REQUEST, &[e], None))?;
+                .map_err(|e| Problem::of(StatusCode::BAD_REQUEST, &[e], Some(&rules.sources)))?;
             Ok(json!({ "ruling": view::ruling(d.game.program(), &a, &question, &[]) }))
         })
         .await?;
