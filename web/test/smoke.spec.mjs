@@ -56,4 +56,25 @@ export default async function (env) {
     assert(body.can_change === false, 'without the token, can_change is not false');
   });
   await step("screenshot (players' page)", () => shot(players, 'smoke-players-phone'));
+
+  // Left unsaved for tests/browser.rs: on SIGINT the server must write nothing.
+  await step('adjudicate and apply a manoeuvre, leaving it unsaved', async () => {
+    const page = await env.open(env.umpireUrl, { size: 'desktop', label: "umpire's page (API)" });
+    const answers = await page.evaluate(async (t) => {
+      const post = async (path, body) => {
+        const answer = await fetch(path, {
+          method: 'POST',
+          headers: { 'X-Umpire-Token': t, 'Content-Type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return { path, status: answer.status, body: await answer.json() };
+      };
+      return [
+        await post('/api/adjudicate', { question: 'manoeuvre_turn("second_foot")', dice: [6] }),
+        await post('/api/apply'),
+      ];
+    }, token);
+    for (const a of answers) assert(a.status === 200, `${a.path} answered ${a.status}: ${JSON.stringify(a.body)}`);
+    assert(answers[1].body.table?.unsaved === true, 'after apply, the table is not unsaved');
+  });
 }
