@@ -297,6 +297,7 @@ fn run_scenario(
         .env("UMPIRE_PLAYERS_URL", &server.players_url)
         .env("UMPIRE_SHOTS", shots)
         .env("UMPIRE_CHROMIUM", chromium)
+        .env("UMPIRE_SERVE_DIR", &*server.dir)
         .envs(extra.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

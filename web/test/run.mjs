@@ -1,7 +1,7 @@
 // Runs one browser scenario: `node run.mjs SCENARIO.spec.mjs`, with UMPIRE_URL (the
 // umpire's page, with its token), UMPIRE_PLAYERS_URL (the players' page), UMPIRE_SHOTS
 // (the folder for screenshots) and UMPIRE_CHROMIUM (Debian's chromium) in the
-// environment. Exits 0 when the scenario passed, 1 when it failed (the step, and what was
+// environment, and UMPIRE_SERVE_DIR (the server's folder) if a scenario needs it. Exits 0 when the scenario passed, 1 when it failed (the step, and what was
 // seen, on stderr), 2 when it could not be run. See README.md.
 
 import { basename, resolve } from 'node:path';
@@ -48,6 +48,8 @@ function environment() {
   return {
     umpireUrl: process.env.UMPIRE_URL,
     playersUrl: process.env.UMPIRE_PLAYERS_URL,
+    /** The server's folder (its ruleset and state files), when the runner says it. */
+    serveDir: process.env.UMPIRE_SERVE_DIR || null,
     shots,
     browser,
     name,
