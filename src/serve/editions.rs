@@ -302,7 +302,7 @@ fn compare(base: &Ruleset, house: &Ruleset, question: &str) -> Result<Vec<Compar
     let new = prob::odds(&Job::of(house, &q), &settings);
     let old = base_odds(base, house, question, &settings);
     Ok(vec![Compared {
-        name: question.to_string(),
+        name: "the question".to_string(),
         expr: question.to_string(),
         old,
         new,

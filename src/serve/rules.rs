@@ -57,7 +57,33 @@ pub fn definitions(p: &Program, sources: &SourceMap) -> Vec<JsonValue> {
             }
         }
     }
+    mark_overridden(&mut out);
     out
+}
+
+/// Marks each definition a later `override` replaces or changes (a base's, under a
+/// house rule's): `"overridden_by": FILE`.
+fn mark_overridden(defs: &mut [JsonValue]) {
+    let overrides: Vec<(String, String, JsonValue)> = defs
+        .iter()
+        .filter_map(|d| {
+            let kind = d["kind"].as_str()?.strip_prefix("override ")?;
+            let name = d["name"].as_str()?;
+            Some((kind.to_string(), name.to_string(), d["file"].clone()))
+        })
+        .collect();
+    for d in defs.iter_mut() {
+        let (Some(kind), Some(name)) = (d["kind"].as_str(), d["name"].as_str()) else {
+            continue;
+        };
+        let by = overrides
+            .iter()
+            .find(|(k, n, file)| k == kind && n == name && *file != d["file"])
+            .map(|(_, _, file)| file.clone());
+        if let Some(file) = by {
+            d["overridden_by"] = file;
+        }
+    }
 }
 
 /// A ruleset's file (not a question's, a state's or a scenario's).
@@ -136,7 +162,11 @@ fn definition(p: &Program, file: &SourceFile, item: &Item, prefix: &str) -> Opti
         None => closing_brace(text, f.at.end as usize),
     }
     .min(text.len());
-    let kind = format!("{prefix}{}", f.kind);
+    let kind = if f.kind.starts_with("override ") {
+        f.kind.to_string()
+    } else {
+        format!("{prefix}{}", f.kind)
+    };
     let mut def = json!({
         "kind": kind,
         "name": f.name,

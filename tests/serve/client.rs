@@ -299,7 +299,11 @@ pub fn parse(raw: &[u8]) -> Answer {
     let chunked = headers
         .iter()
         .any(|(n, v)| n == "transfer-encoding" && v.eq_ignore_ascii_case("chunked"));
-    let body = if chunked { unchunk(rest) } else { rest.to_vec() };
+    let body = if chunked {
+        unchunk(rest)
+    } else {
+        rest.to_vec()
+    };
     Answer {
         status,
         headers,
@@ -341,8 +345,9 @@ impl Events {
         let mut s = TcpStream::connect(addr).expect("connect to umpire serve");
         s.set_read_timeout(Some(Duration::from_millis(500)))
             .expect("a read timeout");
-        let head =
-            format!("GET /api/events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n");
+        let head = format!(
+            "GET /api/events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
+        );
         s.write_all(head.as_bytes()).expect("send the request");
         let mut stream = BufReader::new(s);
         let until = Instant::now() + WAIT;
