@@ -7,32 +7,40 @@
 #[path = "serve/client.rs"]
 mod client;
 
-use client::{Events, Server, TempDir};
+use client::{brigade_folder, Events, Server, TempDir};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
-const BRIGADE: &str = "examples/states/furious_reason_brigade.toml";
 const VETERANS: &str = "examples/house/furious_reason_veterans.rules";
 
-/// Furious Reason (bundled) with the brigade's state, copied into a folder of its own.
+/// Furious Reason (bundled) with the brigade's state, in a folder of its own.
 fn furious_reason() -> (Server, TempDir) {
-    let dir = TempDir::new("screens");
-    let state = dir.copy(BRIGADE, "brigade.toml");
-    let s = Server::start(&["furious_reason", "--state", &path(&state)], None);
+    let dir = brigade_folder("screens");
+    let s = Server::start(&dir.0, &["furious_reason", "--state", "brigade.toml"]);
     (s, dir)
 }
 
-/// The veterans' house rule and the brigade, copied into a folder of their own.
+/// The veterans' house rule (as `house.rules`) and the brigade, in a folder of their own.
 fn veterans() -> (Server, TempDir) {
-    let dir = TempDir::new("veterans");
-    let house = dir.copy(VETERANS, "house.rules");
-    let state = dir.copy(BRIGADE, "brigade.toml");
-    let s = Server::start(&[&path(&house), "--state", &path(&state)], None);
+    let dir = brigade_folder("veterans");
+    copy(VETERANS, &dir, "house.rules");
+    let s = Server::start(&dir.0, &["house.rules", "--state", "brigade.toml"]);
     (s, dir)
 }
 
-fn path(p: &std::path::Path) -> String {
-    p.to_string_lossy().into_owned()
+/// Copies `from` (in the repository) into `dir` as `name`.
+fn copy(from: &str, dir: &TempDir, name: &str) {
+    std::fs::copy(client::repo().join(from), dir.join(name)).expect("copy an example");
+}
+
+/// `POST path` with a JSON body, without the umpire's token (any page may ask).
+fn ask(s: &Server, path: &str, body: &str) -> client::Response {
+    s.send("POST", path, false, Some(body))
+}
+
+/// The first diagnostic's code of a failing answer.
+fn code(a: &client::Response) -> Option<String> {
+    a.codes().into_iter().next()
 }
 
 /// The odds' outcomes (`prob --format json`) as (value, exact probability).
@@ -58,8 +66,8 @@ fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
 }
 
 fn post_odds(s: &Server, body: &str) -> Value {
-    let a = s.post("/api/odds", body);
-    assert_eq!(a.status, 200, "{}", a.text());
+    let a = ask(&s, "/api/odds", body);
+    assert_eq!(a.status, 200, "{}", a.body);
     a.json()
 }
 
@@ -166,9 +174,9 @@ fn a_wrong_question_or_sweep_is_a_400_with_a_diagnostic() {
     let (s, _dir) = furious_reason();
     // `nobody` is no name of the ruleset: the label is on it, in bytes of the question.
     let question = "manoeuvre_table(good_order, D10 + nobody)";
-    let a = s.post("/api/odds", &format!(r#"{{"question": "{question}"}}"#));
-    assert_eq!(a.status, 400, "{}", a.text());
-    assert_eq!(a.code().as_deref(), Some("umpire::check::unknown_name"));
+    let a = ask(&s, "/api/odds", &format!(r#"{{"question": "{question}"}}"#));
+    assert_eq!(a.status, 400, "{}", a.body);
+    assert_eq!(code(&a).as_deref(), Some("umpire::check::unknown_name"));
     let label = &a.json()["error"][0]["labels"][0];
     let at = question.find("nobody").map(|i| i as u64);
     assert_eq!(label["start"].as_u64(), at, "{label}");
@@ -181,17 +189,18 @@ fn a_wrong_question_or_sweep_is_a_400_with_a_diagnostic() {
         "umpire::eval::no_member"
     );
 
-    let a = s.post(
+    let a = ask(
+        &s,
         "/api/odds",
         r#"{"question": "manoeuvre_table(good_order, D10)", "sweep": "m"}"#,
     );
-    assert_eq!(a.status, 400, "{}", a.text());
-    assert_eq!(a.code().as_deref(), Some("umpire::prob::sweep"));
+    assert_eq!(a.status, 400, "{}", a.body);
+    assert_eq!(code(&a).as_deref(), Some("umpire::prob::sweep"));
 
     let long = format!(r#"{{"question": "{}"}}"#, "1 + ".repeat(2000) + "1");
-    let a = s.post("/api/odds", &long);
-    assert_eq!(a.status, 400, "{}", a.text());
-    assert_eq!(a.code().as_deref(), Some("umpire::serve::request"));
+    let a = ask(&s, "/api/odds", &long);
+    assert_eq!(a.status, 400, "{}", a.body);
+    assert_eq!(code(&a).as_deref(), Some("umpire::serve::request"));
 
     for body in [
         "",
@@ -199,9 +208,9 @@ fn a_wrong_question_or_sweep_is_a_400_with_a_diagnostic() {
         r#"{"question": 3}"#,
         r#"{"question": "D6", "dice": [1]}"#,
     ] {
-        let a = s.post("/api/odds", body);
-        assert_eq!(a.status, 400, "{body:?}: {}", a.text());
-        assert!(a.code().is_some(), "{body:?}: {}", a.text());
+        let a = ask(&s, "/api/odds", body);
+        assert_eq!(a.status, 400, "{body:?}: {}", a.body);
+        assert!(code(&a).is_some(), "{body:?}: {}", a.body);
     }
     assert_eq!(s.get("/api/table").status, 200);
 }
@@ -215,7 +224,7 @@ fn a_wrong_question_or_sweep_is_a_400_with_a_diagnostic() {
 fn the_editions_show_the_changed_cell_of_the_movement_rates() {
     let (s, _dir) = veterans();
     let a = s.get("/api/editions");
-    assert_eq!(a.status, 200, "{}", a.text());
+    assert_eq!(a.status, 200, "{}", a.body);
     let j = a.json();
     assert_eq!(j["base"], "furious_reason");
     assert!(j["house"]
@@ -275,11 +284,12 @@ fn the_editions_show_the_changed_cell_of_the_movement_rates() {
 #[test]
 fn the_editions_of_house_charts_show_new_rows_and_a_new_table() {
     let dir = TempDir::new("charts");
-    let house = dir.copy(
+    copy(
         "examples/house/horse_and_musket_charts.rules",
+        &dir,
         "charts.rules",
     );
-    let s = Server::start(&[&path(&house)], None);
+    let s = Server::start(&dir.0, &["charts.rules"]);
     let j = s.get("/api/editions").json();
     assert_eq!(j["base"], "horse_and_musket");
     let table = |name: &str| -> Value {
@@ -316,11 +326,12 @@ fn the_editions_of_house_charts_show_new_rows_and_a_new_table() {
 #[test]
 fn the_editions_odds_compare_base_and_house() {
     let (s, _dir) = veterans();
-    let a = s.post(
+    let a = ask(
+        &s,
         "/api/editions/odds",
         r#"{"question": "manoeuvre(brigade.grenadiers)"}"#,
     );
-    assert_eq!(a.status, 200, "{}", a.text());
+    assert_eq!(a.status, 200, "{}", a.body);
     let j = a.json();
     let text = j["text"].as_str().unwrap_or_default();
     let line = |label: &str| {
@@ -340,9 +351,13 @@ fn the_editions_odds_compare_base_and_house() {
         "{svg:.300}"
     );
 
-    let a = s.post("/api/editions/odds", r#"{"question": "manoeuvre(nobody)"}"#);
-    assert_eq!(a.status, 400, "{}", a.text());
-    assert_eq!(a.code().as_deref(), Some("umpire::check::unknown_name"));
+    let a = ask(
+        &s,
+        "/api/editions/odds",
+        r#"{"question": "manoeuvre(nobody)"}"#,
+    );
+    assert_eq!(a.status, 400, "{}", a.body);
+    assert_eq!(code(&a).as_deref(), Some("umpire::check::unknown_name"));
 }
 
 /// A ruleset that extends nothing has no base: `base` null, and no odds to compare.
@@ -353,12 +368,13 @@ fn a_ruleset_extending_nothing_has_no_base() {
     assert_eq!(j["base"], Value::Null);
     assert_eq!(j["changes"], serde_json::json!([]));
     assert_eq!(j["tables"], serde_json::json!([]));
-    let a = s.post(
+    let a = ask(
+        &s,
         "/api/editions/odds",
         r#"{"question": "manoeuvre(brigade.grenadiers)"}"#,
     );
-    assert_eq!(a.status, 409, "{}", a.text());
-    assert_eq!(a.code().as_deref(), Some("umpire::serve::refused"));
+    assert_eq!(a.status, 409, "{}", a.body);
+    assert_eq!(code(&a).as_deref(), Some("umpire::serve::refused"));
     let message = a.json()["error"][0]["message"].to_string();
     assert!(message.contains("extends no other"), "{message}");
 }
@@ -387,7 +403,7 @@ fn find<'a>(defs: &'a [Value], kind: &str, name: &str) -> &'a Value {
 fn the_ruleset_lists_every_definition_with_its_place_and_text() {
     let (s, dir) = veterans();
     let a = s.get("/api/rules");
-    assert_eq!(a.status, 200, "{}", a.text());
+    assert_eq!(a.status, 200, "{}", a.body);
     let j = a.json();
     assert_eq!(j["title"], "Furious Reason, with the club's house rules");
     assert_eq!(j["cite"], "Club house rules (2026)");
@@ -395,7 +411,7 @@ fn the_ruleset_lists_every_definition_with_its_place_and_text() {
     assert_eq!(j["deferred"], Value::Null);
     let defs = j["definitions"].as_array().expect("definitions");
 
-    let bundled = std::fs::read_to_string(client::root().join("rulesets/furious_reason.rules"))
+    let bundled = std::fs::read_to_string(client::repo().join("rulesets/furious_reason.rules"))
         .expect("the bundled source");
     let t = find(defs, "table", "manoeuvre_table");
     assert_eq!(t["file"], "bundled:furious_reason");
@@ -433,9 +449,9 @@ fn the_ruleset_lists_every_definition_with_its_place_and_text() {
         "A unit's manoeuvre: a D10 plus its die roll modifiers, read on its side of the table."
     );
 
-    let house_file = path(&dir.join("house.rules"));
+    let house_file = "house.rules";
     let o = find(defs, "override table", "movement_rate");
-    assert_eq!(o["file"], house_file.as_str());
+    assert_eq!(o["file"], house_file);
     let house = std::fs::read_to_string(dir.join("house.rules")).expect("the house rule");
     assert_eq!(o["line"], line_of(&house, "override table movement_rate"));
     assert_eq!(o["doc"], "One cell changed.");
@@ -444,7 +460,7 @@ fn the_ruleset_lists_every_definition_with_its_place_and_text() {
         "override table movement_rate {\n  line_square | infantry => 9\"\n}"
     );
     let base = find(defs, "table", "movement_rate");
-    assert_eq!(base["overridden_by"], house_file.as_str());
+    assert_eq!(base["overridden_by"], house_file);
     assert!(find(defs, "table", "manoeuvre_table")
         .get("overridden_by")
         .is_none());
@@ -487,7 +503,7 @@ fn a_house_rule_changed_on_disk_is_checked_and_put_in_use() {
     let problem = &j["problems"][0];
     assert_eq!(problem["code"], "umpire::check::unknown_name", "{j}");
     let label = &problem["labels"][0];
-    assert_eq!(label["file"], path(&file).as_str());
+    assert_eq!(label["file"], "house.rules");
     let line = line_of(&broken, "  line_square | infantry => nine");
     assert_eq!(label["line"], line);
     let column = broken
@@ -495,7 +511,7 @@ fn a_house_rule_changed_on_disk_is_checked_and_put_in_use() {
         .nth(line as usize - 1)
         .and_then(|l| l.find("nine"));
     assert_eq!(label["column"].as_u64(), column.map(|c| c as u64 + 1));
-    assert!(events.next("rules", Duration::from_secs(5)).is_some());
+    assert!(events.wait_for("event: rules"), "{}", events.seen());
     // The game goes on under the ruleset that last checked.
     let j = s.get("/api/editions").json();
     assert!(j["tables"][0]["new"][0] == serde_json::json!(["line_square", "infantry", "9\""]));
@@ -508,10 +524,11 @@ fn a_house_rule_changed_on_disk_is_checked_and_put_in_use() {
     std::fs::write(&file, &mended).expect("write the house rule");
     let j = rules_until(&s, |j| j["problems"] == serde_json::json!([]));
     assert_eq!(j["problems"], serde_json::json!([]), "{j}");
-    let table = events
-        .next("table", Duration::from_secs(5))
-        .expect("a table event");
-    assert!(table.contains("read again"), "{table}");
+    assert!(
+        events.wait_for("\"what\":\"the ruleset file was read again\""),
+        "{}",
+        events.seen()
+    );
     let j = s.get("/api/editions").json();
     assert_eq!(
         j["tables"][0]["new"][0],
