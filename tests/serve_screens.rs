@@ -66,7 +66,7 @@ fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
 }
 
 fn post_odds(s: &Server, body: &str) -> Value {
-    let a = ask(&s, "/api/odds", body);
+    let a = ask(s, "/api/odds", body);
     assert_eq!(a.status, 200, "{}", a.body);
     a.json()
 }

@@ -382,10 +382,7 @@ fn parse(raw: &[u8]) -> Response {
 
 fn unchunk(mut rest: &[u8]) -> Vec<u8> {
     let mut body = Vec::new();
-    loop {
-        let Some(eol) = rest.windows(2).position(|w| w == b"\r\n") else {
-            break;
-        };
+    while let Some(eol) = rest.windows(2).position(|w| w == b"\r\n") {
         let size_text = String::from_utf8_lossy(&rest[..eol]);
         let size_text = size_text.split(';').next().unwrap_or("").trim();
         let Ok(size) = usize::from_str_radix(size_text, 16) else {
