@@ -127,6 +127,12 @@ pub fn clear() {
     REQUESTED_HERE.with(|r| r.set(false));
 }
 
+/// Asks every command running now to stop, as a Ctrl-C does: a server stopping, or an
+/// umpire's page asking to stop the work in hand.
+pub fn request() {
+    REQUESTED.store(true, Ordering::SeqCst);
+}
+
 /// Asks the command running on this thread to stop, as a Ctrl-C does (for tests: no
 /// other thread sees it).
 pub fn request_here() {

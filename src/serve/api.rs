@@ -37,6 +37,15 @@ pub fn routes() -> Router<App> {
         .route("/api/undo", post(undo))
         .route("/api/redo", post(redo))
         .route("/api/save", post(save))
+        .route("/api/cancel", post(cancel))
+}
+
+/// Stops the work in hand (the odds of a long question): it answers that it was
+/// cancelled, and the game is as it was. The umpire's page only.
+async fn cancel(State(app): State<App>, headers: HeaderMap) -> Result<Json<JsonValue>, Problem> {
+    need_token(&app, &headers)?;
+    crate::cancel::request();
+    Ok(Json(json!({ "done": "asked the work in hand to stop" })))
 }
 
 /// What an unknown address answers (404, as JSON).

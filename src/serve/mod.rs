@@ -136,6 +136,8 @@ pub fn run(opts: Options, out: &mut dyn Write) -> Result<(), Diags> {
     let served = runtime.block_on(async move {
         let stop = async move {
             stopped().await;
+            // The work in hand (the odds of a long question) stops, the game as it was.
+            crate::cancel::request();
             let _ = stop_tx.send(true);
         };
         axum::serve(listener, router(app))
