@@ -1095,6 +1095,26 @@ pub fn csv_report(p_old: &Program, p_new: &Program, compared: &[Compared]) -> Re
         .map_err(|e| Diag::error(Code::IoWrite, format!("the CSV could not be written: {e}")))
 }
 
+/// The comparison drawn as `umpire diff --format svg` draws it: each adjudication's odds
+/// under `old` (program `pa`) beside those under `new` (`pb`), an error in words.
+pub fn chart(old: &str, new: &str, pa: &Program, pb: &Program, compared: &[Compared]) -> String {
+    use crate::prob::svg;
+    fn side(r: &Result<Distribution, Diag>) -> Result<&Distribution, String> {
+        r.as_ref().map_err(|e| e.message.clone())
+    }
+    let shown: Vec<svg::Compared<'_>> = compared
+        .iter()
+        .map(|c| svg::Compared {
+            name: &c.name,
+            expr: &c.expr,
+            old: side(&c.old),
+            new: side(&c.new),
+            absent: &c.absent,
+        })
+        .collect();
+    svg::diff_chart(old, new, pa, pb, &shown)
+}
+
 #[cfg(test)]
 mod tests {
     use super::without_field;

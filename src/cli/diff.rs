@@ -90,21 +90,5 @@ fn svg(
     b: &crate::Ruleset,
     compared: &[crate::diff::Compared],
 ) -> String {
-    use crate::prob::svg;
-    fn side(
-        r: &Result<crate::prob::Distribution, crate::diagnostic::Diag>,
-    ) -> Result<&crate::prob::Distribution, String> {
-        r.as_ref().map_err(|e| e.message.clone())
-    }
-    let shown: Vec<svg::Compared<'_>> = compared
-        .iter()
-        .map(|c| svg::Compared {
-            name: &c.name,
-            expr: &c.expr,
-            old: side(&c.old),
-            new: side(&c.new),
-            absent: &c.absent,
-        })
-        .collect();
-    svg::diff_chart(&args.old, &args.new, &a.program, &b.program, &shown)
+    crate::diff::chart(&args.old, &args.new, &a.program, &b.program, compared)
 }

@@ -345,18 +345,7 @@ fn doc_comment(trees: &Trees, at: Span) -> String {
     {
         return String::new();
     }
-    let mut lines = Vec::new();
-    let mut end = line_start;
-    while end > 0 {
-        let prev_start = text[..end - 1].rfind('\n').map_or(0, |i| i + 1);
-        let line = text[prev_start..end - 1].trim();
-        let Some(comment) = line.strip_prefix('#') else {
-            break;
-        };
-        lines.push(comment.strip_prefix(' ').unwrap_or(comment).trim_end());
-        end = prev_start;
-    }
-    lines.reverse();
+    let lines = crate::syntax::comment_lines_above(text, line_start);
     // Each comment line its own line (Markdown's hard break: two spaces), as written.
     lines.join("  \n")
 }

@@ -13,7 +13,7 @@ use super::App;
 use crate::diagnostic::{Code, Diag};
 use crate::diff::{self, Change, Compared};
 use crate::game::Source;
-use crate::prob::{self, svg, Distribution, Job, Settings};
+use crate::prob::{self, Distribution, Job, Settings};
 use crate::program::{Program, TableInfo};
 use crate::span::{FileId, SourceMap};
 use crate::syntax::ast::Item;
@@ -279,7 +279,7 @@ async fn editions_odds(
             let compared = compare(&base, r, &question)?;
             let (pa, pb) = (&base.program, &r.program);
             let text = diff::text_report(&base_name, &house_name, pa, pb, &[], &compared);
-            let svg = chart(&base_name, &house_name, pa, pb, &compared);
+            let svg = crate::diff::chart(&base_name, &house_name, pa, pb, &compared);
             Ok(json!({ "svg": svg, "text": text }))
         })
         .await?;
@@ -342,24 +342,6 @@ fn first(ds: Vec<Diag>, otherwise: &str) -> Diag {
     ds.into_iter()
         .next()
         .unwrap_or_else(|| Diag::error(Code::DiffExpr, otherwise))
-}
-
-/// The comparison drawn as `umpire diff --format svg` draws it.
-fn chart(old: &str, new: &str, pa: &Program, pb: &Program, compared: &[Compared]) -> String {
-    fn side(r: &Result<Distribution, Diag>) -> Result<&Distribution, String> {
-        r.as_ref().map_err(|e| e.message.clone())
-    }
-    let shown: Vec<svg::Compared<'_>> = compared
-        .iter()
-        .map(|c| svg::Compared {
-            name: &c.name,
-            expr: &c.expr,
-            old: side(&c.old),
-            new: side(&c.new),
-            absent: &c.absent,
-        })
-        .collect();
-    svg::diff_chart(old, new, pa, pb, &shown)
 }
 
 #[cfg(test)]

@@ -277,18 +277,7 @@ fn doc_comment(text: &str, start: usize) -> String {
     let line_start = text[..start.min(text.len())]
         .rfind('\n')
         .map_or(0, |i| i + 1);
-    let mut lines = Vec::new();
-    let mut end = line_start;
-    while end > 0 {
-        let prev_start = text[..end - 1].rfind('\n').map_or(0, |i| i + 1);
-        let line = text[prev_start..end - 1].trim();
-        let Some(comment) = line.strip_prefix('#') else {
-            break;
-        };
-        lines.push(comment.strip_prefix(' ').unwrap_or(comment).trim_end());
-        end = prev_start;
-    }
-    lines.reverse();
+    let lines = crate::syntax::comment_lines_above(text, line_start);
     lines.join("\n")
 }
 

@@ -10,3 +10,22 @@ pub use parser::{
     brackets, closer, only_lets, parse_expr, parse_file, parse_set, unclosed, MAX_DEPTH,
     MAX_NESTING,
 };
+
+/// The `#` comment lines right above the line that starts at `line_start` in `text`
+/// (the comment written for a definition there), top first, each without its `#` and
+/// one space.
+pub fn comment_lines_above(text: &str, line_start: usize) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut end = line_start.min(text.len());
+    while end > 0 {
+        let prev_start = text[..end - 1].rfind('\n').map_or(0, |i| i + 1);
+        let line = text[prev_start..end - 1].trim();
+        let Some(comment) = line.strip_prefix('#') else {
+            break;
+        };
+        lines.push(comment.strip_prefix(' ').unwrap_or(comment).trim_end());
+        end = prev_start;
+    }
+    lines.reverse();
+    lines
+}
