@@ -242,34 +242,7 @@ fn line_first_word(text: &str, at: usize) -> usize {
 /// Just past the `}` that closes the first `{` at or after `from` (outside texts and
 /// `#` comments; an inch mark after a digit, `6"`, is no text); the text's end if none.
 fn closing_brace(text: &str, from: usize) -> usize {
-    let bytes = text.as_bytes();
-    let (mut i, mut depth) = (from, 0usize);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'"' if i > 0 && bytes[i - 1].is_ascii_digit() => {}
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            b'{' => depth += 1,
-            b'}' if depth > 0 => {
-                depth -= 1;
-                if depth == 0 {
-                    return i + 1;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    text.len()
+    crate::syntax::closing_brace(text, from).unwrap_or(text.len())
 }
 
 /// The `#` lines right above the line starting at `line_start`, each its own line.

@@ -29,3 +29,41 @@ pub fn comment_lines_above(text: &str, line_start: usize) -> Vec<&str> {
     lines.reverse();
     lines
 }
+
+/// The offset just past the `}` closing the first `{` after `from` (texts in quotes and
+/// comments passed over, inch marks known from quotes); none when there is none.
+pub fn closing_brace(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    let mut depth = 0usize;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            // An inch mark (`6"`, `1 1/2"`) follows a digit; a text's quote does not.
+            b'"' if i > 0 && bytes[i - 1].is_ascii_digit() => {}
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'{' => depth += 1,
+            b'}' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}

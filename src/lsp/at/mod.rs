@@ -432,42 +432,12 @@ fn item_bounds(text: &str, item: &Item) -> (u32, u32) {
     }
 }
 
-/// The offset just past the `}` closing the first `{` after `from` (texts in quotes and
-/// comments passed over, inch marks known from quotes); `from` when there is none.
+/// The offset just past the `}` closing the first `{` after `from`
+/// ([`crate::syntax::closing_brace`]); `from` when there is none.
 pub fn closing_brace(text: &str, from: u32) -> u32 {
-    let bytes = text.as_bytes();
-    let mut i = from as usize;
-    let mut depth = 0usize;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            // An inch mark (`6"`, `1 1/2"`) follows a digit; a text's quote does not.
-            b'"' if i > 0 && bytes[i - 1].is_ascii_digit() => {}
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    if bytes[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-            }
-            b'{' => depth += 1,
-            b'}' if depth > 0 => {
-                depth -= 1;
-                if depth == 0 {
-                    return u32::try_from(i + 1).unwrap_or(from);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    from
+    crate::syntax::closing_brace(text, from as usize)
+        .and_then(|end| u32::try_from(end).ok())
+        .unwrap_or(from)
 }
 
 #[cfg(test)]
