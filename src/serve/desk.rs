@@ -68,7 +68,8 @@ impl Desk {
     /// the Ruleset screen; one that does is put in use, unless a result's effects wait
     /// (they would be forgotten), and then it waits for them.
     fn look_at_files(&mut self) {
-        let mut moved = self.deferred.is_some();
+        // Files read while effects waited are read again once they no longer wait.
+        let mut moved = self.deferred.is_some() && self.game.unapplied().is_none();
         for (path, seen) in &mut self.watched {
             let now = std::fs::metadata(&*path).and_then(|m| m.modified()).ok();
             if now != *seen {
