@@ -101,14 +101,18 @@ function drawDiagnostics(box, errors, heading) {
   box.hidden = errors.length === 0;
 }
 
-/** Shows a failure in the page's alert region (role="alert"). */
-function showError(err) {
+/**
+ * Shows a failure in the page's alert region (role="alert"); `look` brings it into view
+ * and moves the focus to it (after something the reader did).
+ */
+function showError(err, look = false) {
   const box = $('alert');
   const errors = err instanceof ApiError ? err.errors : [{ message: String(err && err.message || err) }];
   drawDiagnostics(box, errors);
   const close = el('button', { type: 'button', class: 'small' }, 'Dismiss');
   close.addEventListener('click', clearError);
   box.append(el('div', { class: 'buttons' }, close));
+  if (look) box.focus();
 }
 
 function clearError() {
@@ -136,7 +140,7 @@ async function busy(button, fn) {
   try {
     await fn();
   } catch (e) {
-    showError(e);
+    showError(e, true);
   } finally {
     if (button) {
       button.disabled = was;
@@ -268,10 +272,6 @@ function drawQuestionPicks(t) {
     pick.append(el('option', { value: q.name }, `${q.name}${q.changes_state ? ' (may change the state)' : ''}`));
   }
   if (had && qs.some((q) => q.name === had && q.unit)) pick.value = had;
-  else {
-    const first = qs.find((q) => q.unit === 'key' && q.changes_state) || qs.find((q) => q.unit);
-    if (first) pick.value = first.name;
-  }
   const odds = $('odds-pick');
   odds.replaceChildren(el('option', { value: '' }, '— a rule or table —'));
   for (const kind of ['table', 'rule', 'modifiers']) {
@@ -320,7 +320,8 @@ function rollLine(ruling, roll, index) {
   if ((roll.faces || []).length > 1 && roll.total !== undefined && roll.total !== null) {
     line += ` (total ${roll.total})`;
   }
-  const mods = roll.modifiers || [];
+  // A modifier is written with its sign, as the rulebook writes one (+1, -1).
+  const mods = (roll.modifiers || []).map((m) => (/^[+\-−]/.test(m) ? m : `+${m}`));
   if (roll.modified !== null && roll.modified !== undefined) {
     line += mods.length ? `, modified ${mods.join(', ')} → ${roll.modified}` : `, modified → ${roll.modified}`;
   }
@@ -374,7 +375,10 @@ function drawResult(t) {
   const waiting = t.unapplied !== null && t.unapplied !== undefined && t.unapplied === ruling.question;
   let said;
   if (!(ruling.effects || []).length) said = 'No effects.';
-  else if (waiting) said = 'These effects wait: apply them to the table, or drop them.';
+  else if (waiting) {
+    said = t.can_change ? 'These effects wait: apply them to the table, or drop them.'
+      : 'These effects wait for the umpire to apply or drop them.';
+  }
   else if (ruling.applied) said = 'Applied to the table.';
   else said = 'Not waiting to be applied (applied, dropped or taken back since: see the history).';
   $('effects-state').textContent = said;
@@ -419,8 +423,7 @@ async function adjudicate(ev) {
   try {
     dice = parseFaces($('ask-dice').value);
   } catch (e) {
-    showError(e);
-    $('ask-dice').focus();
+    showError(e, true);
     return;
   }
   await busy($('adjudicate'), async () => {
@@ -491,8 +494,7 @@ async function submitSave(ev) {
   if (naming) {
     const name = $('save-name').value.trim();
     if (!name) {
-      showError(new Error('give the new file a name, such as after-turn-3.toml'));
-      $('save-name').focus();
+      showError(new Error('give the new file a name, such as after-turn-3.toml'), true);
       return;
     }
     body.to = name;
@@ -589,15 +591,14 @@ async function whatIf(ev) {
   clearError();
   const question = $('odds-question').value.trim();
   if (!question) {
-    showError(new Error('write a question in the Odds box first'));
-    $('odds-question').focus();
+    showError(new Error('write a question in the Odds box first'), true);
     return;
   }
   let dice;
   try {
     dice = parseFaces($('whatif-dice').value);
   } catch (e) {
-    showError(e);
+    showError(e, true);
     return;
   }
   await busy($('whatif-go'), async () => {

@@ -1,0 +1,43 @@
+// The Editions screen (desktop): the club's house rule beside Furious Reason, its base.
+// The house rule changes one cell of movement_rate (line_square | infantry: 8" in the
+// book, 9" in the club's rules): that row is marked changed in both tables, with a marker
+// that is not colour alone. The odds of the grenadiers' manoeuvre, old against new, are
+// drawn as a chart (the club counts grenadiers as veterans, +1).
+
+export default async function (env) {
+  const { step, shot, assert, waitText } = env;
+  const page = await step("open the umpire's page (desktop) at #editions", () =>
+    env.open(`${env.umpireUrl}#editions`, { size: 'desktop', label: "umpire's page" }));
+
+  await step('the house rule against its base', async () => {
+    await waitText(page.locator('#editions-what'), 'furious_reason');
+    await waitText(page.locator('#editions-changes'), 'movement_rate');
+  });
+
+  await step("movement_rate's changed row: 8\" old, 9\" new, marked changed", async () => {
+    const rows = (side) => page.locator('#editions-tables section')
+      .filter({ hasText: 'movement_rate' })
+      .locator('.table-box').nth(side).locator('tr.changed');
+    const old = rows(0);
+    const now = rows(1);
+    assert((await old.count()) >= 1, 'no row of the old movement_rate is marked changed');
+    assert((await now.count()) >= 1, 'no row of the new movement_rate is marked changed');
+    const oldText = (await old.allInnerTexts()).join('\n');
+    const newText = (await now.allInnerTexts()).join('\n');
+    for (const [text, cell, side] of [[oldText, '8"', 'old'], [newText, '9"', 'new']]) {
+      assert(/line_square/.test(text) && /infantry/.test(text) && text.includes(cell),
+        `the ${side} table's changed row is not line_square | infantry ${cell}: ${text}`);
+      assert(text.includes('changed'), `the ${side} table's changed row has no visible marker: ${text}`);
+    }
+  });
+  await step('screenshot: the editions', () => shot(page, 'editions-1-tables-desktop'));
+
+  await step('the odds of manoeuvre(brigade.grenadiers), old against new: a chart', async () => {
+    await page.fill('#ed-question', 'manoeuvre(brigade.grenadiers)');
+    await page.click('#ed-go');
+    await page.locator('#ed-chart svg').waitFor({ state: 'visible' });
+    const bars = await page.locator('#ed-chart svg rect').count();
+    assert(bars > 1, 'the comparison chart draws no bars');
+  });
+  await step('screenshot: the odds old against new', () => shot(page, 'editions-2-odds-desktop'));
+}
