@@ -225,6 +225,9 @@ function drawTable(t) {
   const who = $('who');
   who.textContent = t.can_change ? 'umpire' : 'watching (read-only)';
   who.className = t.can_change ? 'badge umpire' : 'badge watching';
+  const deferred = $('deferred-notice');
+  deferred.hidden = !t.rules_deferred;
+  deferred.textContent = t.rules_deferred ? `Note: ${t.rules_deferred}.` : '';
   drawRoster(t);
   drawQuestionPicks(t);
   drawResult(t);
@@ -543,7 +546,16 @@ function listen() {
     $('live').textContent = 'reconnecting…';
     $('live').className = 'badge offline';
   });
-  events.addEventListener('table', () => loadTable());
+  events.addEventListener('table', (e) => {
+    let what = '';
+    try {
+      what = JSON.parse(e.data).what || '';
+    } catch (err) {
+      what = '';
+    }
+    if (what) $('done').textContent = `Last change: ${what}.`;
+    loadTable();
+  });
   events.addEventListener('rules', () => {
     loadTable();
     loadRules();
@@ -577,13 +589,24 @@ async function odds(ev) {
   const question = $('odds-question').value.trim();
   const sweep = $('odds-sweep').value.trim();
   const body = sweep ? { question, sweep } : { question };
-  await busy($('odds-go'), async () => {
-    const answer = await api('/api/odds', { body });
-    $('odds-of').textContent = sweep ? `${question}, ${sweep}` : question;
-    putSvg($('odds-chart'), answer.svg || '');
-    $('odds-text').textContent = answer.text || '';
-    $('odds-out').hidden = false;
-  });
+  // The umpire's page may stop a long piece of work (POST /api/cancel).
+  const stop = $('odds-stop');
+  stop.hidden = !TOKEN;
+  try {
+    await busy($('odds-go'), async () => {
+      const answer = await api('/api/odds', { body });
+      $('odds-of').textContent = sweep ? `${question}, ${sweep}` : question;
+      putSvg($('odds-chart'), answer.svg || '');
+      $('odds-text').textContent = answer.text || '';
+      $('odds-out').hidden = false;
+    });
+  } finally {
+    stop.hidden = true;
+  }
+}
+
+async function stopWork() {
+  await busy($('odds-stop'), () => api('/api/cancel', { change: true }));
 }
 
 async function whatIf(ev) {
@@ -697,9 +720,13 @@ async function loadRules() {
 }
 
 const KIND_NAMES = {
-  enum: 'Enums', record: 'Records', constant: 'Constants', rule: 'Rules', table: 'Tables',
-  modifiers: 'Modifier lists', interpretation: 'Interpretations', example: 'Examples',
+  enum: 'Enums', record: 'Records', state: 'The state', const: 'Constants', constant: 'Constants',
+  rule: 'Rules', table: 'Tables', modifiers: 'Modifier lists', interpretation: 'Interpretations',
+  list: 'Lists', example: 'Examples',
 };
+
+/** A kind's heading: "Tables", "House rule: override table". */
+const kindName = (kind) => KIND_NAMES[kind] || (kind.startsWith('override') ? `House rules (${kind})` : kind);
 
 function drawRules(r) {
   $('rules-title').textContent = r.title || 'The ruleset';
@@ -725,12 +752,13 @@ function drawRules(r) {
   list.replaceChildren();
   for (const [kind, defs] of groups) {
     const section = el('section', { class: 'card kind', 'data-kind': kind },
-      el('h3', {}, KIND_NAMES[kind] || kind));
+      el('h3', {}, kindName(kind)));
     for (const d of defs) {
       const where = d.file ? `${d.file}${d.line ? `:${d.line}` : ''}` : '';
       section.append(el('article', { class: 'definition', 'data-name': d.name, 'data-search': `${d.name} ${d.signature || ''} ${d.cite || ''} ${d.doc || ''}`.toLowerCase() },
         el('h4', {}, el('code', {}, d.signature || d.name)),
         d.cite ? el('p', { class: 'cite' }, el('cite', {}, d.cite)) : null,
+        d.overridden_by ? el('p', { class: 'overridden' }, `▶ changed by the house rule ${d.overridden_by}`) : null,
         d.doc ? el('p', { class: 'doc' }, d.doc) : null,
         d.text ? el('details', {}, el('summary', {}, `As written${where ? ` (${where})` : ''}`), el('pre', {}, d.text))
           : (where ? el('p', { class: 'hint' }, where) : null)));
@@ -781,6 +809,7 @@ function start() {
   });
   $('odds-form').addEventListener('submit', odds);
   $('odds-pick').addEventListener('change', oddsStart);
+  $('odds-stop').addEventListener('click', stopWork);
   $('whatif-form').addEventListener('submit', whatIf);
   $('ed-form').addEventListener('submit', editionOdds);
   $('rules-filter').addEventListener('input', filterRules);
