@@ -2,7 +2,10 @@
 // The house rule changes one cell of movement_rate (line_square | infantry: 8" in the
 // book, 9" in the club's rules): that row is marked changed in both tables, with a marker
 // that is not colour alone. The odds of the grenadiers' manoeuvre, old against new, are
-// drawn as a chart (the club counts grenadiers as veterans, +1).
+// drawn as a chart. The grenadiers (in good order) have Both Flanks Secure +1, Column
+// Formation +1 and Grenadier Class +1: the book's D10 + 3 is Well Handled on 4 to 10
+// (70%); the club counts grenadiers as veterans, +1 more: D10 + 4, Well Handled on 3 to
+// 10 (80%).
 
 export default async function (env) {
   const { step, shot, assert, waitText } = env;
@@ -38,6 +41,9 @@ export default async function (env) {
     await page.locator('#ed-chart svg').waitFor({ state: 'visible' });
     const bars = await page.locator('#ed-chart svg rect').count();
     assert(bars > 1, 'the comparison chart draws no bars');
+    const text = await page.locator('#ed-chart svg').textContent();
+    assert(text.includes('Well Handled') && text.includes('70.00%') && text.includes('80.00%'),
+      `the chart does not give Well Handled 70% old and 80% new: ${text.slice(0, 400)}`);
   });
   await step('screenshot: the odds old against new', () => shot(page, 'editions-2-odds-desktop'));
 }

@@ -650,7 +650,7 @@ function editionTable(caption, columns, rows, changed) {
   const body = rows.map((row, i) => {
     const ch = isChanged(changed, i, row);
     return el('tr', { class: ch ? 'changed' : null },
-      el('td', { class: 'mark' }, ch ? el('span', { class: 'tag' }, '▶ changed') : ''),
+      el('td', { class: 'mark' }, ch ? el('span', { class: 'tag' }, '▶', el('span', { class: 'word' }, ' changed')) : ''),
       ...row.map((cell) => el('td', {}, ch ? el('strong', {}, cell) : cell)));
   });
   return el('div', { class: 'table-box', tabindex: '0', role: 'region', 'aria-label': caption },
