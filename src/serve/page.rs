@@ -56,3 +56,95 @@ async fn style() -> impl IntoResponse {
 async fn icon() -> impl IntoResponse {
     asset("image/svg+xml", include_str!("page/favicon.svg"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::response::Response;
+
+    const HTML: &str = include_str!("page/index.html");
+    const JS: &str = include_str!("page/app.js");
+    const CSS: &str = include_str!("page/style.css");
+    const ICON: &str = include_str!("page/favicon.svg");
+
+    fn answer<F: std::future::Future<Output = R>, R: IntoResponse>(f: F) -> Response {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime for the test");
+        rt.block_on(f).into_response()
+    }
+
+    fn header<'a>(r: &'a Response, name: HeaderName) -> &'a str {
+        r.headers()
+            .get(&name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+    }
+
+    #[test]
+    fn every_asset_says_what_it_is_and_keeps_the_token_to_itself() {
+        let answers = [
+            (answer(index()), "text/html"),
+            (answer(script()), "text/javascript"),
+            (answer(style()), "text/css"),
+            (answer(icon()), "image/svg+xml"),
+        ];
+        for (r, kind) in &answers {
+            assert!(header(r, header::CONTENT_TYPE).starts_with(kind), "{kind}");
+            let csp = header(r, header::CONTENT_SECURITY_POLICY);
+            assert!(
+                csp.starts_with("default-src 'self'; img-src 'self' data:; style-src 'self'"),
+                "{csp}"
+            );
+            assert!(!csp.contains("unsafe"), "{csp}");
+            assert_eq!(header(r, header::X_CONTENT_TYPE_OPTIONS), "nosniff");
+            assert_eq!(header(r, header::REFERRER_POLICY), "no-referrer");
+            assert_eq!(header(r, header::CACHE_CONTROL), "no-store");
+        }
+    }
+
+    #[test]
+    fn the_page_runs_no_inline_script_or_style_and_fetches_nothing_from_elsewhere() {
+        // Every script is a file of ours; no <style>, no style="…" (the policy forbids both).
+        for (at, _) in HTML.match_indices("<script") {
+            let tag = &HTML[at..at + HTML[at..].find('>').unwrap_or(0)];
+            assert!(tag.contains("src=\"/"), "an inline script: {tag}");
+        }
+        assert!(!HTML.contains("<style") && !HTML.contains("style=\""));
+        // The files the page names are the ones served.
+        for file in ["/app.js", "/style.css", "/favicon.svg"] {
+            assert!(HTML.contains(&format!("\"{file}\"")), "{file}");
+        }
+        // Nothing from the internet (an SVG's namespace is a name, not a fetch).
+        for (name, text) in [("index.html", HTML), ("app.js", JS), ("style.css", CSS)] {
+            assert!(
+                !text.contains("http://") && !text.contains("https://"),
+                "{name} names an address"
+            );
+            assert!(
+                !text.contains("@import") && !text.contains("url("),
+                "{name}"
+            );
+        }
+        assert!(ICON
+            .replace("http://www.w3.org/2000/svg", "")
+            .find("http")
+            .is_none());
+    }
+
+    #[test]
+    fn the_script_puts_text_in_the_page_never_markup() {
+        for unsafe_call in [
+            "innerHTML",
+            "outerHTML",
+            "insertAdjacentHTML",
+            "document.write",
+            "eval(",
+            "new Function",
+        ] {
+            assert!(!JS.contains(unsafe_call), "app.js uses {unsafe_call}");
+        }
+        // The charts' SVG is parsed as SVG, not HTML.
+        assert!(JS.contains("'image/svg+xml'"));
+    }
+}
