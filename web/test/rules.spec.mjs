@@ -4,8 +4,8 @@
 // (the harness's copy) is broken on disk: the screen shows the checker's error with its
 // place, without a reload; mended, the error goes.
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { basename, isAbsolute } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, isAbsolute, join } from 'node:path';
 
 export default async function (env) {
   const { step, shot, assert, waitText } = env;
@@ -35,9 +35,13 @@ export default async function (env) {
   });
   await step('screenshot: the ruleset', () => shot(page, 'rules-1-filtered-phone'));
 
-  const source = await page.evaluate(async () => (await (await fetch('/api/table')).json()).ruleset.source);
-  if (!isAbsolute(source)) {
-    env.log(`the ruleset file's path is not absolute (${source}): not edited`);
+  // The house rule's path as the server was given it; a relative one is found in the
+  // server's folder, UMPIRE_SERVE_DIR (when the harness says it).
+  const given = await page.evaluate(async () => (await (await fetch('/api/table')).json()).ruleset.source);
+  const dir = process.env.UMPIRE_SERVE_DIR;
+  const source = isAbsolute(given) ? given : dir ? join(dir, given) : null;
+  if (!source || !existsSync(source)) {
+    env.log(`the ruleset file ${given} is not found from here (set UMPIRE_SERVE_DIR): not edited`);
     return;
   }
   const original = readFileSync(source, 'utf8');
