@@ -165,11 +165,17 @@ function putSvg(box, svgText) {
 
 const SCREENS = ['table', 'odds', 'editions', 'rules'];
 
+/**
+ * Shows the screen the address names (`#odds`); the panels' ids are `screen-NAME`, so
+ * that going to a screen does not scroll the page to it. Another hash (the skip link's
+ * `#main`) leaves the screen as it is.
+ */
 function showScreen() {
   const want = location.hash.replace(/^#/, '');
-  const screen = SCREENS.includes(want) ? want : 'table';
+  if (want && !SCREENS.includes(want)) return;
+  const screen = want || 'table';
   for (const s of SCREENS) {
-    $(s).hidden = s !== screen;
+    $(`screen-${s}`).hidden = s !== screen;
     const tab = $(`tab-${s}`);
     tab.setAttribute('aria-selected', String(s === screen));
     if (s === screen) tab.setAttribute('aria-current', 'page');
@@ -715,7 +721,7 @@ async function loadRules() {
     state.rulesShown = true;
     drawRules(r);
   } catch (err) {
-    if (!$('rules').hidden) showError(err);
+    if (!$('screen-rules').hidden) showError(err);
   }
 }
 
