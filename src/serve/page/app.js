@@ -130,9 +130,18 @@ function parseFaces(text) {
   return parts.map(Number);
 }
 
+/**
+ * Whether `button` may be pressed as the game stands. Kept in `data-off`, so that a
+ * button busy with its own request takes this state when the request ends, not the one
+ * it had before (the answer may have changed it).
+ */
+function enable(button, ok) {
+  button.dataset.off = String(!ok);
+  if (button.getAttribute('aria-busy') !== 'true') button.disabled = !ok;
+}
+
 /** Runs `fn` with `button` disabled meanwhile; a failure shows in the alert region. */
 async function busy(button, fn) {
-  const was = button ? button.disabled : false;
   if (button) {
     button.disabled = true;
     button.setAttribute('aria-busy', 'true');
@@ -143,8 +152,8 @@ async function busy(button, fn) {
     showError(e, true);
   } finally {
     if (button) {
-      button.disabled = was;
       button.removeAttribute('aria-busy');
+      button.disabled = button.dataset.off === 'true';
     }
   }
 }
@@ -393,7 +402,7 @@ function drawResult(t) {
   $('effects-state').textContent = said;
   for (const id of ['apply', 'drop']) {
     const b = $(id);
-    b.disabled = !t.can_change || !waiting;
+    enable(b, t.can_change && waiting);
     b.title = t.can_change ? (waiting ? '' : 'No effects wait to be applied') : WATCHING_WHY;
   }
   drawExplanation($('explanation'), ruling);
@@ -409,11 +418,11 @@ function drawGame(t) {
   const redo = $('redo');
   undo.textContent = t.undo ? `Undo: take back ${t.undo}` : 'Undo (nothing to take back)';
   redo.textContent = t.redo ? `Redo: do again ${t.redo}` : 'Redo (nothing to do again)';
-  undo.disabled = !t.can_change || !t.undo;
-  redo.disabled = !t.can_change || !t.redo;
-  $('save').disabled = !t.can_change;
-  $('save-as').disabled = !t.can_change;
-  $('adjudicate').disabled = !t.can_change;
+  enable(undo, t.can_change && !!t.undo);
+  enable(redo, t.can_change && !!t.redo);
+  enable($('save'), t.can_change);
+  enable($('save-as'), t.can_change);
+  enable($('adjudicate'), t.can_change);
   for (const id of ['ask-why', 'change-why']) {
     $(id).hidden = !!t.can_change;
     $(id).textContent = t.can_change ? '' : WATCHING_WHY;
