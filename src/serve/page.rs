@@ -74,7 +74,7 @@ mod tests {
         rt.block_on(f).into_response()
     }
 
-    fn header<'a>(r: &'a Response, name: HeaderName) -> &'a str {
+    fn header(r: &Response, name: HeaderName) -> &str {
         r.headers()
             .get(&name)
             .and_then(|v| v.to_str().ok())
