@@ -57,6 +57,24 @@ pub async fn not_found() -> Problem {
     )
 }
 
+/// What an address answers asked with a method it does not take (405, as JSON):
+/// `GET /api/apply`, say.
+pub async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Problem {
+    let help = if method == axum::http::Method::GET {
+        "this address changes or computes something: send it a POST (docs/serve.md)"
+    } else {
+        "this address is only read: send it a GET (docs/serve.md)"
+    };
+    Problem::one(
+        StatusCode::METHOD_NOT_ALLOWED,
+        Diag::error(
+            Code::ServeRequest,
+            format!("{} does not take a {method} request", uri.path()),
+        )
+        .help(help),
+    )
+}
+
 /// Whether the request carries the umpire's token (`X-Umpire-Token`).
 pub fn holds_token(app: &App, headers: &HeaderMap) -> bool {
     let given = headers
@@ -271,7 +289,7 @@ async fn what_if(
             opts.trace = true;
             let a = rules
                 .adjudicate(&q, &mut dice, opts)
-                .map_err(|e| Problem::of(StatusCode::BAD_REQUEST, &[e], None))?;
+                .map_err(|e| Problem::of(StatusCode::BAD_REQUEST, &[e], Some(&rules.sources)))?;
             Ok(json!({ "ruling": view::ruling(d.game.program(), &a, &question, &[]) }))
         })
         .await?;
@@ -402,7 +420,22 @@ fn save_path(d: &Desk, to: Option<&str>, confirm: bool) -> Result<String, Proble
         Some(name) => {
             let path = d.folder.join(name);
             let path = path.to_string_lossy().into_owned();
-            if std::fs::symlink_metadata(&path).is_ok() && !confirm {
+            let there = std::fs::symlink_metadata(&path).ok();
+            // A save writes through a symbolic link: one in the folder could lead out.
+            if there.as_ref().is_some_and(|m| m.file_type().is_symlink()) {
+                return Err(Problem::one(
+                    StatusCode::BAD_REQUEST,
+                    Diag::error(
+                        Code::ServePath,
+                        format!(
+                            "`{name}` is a link to a file elsewhere: the state is saved only \
+                             in the state file's folder"
+                        ),
+                    )
+                    .help("give the name of a new file, or of a state file in that folder"),
+                ));
+            }
+            if there.is_some() && !confirm {
                 return Err(confirm_needed(&path));
             }
             Ok(path)

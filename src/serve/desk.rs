@@ -248,11 +248,18 @@ pub fn open(
                     return;
                 }
             };
+            // The files are looked at every half second, however busy the pages keep it.
+            let mut looked = std::time::Instant::now();
             loop {
-                match inbox.recv_timeout(LOOK_EVERY) {
+                let wait = LOOK_EVERY.saturating_sub(looked.elapsed());
+                match inbox.recv_timeout(wait) {
                     Ok(job) => crate::cancel::during(|| job(&mut desk)),
-                    Err(mpsc::RecvTimeoutError::Timeout) => desk.look_at_files(),
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+                if looked.elapsed() >= LOOK_EVERY {
+                    desk.look_at_files();
+                    looked = std::time::Instant::now();
                 }
             }
         })

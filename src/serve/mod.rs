@@ -76,6 +76,7 @@ pub fn router(app: App) -> Router {
         .merge(odds::routes())
         .merge(rules::routes())
         .merge(editions::routes())
+        .method_not_allowed_fallback(api::method_not_allowed)
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
@@ -123,6 +124,12 @@ pub fn run(opts: Options, out: &mut dyn Write) -> Result<(), Diags> {
     for w in &opened.warnings {
         let _ = writeln!(out, "{}", crate::diagnostic::render(w, false));
     }
+    // Listened for before the addresses are printed: a Ctrl-C right after them stops
+    // the server cleanly (not by the signal's default action, saving nothing).
+    let stop_signal = {
+        let _in_runtime = runtime.enter();
+        stopped()
+    };
     let shown = shown_host(bound);
     let _ = writeln!(out, "Serving {}", opened.title);
     let _ = writeln!(out, "umpire's page:  http://{shown}/?token={token}");
@@ -135,7 +142,7 @@ pub fn run(opts: Options, out: &mut dyn Write) -> Result<(), Diags> {
     let _ = out.flush();
     let served = runtime.block_on(async move {
         let stop = async move {
-            stopped().await;
+            stop_signal.await;
             // The work in hand (the odds of a long question) stops, the game as it was.
             crate::cancel::request();
             let _ = stop_tx.send(true);
@@ -171,25 +178,44 @@ fn shown_host(bound: SocketAddr) -> String {
     SocketAddr::new(ip, bound.port()).to_string()
 }
 
-/// Resolves when the process is asked to stop: Ctrl-C, or SIGTERM.
-async fn stopped() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
+/// Resolves when the process is asked to stop: Ctrl-C (SIGINT), or SIGTERM. The
+/// signals are registered when this is called (in the runtime), not when first awaited.
+#[cfg(unix)]
+fn stopped() -> impl std::future::Future<Output = ()> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let interrupt = signal(SignalKind::interrupt());
+    let terminate = signal(SignalKind::terminate());
+    async move {
+        let interrupt = async {
+            match interrupt {
+                Ok(mut s) => {
+                    s.recv().await;
+                }
+                Err(_) => {
+                    let _ = tokio::signal::ctrl_c().await;
+                }
             }
-            Err(_) => std::future::pending::<()>().await,
+        };
+        let terminate = async {
+            match terminate {
+                Ok(mut s) => {
+                    s.recv().await;
+                }
+                Err(_) => std::future::pending::<()>().await,
+            }
+        };
+        tokio::select! {
+            () = interrupt => {}
+            () = terminate => {}
         }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = term => {}
+    }
+}
+
+/// Resolves when the process is asked to stop: Ctrl-C.
+#[cfg(not(unix))]
+fn stopped() -> impl std::future::Future<Output = ()> {
+    async {
+        let _ = tokio::signal::ctrl_c().await;
     }
 }
 

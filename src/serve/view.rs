@@ -38,7 +38,13 @@ pub fn table(desk: &Desk, can_change: bool) -> Json {
         "last": game.last().map(|r| {
             let mut j = ruling(p, r.adjudication(), r.text(), &[]);
             j["id"] = json!(r.id());
-            j["applied"] = json!(r.applied());
+            // `last` is a copy of the result as adjudicated: `apply` marks the one
+            // pending, so a result is applied when either says so.
+            let applied = r.applied()
+                || game
+                    .pending()
+                    .is_some_and(|p| p.id() == r.id() && p.applied());
+            j["applied"] = json!(applied);
             j
         }),
         "unapplied": game.unapplied().map(|r| r.text().to_string()),
