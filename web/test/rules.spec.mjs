@@ -36,12 +36,12 @@ export default async function (env) {
   await step('screenshot: the ruleset', () => shot(page, 'rules-1-filtered-phone'));
 
   // The house rule's path as the server was given it; a relative one is found in the
-  // server's folder, UMPIRE_SERVE_DIR (when the harness says it).
+  // server's folder (env.serveDir, when the harness gives it).
   const given = await page.evaluate(async () => (await (await fetch('/api/table')).json()).ruleset.source);
-  const dir = process.env.UMPIRE_SERVE_DIR;
+  const dir = env.serveDir;
   const source = isAbsolute(given) ? given : dir ? join(dir, given) : null;
   if (!source || !existsSync(source)) {
-    env.log(`the ruleset file ${given} is not found from here (set UMPIRE_SERVE_DIR): not edited`);
+    env.log(`the ruleset file ${given} is not found from here (no env.serveDir): not edited`);
     return;
   }
   const original = readFileSync(source, 'utf8');
