@@ -413,7 +413,7 @@ const SELF_TESTS: [(&str, i32, &[&str]); 5] = [
     (
         "elsewhere",
         1,
-        &["asked another site: GET http://127.0.0.2:9/elsewhere"],
+        &["asked another site", "http://127.0.0.2:9/elsewhere"],
     ),
 ];
 

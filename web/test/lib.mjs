@@ -87,6 +87,13 @@ export class Problems {
       // The browser asks for /favicon.ico on its own, whatever the page says: not the
       // page's error.
       if (at && new URL(at, 'http://x/').pathname === '/favicon.ico') return;
+      // The page's security policy stops a request to another site before it is made
+      // (no request is seen): the browser's refusal says where it would have gone.
+      const refused = /Refused to (?:connect to|load)[^']*'([^']+)'/.exec(msg.text());
+      if (refused) {
+        this.add(`${name}: asked another site: ${refused[1]} (stopped by the page's security policy)`);
+        return;
+      }
       this.add(`${name}: console error: ${msg.text()}${at ? ` (at ${at})` : ''}`);
     });
     page.on('pageerror', (err) => this.add(`${name}: uncaught exception: ${err.message}`));

@@ -64,6 +64,13 @@ function environment() {
       page.setDefaultNavigationTimeout(lib.ACTION_TIMEOUT);
       const called = label ?? `page ${pages.length + 1} (${size})`;
       problems.watch(page, called, new URL(url).origin);
+      // A request the page's security policy stops is never made, so never seen as a
+      // request: the page tells the console where it would have gone.
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) => {
+          console.error(`Refused to connect to '${e.blockedURI}' (the page's security policy)`);
+        });
+      });
       pages.push(page);
       log(`open ${called}: ${url}`);
       const answer = await page.goto(url, { waitUntil: 'load' });
