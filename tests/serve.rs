@@ -560,6 +560,11 @@ fn listing(dir: &std::path::Path) -> Vec<String> {
 #[test]
 fn saves_stay_in_the_state_files_folder() {
     let dir = save_folder();
+    let befores: std::collections::HashMap<&str, Vec<u8>> =
+        ["x.rules", "scenario.toml", "game.log"]
+            .into_iter()
+            .map(|n| (n, std::fs::read(dir.join(n)).expect("read")))
+            .collect();
     let server = Server::start(
         &dir.0,
         &["furious_reason", "--state", "brigade.toml", "--seed", "7"],
@@ -583,6 +588,11 @@ fn saves_stay_in_the_state_files_folder() {
         String::new(),
         "a\u{0}b.toml".to_string(),
         "..\\x.toml".to_string(),
+        " ".to_string(),
+        "-rf.toml".to_string(),
+        "~".to_string(),
+        "C:x.toml".to_string(),
+        "notes.txt".to_string(),
         long,
     ];
     for name in &names {
@@ -672,25 +682,36 @@ fn saves_stay_in_the_state_files_folder() {
     let r = server.post("/api/save", Some(r#"{"to": "new.toml", "confirm": true}"#));
     assert_eq!(r.status, 200, "{}", r.body);
 
-    // Never over a ruleset, a scenario or a game log: unconfirmed, it asks to be
-    // confirmed (the file is there); confirmed, it is refused for what the file holds.
+    // Never over a ruleset, a scenario or a game log. A ruleset's or a log's name is no
+    // state file's name (not .toml or .json), refused as such; the scenario, a .toml,
+    // unconfirmed asks to be confirmed (the file is there), and confirmed is refused for
+    // what the file holds.
+    for name in ["x.rules", "game.log"] {
+        for confirm in [false, true] {
+            let body = json!({ "to": name, "confirm": confirm }).to_string();
+            refused(
+                &server.post("/api/save", Some(&body)),
+                400,
+                "umpire::serve::path",
+            );
+        }
+    }
+    let body = json!({ "to": "scenario.toml" }).to_string();
+    refused(
+        &server.post("/api/save", Some(&body)),
+        409,
+        "umpire::serve::confirm",
+    );
+    let body = json!({ "to": "scenario.toml", "confirm": true }).to_string();
+    refused(
+        &server.post("/api/save", Some(&body)),
+        400,
+        "umpire::io::not_state",
+    );
     for name in ["x.rules", "scenario.toml", "game.log"] {
-        let before = std::fs::read(dir.join(name)).expect("read");
-        let body = json!({ "to": name }).to_string();
-        refused(
-            &server.post("/api/save", Some(&body)),
-            409,
-            "umpire::serve::confirm",
-        );
-        let body = json!({ "to": name, "confirm": true }).to_string();
-        refused(
-            &server.post("/api/save", Some(&body)),
-            400,
-            "umpire::io::not_state",
-        );
         assert_eq!(
             std::fs::read(dir.join(name)).expect("read"),
-            before,
+            befores[name],
             "{name}"
         );
     }
@@ -859,4 +880,76 @@ fn a_ruleset_that_fails_serves_nothing() {
     assert_eq!(ran.status.code(), Some(1), "{}", ran.stderr);
     assert!(ran.stderr.contains("nowhere.toml"), "{}", ran.stderr);
     assert!(!ran.stdout.contains("page:"), "{}", ran.stdout);
+}
+
+/// What a page of another site could send is refused: a request addressed to a host
+/// name (DNS rebinding points a name at this machine) and a body that is not JSON (a
+/// form another site's page posts without asking first).
+#[test]
+fn another_sites_requests_are_refused() {
+    let dir = brigade_folder("cross_site");
+    let server = Server::start(&dir.0, &["furious_reason", "--state", "brigade.toml"]);
+    let rebound = client::raw(
+        &server.addr,
+        b"GET /api/table HTTP/1.1\r\nHost: evil.example:7878\r\nConnection: close\r\n\r\n",
+    );
+    refused(&rebound, 403, "umpire::serve::request");
+    for host in ["localhost:1", "127.0.0.1", "[::1]:7878"] {
+        let asked = format!("GET /api/table HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+        assert_eq!(
+            client::raw(&server.addr, asked.as_bytes()).status,
+            200,
+            "{host}"
+        );
+    }
+    let body = r#"{"question":"d6"}"#;
+    let form = format!(
+        "POST /api/odds HTTP/1.1\r\nHost: {}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        server.addr,
+        body.len()
+    );
+    refused(
+        &client::raw(&server.addr, form.as_bytes()),
+        415,
+        "umpire::serve::request",
+    );
+    still_serving(&server);
+}
+
+/// The odds are worked out one question at a time: a second asked meanwhile is
+/// refused in words, not queued behind the first, and the umpire's page can stop the
+/// first (the game as it was).
+#[test]
+fn long_odds_one_at_a_time_and_stopped_on_request() {
+    let dir = brigade_folder("long_odds");
+    let server = Server::start(&dir.0, &["furious_reason", "--state", "brigade.toml"]);
+    let addr = server.addr.clone();
+    let long = std::thread::spawn(move || {
+        let body = r#"{"question":"d1000 + m","sweep":"m=1..1000"}"#;
+        request(&addr, "POST", "/api/odds", &[], Some(body.as_bytes()))
+    });
+    // The second question, asked while the first is worked out.
+    let mut busy = None;
+    for _ in 0..100 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let r = server.send("POST", "/api/odds", false, Some(r#"{"question":"d6"}"#));
+        if r.status == 503 {
+            busy = Some(r);
+            break;
+        }
+    }
+    let busy = busy.expect("a second question's odds refused while the first's are worked out");
+    refused(&busy, 503, "umpire::serve::refused");
+    assert_eq!(server.post("/api/cancel", None).status, 200);
+    let first = long.join().expect("the first request");
+    assert_eq!(
+        first.codes(),
+        vec!["umpire::limit::cancelled".to_string()],
+        "{}",
+        first.body
+    );
+    // Free again, and the game as it was.
+    let again = server.send("POST", "/api/odds", false, Some(r#"{"question":"d6"}"#));
+    assert_eq!(again.status, 200, "{}", again.body);
+    assert_eq!(server.table()["version"], json!(0));
 }

@@ -60,7 +60,19 @@ pub async fn not_found() -> Problem {
 /// What an address answers asked with a method it does not take (405, as JSON):
 /// `GET /api/apply`, say.
 pub async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Problem {
-    let help = if method == axum::http::Method::GET {
+    let posted = [
+        "/api/adjudicate",
+        "/api/what_if",
+        "/api/apply",
+        "/api/drop",
+        "/api/undo",
+        "/api/redo",
+        "/api/save",
+        "/api/cancel",
+        "/api/odds",
+        "/api/editions/odds",
+    ];
+    let help = if posted.contains(&uri.path()) {
         "this address changes or computes something: send it a POST (docs/serve.md)"
     } else {
         "this address is only read: send it a GET (docs/serve.md)"
@@ -386,8 +398,13 @@ fn plain_file_name(to: &str) -> Result<(), Problem> {
     let plain = matches!(
         (parts.next(), parts.next()),
         (Some(Component::Normal(_)), None)
-    ) && !to.contains(['/', '\\', '\0']);
-    if plain && to.len() <= 255 {
+    ) && !to.contains(['/', '\\', '\0', ':']);
+    // A state file's name, as a person would type it: `after-turn-3.toml`.
+    let lower = to.to_ascii_lowercase();
+    let named = to.trim() == to
+        && !to.starts_with(['.', '-', '~'])
+        && (lower.ends_with(".toml") || lower.ends_with(".json"));
+    if plain && named && to.len() <= 255 {
         return Ok(());
     }
     Err(Problem::one(
@@ -399,7 +416,7 @@ fn plain_file_name(to: &str) -> Result<(), Problem> {
                  under a name with no folder in it"
             ),
         )
-        .help("give a name such as `after-turn-3.toml`"),
+        .help("give a name ending in .toml or .json, such as `after-turn-3.toml`"),
     ))
 }
 
@@ -491,4 +508,68 @@ pub fn finish(d: &mut Desk, save_on_exit: bool) -> String {
     } else {
         format!("Stopped: {}.", said.join("; "))
     }
+}
+
+/// Refuses what a page of another site could send: a request addressed to a host name
+/// (not an IP address or `localhost` — a name another site could point at this machine)
+/// and a body that is not JSON (a form another site's page could post without asking).
+pub async fn only_this_machine_and_json(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let headers = request.headers();
+    if let Some(host) = headers.get(axum::http::header::HOST) {
+        let host = host.to_str().unwrap_or("");
+        if !host_is_this_machine(host) {
+            return Problem::one(
+                StatusCode::FORBIDDEN,
+                Diag::error(
+                    Code::ServeRequest,
+                    format!("this server answers only its own addresses, not `{host}`"),
+                )
+                .help("open the address `umpire serve` printed (an IP address, or localhost)"),
+            )
+            .into_response();
+        }
+    }
+    let empty = headers
+        .get(axum::http::header::CONTENT_LENGTH)
+        .is_some_and(|v| v.as_bytes() == b"0");
+    let has_body = !empty
+        && (headers.contains_key(axum::http::header::CONTENT_LENGTH)
+            || headers.contains_key(axum::http::header::TRANSFER_ENCODING));
+    let json = headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(';')
+                .next()
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+        });
+    if has_body && !json {
+        return Problem::one(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Diag::error(Code::ServeRequest, "the request's body is not sent as JSON")
+                .help("send it with `Content-Type: application/json`"),
+        )
+        .into_response();
+    }
+    next.run(request).await
+}
+
+/// `127.0.0.1:7878`, `[::1]:7878`, `localhost:7878`, `192.168.1.20` — not a host name.
+fn host_is_this_machine(host: &str) -> bool {
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        rest.split(']').next().unwrap_or("")
+    } else {
+        host.rsplit_once(':').map_or(host, |(h, port)| {
+            if port.bytes().all(|b| b.is_ascii_digit()) {
+                h
+            } else {
+                host
+            }
+        })
+    };
+    name.parse::<std::net::IpAddr>().is_ok() || name.eq_ignore_ascii_case("localhost")
 }

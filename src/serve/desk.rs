@@ -10,7 +10,8 @@ use crate::limits::Limits;
 use axum::http::StatusCode;
 use serde_json::{json, Value as Json};
 use std::path::PathBuf;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, SystemTime};
 use tokio::sync::broadcast;
 
@@ -173,21 +174,127 @@ fn watch_list(game: &Game) -> Vec<(PathBuf, Option<SystemTime>)> {
 /// A job for the game's thread.
 type Job = Box<dyn FnOnce(&mut Desk) + Send>;
 
+/// How long the odds of one question may take before they are stopped.
+pub const LONG_WORK_LIMIT: Duration = Duration::from_secs(30);
+
 /// How a handler reaches the game's thread (cheap to clone).
 #[derive(Clone)]
 pub struct Handle {
     jobs: mpsc::Sender<Job>,
+    /// Numbers the jobs; the one running now (0: none).
+    next: Arc<AtomicU64>,
+    running: Arc<AtomicU64>,
+    /// Set when the server stops: long work not yet begun is not begun.
+    stopping: Arc<AtomicBool>,
+    /// One long piece of work (odds) at a time, waiting or running.
+    long: Arc<tokio::sync::Semaphore>,
+}
+
+/// A job asked for and not yet answered: when its asker goes away (the page closed,
+/// the request timed out), a job still waiting is never begun and one running is asked
+/// to stop.
+struct Asked {
+    id: u64,
+    running: Arc<AtomicU64>,
+    abandoned: Arc<AtomicBool>,
+    answered: bool,
+}
+
+impl Drop for Asked {
+    fn drop(&mut self) {
+        if !self.answered {
+            self.abandoned.store(true, Ordering::SeqCst);
+            if self.running.load(Ordering::SeqCst) == self.id {
+                crate::cancel::request();
+            }
+        }
+    }
 }
 
 impl Handle {
+    fn new(jobs: mpsc::Sender<Job>) -> Handle {
+        Handle {
+            jobs,
+            next: Arc::new(AtomicU64::new(1)),
+            running: Arc::new(AtomicU64::new(0)),
+            stopping: Arc::new(AtomicBool::new(false)),
+            long: Arc::new(tokio::sync::Semaphore::new(1)),
+        }
+    }
+
     /// Runs `f` on the game's thread and answers what it returns. A job that panics is
     /// answered with an error and the thread goes on with the next.
     pub async fn ask<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Desk) -> Result<T, Problem> + Send + 'static,
     ) -> Result<T, Problem> {
+        self.ask_as(false, f).await
+    }
+
+    /// Runs long work (the odds of a question): one at a time — another asked
+    /// meanwhile is refused, not queued — stopped after [`LONG_WORK_LIMIT`], when its
+    /// page goes away, or when the server stops.
+    pub async fn ask_long<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Desk) -> Result<T, Problem> + Send + 'static,
+    ) -> Result<T, Problem> {
+        let Ok(_permit) = self.long.clone().try_acquire_owned() else {
+            return Err(Problem::one(
+                StatusCode::SERVICE_UNAVAILABLE,
+                Diag::error(
+                    Code::ServeRefused,
+                    "the odds of another question are being worked out now",
+                )
+                .help("ask again when they are done (the umpire's page can stop them)"),
+            ));
+        };
+        match tokio::time::timeout(LONG_WORK_LIMIT, self.ask_as(true, f)).await {
+            Ok(answer) => answer,
+            Err(_) => Err(Problem::one(
+                StatusCode::SERVICE_UNAVAILABLE,
+                Diag::error(
+                    Code::ServeRefused,
+                    format!(
+                        "the odds took longer than {} seconds and were stopped; the game is as it was",
+                        LONG_WORK_LIMIT.as_secs()
+                    ),
+                )
+                .help("ask a smaller question, or a shorter sweep, or use `umpire prob` in a terminal"),
+            )),
+        }
+    }
+
+    /// Says the server is stopping: long work not yet begun is not begun, and the work
+    /// in hand is asked to stop.
+    pub fn stop(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        crate::cancel::request();
+    }
+
+    async fn ask_as<T: Send + 'static>(
+        &self,
+        long: bool,
+        f: impl FnOnce(&mut Desk) -> Result<T, Problem> + Send + 'static,
+    ) -> Result<T, Problem> {
         let (tx, rx) = tokio::sync::oneshot::channel();
+        let id = self.next.fetch_add(1, Ordering::SeqCst);
+        let mut asked = Asked {
+            id,
+            running: self.running.clone(),
+            abandoned: Arc::new(AtomicBool::new(false)),
+            answered: false,
+        };
+        let (running, abandoned, stopping) = (
+            self.running.clone(),
+            asked.abandoned.clone(),
+            self.stopping.clone(),
+        );
         let job: Job = Box::new(move |desk: &mut Desk| {
+            if abandoned.load(Ordering::SeqCst) || (long && stopping.load(Ordering::SeqCst)) {
+                let _ = tx.send(Err(Problem::gone()));
+                return;
+            }
+            running.store(id, Ordering::SeqCst);
             let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(desk)))
                 .unwrap_or_else(|_| {
                     Err(Problem::one(
@@ -196,10 +303,13 @@ impl Handle {
                             .help("the game goes on as it was; please report what was asked"),
                     ))
                 });
+            running.store(0, Ordering::SeqCst);
             let _ = tx.send(answer);
         });
         self.jobs.send(job).map_err(|_| Problem::gone())?;
-        rx.await.map_err(|_| Problem::gone())?
+        let answer = rx.await.map_err(|_| Problem::gone());
+        asked.answered = true;
+        answer?
     }
 }
 
@@ -270,7 +380,7 @@ pub fn open(
             )])
         })?;
     match started_rx.recv() {
-        Ok(Ok(opened)) => Ok((Handle { jobs }, thread, opened)),
+        Ok(Ok(opened)) => Ok((Handle::new(jobs), thread, opened)),
         Ok(Err(ds)) => Err(ds),
         Err(_) => Err(Diags(vec![Diag::error(
             Code::ServeListen,

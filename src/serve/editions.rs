@@ -263,7 +263,7 @@ async fn editions_odds(
     let question = question_text(&ask.question)?;
     let answer = app
         .desk
-        .ask(move |d| {
+        .ask_long(move |d| {
             let Some((base_name, base)) = base_of(d)? else {
                 return Err(Problem::one(
                     StatusCode::CONFLICT,
@@ -277,6 +277,11 @@ async fn editions_odds(
             let house_name = d.game.source().name().to_string();
             let r = d.game.ruleset();
             let compared = compare(&base, r, &question)?;
+            // The question fails under the rules in use (a limit, the dice): that is its
+            // answer, never a comparison that finds "no differences".
+            if let Some(Err(e)) = compared.first().map(|c| &c.new) {
+                return Err(Problem::of(StatusCode::BAD_REQUEST, std::slice::from_ref(e), Some(&r.sources)));
+            }
             let (pa, pb) = (&base.program, &r.program);
             let text = diff::text_report(&base_name, &house_name, pa, pb, &[], &compared);
             let svg = crate::diff::chart(&base_name, &house_name, pa, pb, &compared);

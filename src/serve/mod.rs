@@ -32,6 +32,8 @@ use tokio::sync::{broadcast, watch};
 pub const MAX_BODY: usize = 64 * 1024;
 /// The longest question taken (bytes).
 pub const MAX_QUESTION: usize = 4 * 1024;
+/// How long requests still open when the server stops are waited for.
+const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 /// The port served on unless `--port` says.
 pub const DEFAULT_PORT: u16 = 7878;
 
@@ -79,6 +81,7 @@ pub fn router(app: App) -> Router {
         .method_not_allowed_fallback(api::method_not_allowed)
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(api::only_this_machine_and_json))
         .with_state(app)
 }
 
@@ -140,16 +143,35 @@ pub fn run(opts: Options, out: &mut dyn Write) -> Result<(), Diags> {
          the game); the players' page only watches. Ctrl-C stops the server."
     );
     let _ = out.flush();
+    let stopper = handle.clone();
+    let mut stopping = app.stopping.clone();
     let served = runtime.block_on(async move {
         let stop = async move {
             stop_signal.await;
             // The work in hand (the odds of a long question) stops, the game as it was.
-            crate::cancel::request();
+            stopper.stop();
             let _ = stop_tx.send(true);
+            // A second Ctrl-C stops at once, saving nothing.
+            tokio::spawn(async {
+                let _ = tokio::signal::ctrl_c().await;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "Stopped at once (a second Ctrl-C): what was unsaved was not saved."
+                );
+                std::process::exit(130);
+            });
         };
-        axum::serve(listener, router(app))
-            .with_graceful_shutdown(stop)
-            .await
+        let server = axum::serve(listener, router(app)).with_graceful_shutdown(stop);
+        // Requests still open a few seconds after the stop (a page that sends half a
+        // request and waits) are not waited for.
+        let deadline = async move {
+            let _ = stopping.wait_for(|s| *s).await;
+            tokio::time::sleep(STOP_GRACE).await;
+        };
+        tokio::select! {
+            r = server => r,
+            () = deadline => Ok(()),
+        }
     });
     let finish = runtime.block_on(handle.ask(move |d| Ok(api::finish(d, opts.save_on_exit))));
     drop(handle);

@@ -48,7 +48,7 @@ async fn odds(
     };
     let answer = app
         .desk
-        .ask(move |d| {
+        .ask_long(move |d| {
             let q = question.as_str();
             match &sweep {
                 None => {
