@@ -953,3 +953,28 @@ fn long_odds_one_at_a_time_and_stopped_on_request() {
     assert_eq!(again.status, 200, "{}", again.body);
     assert_eq!(server.table()["version"], json!(0));
 }
+
+/// The seed of umpire's dice is said only to the umpire's page: a player who knew it
+/// could foretell every roll of umpire's.
+#[test]
+fn the_players_page_never_learns_the_dice_seed() {
+    let dir = brigade_folder("seed");
+    let server = Server::start(
+        &dir.0,
+        &[
+            "furious_reason",
+            "--state",
+            "brigade.toml",
+            "--seed",
+            "424242",
+        ],
+    );
+    let ask = json!({ "question": "manoeuvre_turn(\"second_foot\")" }).to_string();
+    assert_eq!(server.post("/api/adjudicate", Some(&ask)).status, 200);
+    let players = server.get("/api/table");
+    assert_eq!(players.status, 200);
+    assert!(!players.body.contains("424242"), "{}", players.body);
+    assert_eq!(players.json()["dice"], json!("umpire rolls"));
+    let umpire = server.send("GET", "/api/table", true, None);
+    assert_eq!(umpire.json()["dice"], json!("umpire rolls (seed 424242)"));
+}

@@ -315,6 +315,9 @@ pub struct Game {
     save_to: Option<String>,
     /// Results are played as before they were changes (a replay of a log written then).
     legacy: bool,
+    /// The seed odds past the work limit are sampled with, when not the dice's own
+    /// ([`Game::sample_odds_with`]).
+    odds_seed: Option<u64>,
 }
 
 /// Reads a state of `old` into `new` (an enum's values may have moved).
@@ -347,6 +350,7 @@ impl Game {
             start: None,
             save_to: None,
             legacy: false,
+            odds_seed: None,
         }
     }
 
@@ -578,6 +582,12 @@ impl Game {
     /// first, in order, and drops any left over.
     pub fn queue(&mut self, faces: &[i64]) {
         self.queued.extend_from_slice(faces);
+    }
+
+    /// Samples odds (past the work limit) with `seed` rather than the dice's own seed:
+    /// for a face where others see the odds, who must not learn the dice's seed from them.
+    pub fn sample_odds_with(&mut self, seed: u64) {
+        self.odds_seed = Some(seed);
     }
 
     /// Queues `face` for the roll named `name` (`let name = d6`) in the next

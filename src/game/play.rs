@@ -154,7 +154,7 @@ impl Game {
     /// replay); at the table, from a fresh one, which the report names.
     fn odds_settings(&self) -> crate::prob::Settings {
         crate::prob::Settings {
-            seed: self.dice.seed(),
+            seed: self.odds_seed.or(self.dice.seed()),
             ..crate::prob::Settings::default()
         }
     }

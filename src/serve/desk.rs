@@ -392,6 +392,9 @@ pub fn open(
 fn start(opening: Opening, events: broadcast::Sender<Event>) -> Result<(Desk, Opened), Diags> {
     let mut game = Game::new(opening.dice);
     game.set_limits(opening.limits);
+    // The odds are shown to every page: sampled with a seed of their own, so that no
+    // player learns umpire's dice from them.
+    game.sample_odds_with(crate::dice::fresh_seed());
     let mut warnings = Vec::new();
     if let Some(name) = &opening.ruleset {
         let candidate = Candidate::read(name, &opening.limits)?;

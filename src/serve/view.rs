@@ -51,18 +51,18 @@ pub fn table(desk: &Desk, can_change: bool) -> Json {
         "undo": game.history().last().map(|c| c.done.to_string()),
         "redo": game.redoable().map(|c| c.done.to_string()),
         "history": history,
-        "dice": dice_words(game),
+        "dice": dice_words(game, can_change),
         "rules_deferred": desk.deferred,
     })
 }
 
-fn dice_words(game: &Game) -> String {
-    match game.dice() {
-        DiceMode::Table => "the players roll".to_string(),
-        DiceMode::Seeded(_) => match game.dice().seed() {
-            Some(seed) => format!("umpire rolls (seed {seed})"),
-            None => "umpire rolls".to_string(),
-        },
+/// Who rolls; the seed only to the umpire's page (a player who knew it could foretell
+/// every roll of umpire's).
+fn dice_words(game: &Game, umpire: bool) -> String {
+    match (game.dice(), game.dice().seed()) {
+        (DiceMode::Table, _) => "the players roll".to_string(),
+        (DiceMode::Seeded(_), Some(seed)) if umpire => format!("umpire rolls (seed {seed})"),
+        (DiceMode::Seeded(_), _) => "umpire rolls".to_string(),
     }
 }
 
@@ -89,7 +89,6 @@ pub fn ruling(p: &Program, a: &Adjudication, question: &str, umpire: &[usize]) -
         "applied": false,
         "explanation": a.trace.as_ref().map(|t| explain(p, t)),
         "trace": a.trace.as_ref().map(|t| trace_json(p, t)),
-        "seed": a.seed,
     })
 }
 
