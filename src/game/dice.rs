@@ -175,7 +175,7 @@ impl DiceSource for GameDice<'_> {
             let face = if let Some(f) = queued {
                 let f = face_called(f, req.sides);
                 if !fits(f) {
-                    return Err(bad_face(req, f, "(queued with :roll)"));
+                    return Err(bad_face(req, f, "(given before the roll)"));
                 }
                 self.used.push(f);
                 self.hands.push(Hand::Queued);
