@@ -373,7 +373,7 @@ fn corpus(file: &str) {
             let _ = tx.send(failures);
         })
         .expect("thread starts");
-    match rx.recv_timeout(Duration::from_secs(30)) {
+    match rx.recv_timeout(Duration::from_secs(180)) {
         Ok(failures) => assert!(
             failures.is_empty(),
             "{path}: {} of {} cases wrong:\n\n{}",
@@ -381,7 +381,7 @@ fn corpus(file: &str) {
             corpus.case.len(),
             failures.join("\n\n")
         ),
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{path}: still running after 30 s (a hang)"),
+        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{path}: still running after 180 s (a hang)"),
         Err(mpsc::RecvTimeoutError::Disconnected) => {
             panic!("{path}: the thread died (a panic or a stack overflow)")
         }
