@@ -25,6 +25,8 @@ const state = {
   rulesShown: false,
   editions: null,
   questionsKey: '',
+  screen: null, // the screen shown
+  sweep: null, // the last odds' sweep: { name, first } (its name and first value)
 };
 
 // ---------------------------------------------------------------- small helpers
@@ -170,6 +172,17 @@ function putSvg(box, svgText) {
   box.replaceChildren(document.importNode(root, true));
 }
 
+/**
+ * Each `.scroll-hint` ("scroll it sideways →") shown only while the box before it is
+ * wider than the screen lets it be (a chart or a table on a phone).
+ */
+function markScrolling() {
+  for (const hint of document.querySelectorAll('.scroll-hint')) {
+    const box = hint.previousElementSibling;
+    hint.hidden = !box || box.scrollWidth <= box.clientWidth + 1;
+  }
+}
+
 // ---------------------------------------------------------------- navigation
 
 const SCREENS = ['table', 'odds', 'editions', 'rules'];
@@ -183,6 +196,9 @@ function showScreen() {
   const want = location.hash.replace(/^#/, '');
   if (want && !SCREENS.includes(want)) return;
   const screen = want || 'table';
+  // An alert belongs to the screen it came from: another screen starts without it.
+  if (state.screen && state.screen !== screen) clearError();
+  state.screen = screen;
   for (const s of SCREENS) {
     $(`screen-${s}`).hidden = s !== screen;
     const tab = $(`tab-${s}`);
@@ -192,6 +208,7 @@ function showScreen() {
   }
   if (screen === 'editions' && !state.editions) loadEditions();
   if (screen === 'rules' && !state.rulesShown) loadRules();
+  markScrolling();
 }
 
 /** The tabs: the arrow keys move between them, as in a tab list. */
@@ -245,6 +262,7 @@ function drawTable(t) {
   deferred.textContent = t.rules_deferred ? `Note: ${t.rules_deferred}.` : '';
   drawRoster(t);
   drawQuestionPicks(t);
+  fillEditionQuestion();
   drawResult(t);
   drawGame(t);
 }
@@ -286,10 +304,15 @@ function drawQuestionPicks(t) {
   const pick = $('ask-pick');
   const had = pick.value;
   pick.replaceChildren(el('option', { value: '' }, '— a question —'));
-  for (const q of qs.filter((x) => x.unit)) {
-    pick.append(el('option', { value: q.name }, `${q.name}${q.changes_state ? ' (may change the state)' : ''}`));
-  }
+  // The name alone (a phone cuts a long option); ✎ marks one that may change the state.
+  const option = (q) => el('option', { value: q.name }, `${q.name}${q.changes_state ? ' ✎' : ''}`);
+  for (const q of qs.filter((x) => x.unit)) pick.append(option(q));
   if (had && qs.some((q) => q.name === had && q.unit)) pick.value = had;
+  const game = $('ask-game');
+  const hadGame = game.value;
+  game.replaceChildren(el('option', { value: '' }, '— a question —'));
+  for (const q of gameQuestions(t)) game.append(option(q));
+  if (hadGame && gameQuestions(t).some((q) => q.name === hadGame)) game.value = hadGame;
   const odds = $('odds-pick');
   odds.replaceChildren(el('option', { value: '' }, '— a rule or table —'));
   for (const kind of ['table', 'rule', 'modifiers']) {
@@ -297,6 +320,20 @@ function drawQuestionPicks(t) {
     for (const q of qs.filter((x) => x.kind === kind)) group.append(el('option', { value: q.name }, q.name));
     if (group.children.length) odds.append(group);
   }
+}
+
+/** The game's questions: rules asked of no unit, with no parameter to give (`next_turn()`). */
+function gameQuestions(t) {
+  return (t.questions || []).filter((q) => !q.unit && q.kind === 'rule'
+    && (q.params || []).every((p) => p.optional));
+}
+
+/** The question box filled from the game's question picked; the unit's list let go. */
+function fillGameQuestion() {
+  const name = $('ask-game').value;
+  if (!name) return;
+  $('ask-pick').value = '';
+  $('ask-question').value = `${name}()`;
 }
 
 function pickUnit(key) {
@@ -311,6 +348,7 @@ function pickUnit(key) {
 function fillQuestion() {
   const t = state.table;
   const name = $('ask-pick').value;
+  if (name) $('ask-game').value = '';
   if (!t || !name || !state.unit) return;
   const q = (t.questions || []).find((x) => x.name === name);
   const u = (t.roster || []).find((x) => x.key === state.unit);
@@ -409,7 +447,9 @@ function drawResult(t) {
 }
 
 function drawGame(t) {
-  const where = t.save_to || t.state_file;
+  const path = t.save_to || t.state_file;
+  // The players' page is told the file's name, not where it is on the umpire's disk.
+  const where = path && !t.can_change ? String(path).split(/[\\/]/).pop() : path;
   $('game-state').textContent = t.unsaved
     ? `Unsaved changes${where ? ` (the state file: ${where})` : ''}. Dice: ${t.dice}.`
     : `Nothing unsaved${where ? ` (the state file: ${where})` : ''}. Dice: ${t.dice}.`;
@@ -487,7 +527,13 @@ function openSave(asNew) {
       : 'The state came from no file: give a name to save it to.';
     $('save-go').textContent = 'Save to the new file';
     form.hidden = false;
-    $('save-name').focus();
+    const name = $('save-name');
+    if (!name.value.trim() || name.dataset.suggested === name.value) {
+      name.value = suggestedName(t);
+      name.dataset.suggested = name.value;
+    }
+    name.focus();
+    name.select();
   } else {
     $('save-name-row').hidden = true;
     $('save-confirm-text').textContent = `Write the state over ${target}? The file as it is now is replaced.`;
@@ -496,6 +542,13 @@ function openSave(asNew) {
     form.hidden = false;
     $('save-go').focus();
   }
+}
+
+/** A new file's name from the clock as it stands: `after-turn-4.toml`. */
+function suggestedName(t) {
+  const ext = /\.json$/i.test(String(t.save_to || t.state_file || '')) ? '.json' : '.toml';
+  const parts = (t.clock || []).map((c) => `${c.name}-${c.value}`.replace(/[^A-Za-z0-9_-]+/g, '-'));
+  return `after${parts.length ? `-${parts.join('-')}` : ''}${ext}`.replace(/-+/g, '-');
 }
 
 function closeSave() {
@@ -512,7 +565,7 @@ async function submitSave(ev) {
   if (naming) {
     const name = $('save-name').value.trim();
     if (!name) {
-      showError(new Error('give the new file a name, such as after-turn-3.toml'), true);
+      showError(new Error(`give the new file a name, such as ${suggestedName(state.table || {})}`), true);
       return;
     }
     body.to = name;
@@ -614,10 +667,49 @@ async function odds(ev) {
       putSvg($('odds-chart'), answer.svg || '');
       $('odds-text').textContent = answer.text || '';
       $('odds-out').hidden = false;
+      markScrolling();
+      state.sweep = sweep ? sweptName(sweep) : null;
+      sweepHint();
     });
   } finally {
     stop.hidden = true;
   }
+}
+
+/** A sweep's name and first value (`m=-3..3` → m, -3), when the name is a free name. */
+function sweptName(sweep) {
+  const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(-?\d+(?:\.\d+)?|[^,.\s]+)/.exec(sweep);
+  return m ? { name: m[1], first: m[2] } : null;
+}
+
+/** Whether `question` still holds the swept name as a word. */
+function holdsSwept(question) {
+  const sw = state.sweep;
+  return !!sw && new RegExp(`(^|[^A-Za-z0-9_.])${sw.name}(?![A-Za-z0-9_])`).test(question);
+}
+
+/** The chosen roll after a sweep: the swept name needs a value, and a button gives it one. */
+function sweepHint() {
+  const box = $('whatif-sweep');
+  const sw = state.sweep;
+  const on = holdsSwept($('odds-question').value);
+  box.hidden = !on;
+  if (!on) return;
+  $('whatif-sweep-text').textContent = `The question sweeps ${sw.name}: a chosen roll needs one value of it. `
+    + `Replace ${sw.name} with a number in the question above (the sweep's first value is ${sw.first}).`;
+  $('whatif-sweep-fill').textContent = `Replace ${sw.name} with ${sw.first}`;
+}
+
+/** The swept name replaced by its first value in the Odds box (the sweep box emptied). */
+function fillSwept() {
+  const sw = state.sweep;
+  if (!sw) return;
+  const box = $('odds-question');
+  box.value = box.value.replace(new RegExp(`(^|[^A-Za-z0-9_.])${sw.name}(?![A-Za-z0-9_])`, 'g'),
+    (all, before) => `${before}${/^-/.test(sw.first) ? `(${sw.first})` : sw.first}`);
+  $('odds-sweep').value = '';
+  sweepHint();
+  $('whatif-dice').focus();
 }
 
 async function stopWork() {
@@ -630,6 +722,11 @@ async function whatIf(ev) {
   const question = $('odds-question').value.trim();
   if (!question) {
     showError(new Error('write a question in the Odds box first'), true);
+    return;
+  }
+  if (holdsSwept(question)) {
+    const sw = state.sweep;
+    showError(new Error(`the question still holds the swept name ${sw.name}: replace it with a number (such as ${sw.first}, the sweep's first value) for a chosen roll`), true);
     return;
   }
   let dice;
@@ -666,10 +763,13 @@ function editionTable(caption, columns, rows, changed) {
     const ch = isChanged(changed, i, row);
     return el('tr', { class: ch ? 'changed' : null },
       el('td', { class: 'mark' }, ch ? el('span', { class: 'tag' }, '▶', el('span', { class: 'word' }, ' changed')) : ''),
-      ...row.map((cell) => el('td', {}, ch ? el('strong', {}, cell) : cell)));
+      ...row.map((cell) => el('td', {},
+        el('span', { class: String(cell).length > 40 ? 'cell long' : 'cell' }, ch ? el('strong', {}, cell) : cell))));
   });
-  return el('div', { class: 'table-box', tabindex: '0', role: 'region', 'aria-label': caption },
-    el('table', {}, el('caption', {}, caption), el('thead', {}, head), el('tbody', {}, ...body)));
+  return el('div', { class: 'edition' },
+    el('div', { class: 'table-box', tabindex: '0', role: 'region', 'aria-label': caption },
+      el('table', {}, el('caption', {}, caption), el('thead', {}, head), el('tbody', {}, ...body))),
+    el('p', { class: 'hint scroll-hint', hidden: true }, 'Wider than the screen: scroll the table sideways →'));
 }
 
 async function loadEditions() {
@@ -707,6 +807,24 @@ function drawEditions(e) {
         editionTable(`${t.name} — ${e.house || 'house rule'} (new)`, cols, t.new || [], t.changed_new))));
   }
   $('ed-form').hidden = false;
+  fillEditionQuestion();
+  markScrolling();
+}
+
+/**
+ * The Editions odds box, when empty, filled with a real question: the first unit's
+ * manoeuvre (`manoeuvre(brigade.grenadiers)`), or else its first question, built as the
+ * Table screen builds one.
+ */
+function fillEditionQuestion() {
+  const t = state.table;
+  const box = $('ed-question');
+  if (!t || box.value.trim()) return;
+  const u = (t.roster || [])[0];
+  const qs = (t.questions || []).filter((q) => q.unit);
+  const q = qs.find((x) => x.name === 'manoeuvre') || qs[0];
+  if (!u || !q) return;
+  box.value = `${q.name}(${q.unit === 'path' ? u.path : JSON.stringify(u.key)})`;
 }
 
 async function editionOdds(ev) {
@@ -718,6 +836,7 @@ async function editionOdds(ev) {
     putSvg($('ed-chart'), answer.svg || '');
     $('ed-text').textContent = answer.text || '';
     $('ed-text-box').hidden = !answer.text;
+    markScrolling();
   });
 }
 
@@ -811,6 +930,10 @@ function start() {
   showScreen();
   $('ask').addEventListener('submit', adjudicate);
   $('ask-pick').addEventListener('change', fillQuestion);
+  $('ask-game').addEventListener('change', fillGameQuestion);
+  $('odds-question').addEventListener('input', sweepHint);
+  $('whatif-sweep-fill').addEventListener('click', fillSwept);
+  window.addEventListener('resize', markScrolling);
   $('apply').addEventListener('click', (e) => change('apply', e.currentTarget));
   $('drop').addEventListener('click', (e) => change('drop', e.currentTarget));
   $('undo').addEventListener('click', (e) => change('undo', e.currentTarget));
