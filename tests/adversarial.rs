@@ -381,7 +381,9 @@ fn corpus(file: &str) {
             corpus.case.len(),
             failures.join("\n\n")
         ),
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{path}: still running after 180 s (a hang)"),
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            panic!("{path}: still running after 180 s (a hang)")
+        }
         Err(mpsc::RecvTimeoutError::Disconnected) => {
             panic!("{path}: the thread died (a panic or a stack overflow)")
         }
