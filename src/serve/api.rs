@@ -231,6 +231,16 @@ struct Ask {
     dice: Vec<i64>,
 }
 
+impl Ask {
+    /// The request's question and dice, each within its limit.
+    fn read(bytes: Result<Bytes, BytesRejection>) -> Result<Ask, Problem> {
+        let ask: Ask = body(bytes)?;
+        question_text(&ask.question)?;
+        dice_given(&ask.dice)?;
+        Ok(ask)
+    }
+}
+
 fn dice_given(dice: &[i64]) -> Result<(), Problem> {
     if dice.len() > MAX_DICE {
         return Err(Problem::bad_request(
@@ -250,9 +260,8 @@ async fn adjudicate(
     bytes: Result<Bytes, BytesRejection>,
 ) -> Result<Json<JsonValue>, Problem> {
     need_token(&app, &headers)?;
-    let ask: Ask = body(bytes)?;
-    let question = question_text(&ask.question)?;
-    dice_given(&ask.dice)?;
+    let ask = Ask::read(bytes)?;
+    let question = ask.question.clone();
     let answer = app
         .desk
         .ask(move |d| {
@@ -288,15 +297,14 @@ async fn what_if(
     State(app): State<App>,
     bytes: Result<Bytes, BytesRejection>,
 ) -> Result<Json<JsonValue>, Problem> {
-    let ask: Ask = body(bytes)?;
-    let question = question_text(&ask.question)?;
-    dice_given(&ask.dice)?;
+    let ask = Ask::read(bytes)?;
+    let question = ask.question.clone();
     let answer = app
         .desk
         .ask(move |d| {
             let rules = d.game.ruleset();
             let q = rules.question("<question>", &question)?;
-            let mut dice = crate::dice::Given::new(ask.dice.clone());
+            let mut dice = crate::dice::Given::new(ask.dice);
             let mut opts = rules.options();
             opts.trace = true;
             let a = rules

@@ -51,6 +51,9 @@ pub struct Desk {
     /// Counts the times the ruleset files were read again (or failed to check).
     pub rules_version: u64,
     events: broadcast::Sender<Event>,
+    /// The questions the page offers ([`super::view`]), worked out once for each
+    /// program in use (every page asks for the table after every change).
+    pub questions: std::cell::RefCell<Option<(std::rc::Rc<crate::program::Program>, Json)>>,
 }
 
 impl Desk {
@@ -425,6 +428,7 @@ fn start(opening: Opening, events: broadcast::Sender<Event>) -> Result<(Desk, Op
         deferred: None,
         rules_version: 0,
         events,
+        questions: std::cell::RefCell::new(None),
     };
     Ok((desk, Opened { title, warnings }))
 }

@@ -34,7 +34,7 @@ pub fn table(desk: &Desk, can_change: bool) -> Json {
         "unsaved": game.unsaved(),
         "clock": clock,
         "roster": roster,
-        "questions": questions(p),
+        "questions": questions_of(desk),
         "last": game.last().map(|r| {
             let mut j = ruling(p, r.adjudication(), r.text(), &[]);
             j["id"] = json!(r.id());
@@ -176,6 +176,20 @@ fn unit_json(
         "type": record.map(|r| r.name.as_str()),
         "facts": facts,
     })
+}
+
+/// The questions the page offers for the program in use, worked out once for it.
+fn questions_of(desk: &Desk) -> Json {
+    let program = &desk.game.ruleset().program;
+    let mut kept = desk.questions.borrow_mut();
+    match &*kept {
+        Some((for_program, q)) if std::rc::Rc::ptr_eq(for_program, program) => q.clone(),
+        _ => {
+            let q = Json::from(questions(program));
+            *kept = Some((program.clone(), q.clone()));
+            q
+        }
+    }
 }
 
 /// The questions the page offers: every rule, table and modifier list, with how a
